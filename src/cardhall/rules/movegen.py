@@ -1,0 +1,259 @@
+"""Move generation for ladder rule sets, as compact ints (the bots' fast path).
+
+A move code packs one reading into an int:
+
+    bits 0–5    pattern index in the rule set's declaration
+    bits 6–9    lowest rank of the main chain (joker hands: which combination)
+    bits 10–13  chain length n
+    bits 14–17  lowest rank of the second chain (飞船 only)
+    bits 18+    kicker counts, 4 bits per rank
+
+so generating a move is a handful of integer operations, and ``play(code)``
+turns a code into its interned ``Play`` (made once, then shared). Hands are
+scanned once into per-width rank bitmasks; chains are runs of set bits; the
+kicker sets beside a main part depend only on which ranks remain, so they are
+memoised by that availability signature. Profiling showed the time in the
+readable generator went to per-move object creation and generator frames;
+this layout removes both without a second copy of the rules: it reads the
+same declarations as ``climb.classify``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from cardhall.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, Rank
+from cardhall.rules.patterns import CHAIN_TOP, Pattern
+from cardhall.rules.plays import Play
+
+if TYPE_CHECKING:
+    from cardhall.rules.ruleset import RuleSet
+
+START, LENGTH, SECOND, KICKERS = 6, 10, 14, 18
+_CHAIN_MASK = (1 << (CHAIN_TOP + 1)) - 1
+_JOKER_BITS = (1 << SMALL_JOKER) | (1 << BIG_JOKER)
+_CACHE_LIMIT = 1 << 18
+
+#: Set bits of every 15-bit mask, ascending.
+BITS: list[tuple[int, ...]] = [()] * (1 << NUM_RANKS)
+for _m in range(1, 1 << NUM_RANKS):
+    BITS[_m] = ((_m & -_m).bit_length() - 1, *BITS[_m & (_m - 1)])
+
+
+def _nibbles(ranks: range | Sequence[int]) -> int:
+    return sum(15 << (4 * r) for r in ranks)
+
+
+def _kicker_ranks(packed: int) -> tuple[Rank, ...]:
+    out: list[Rank] = []
+    r = 0
+    while packed:
+        out.extend([r] * (packed & 15))
+        packed >>= 4
+        r += 1
+    return tuple(out)
+
+
+def _multisets(avail: list[tuple[Rank, int]], m: int, i: int = 0) -> list[int]:
+    """Packed kicker counts of every ``m``-card multiset from (rank, count) pairs."""
+    if m == 0:
+        return [0]
+    if i == len(avail):
+        return []
+    r, c = avail[i]
+    out: list[int] = []
+    for take in range(min(c, m), -1, -1):
+        head = take << (4 * r)
+        out.extend(head + rest for rest in _multisets(avail, m - take, i + 1))
+    return out
+
+
+class MoveGen:
+    """The compiled form of one ladder rule set."""
+
+    def __init__(self, rs: RuleSet) -> None:
+        self.rs = rs
+        self.patterns = rs.patterns
+        self._plays: dict[int, Play] = {}
+        self._kickers: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._by_kind: dict[str, list[int]] = {}
+        self._bombs: list[int] = []
+        self._allowed: list[int] = []
+        self._group_sizes: list[list[tuple[int, int]]] = []
+        for i, p in enumerate(self.patterns):
+            if p.tier:
+                self._bombs.append(i)
+            else:
+                self._by_kind.setdefault(p.kind, []).append(i)
+            self._allowed.append(_CHAIN_MASK if p.is_chain else sum(1 << r for r in p.ranks))
+            sizes = sorted({s: p.kickers.count(s) for s in p.kickers}.items(), reverse=True)
+            self._group_sizes.append(sizes)
+
+    # -- codes and plays -------------------------------------------------------------
+
+    def play(self, code: int) -> Play:
+        play = self._plays.get(code)
+        if play is None:
+            play = self._plays[code] = self._decode(code)
+        return play
+
+    def _decode(self, code: int) -> Play:
+        p = self.patterns[code & 63]
+        start, n = (code >> START) & 15, (code >> LENGTH) & 15
+        if p.jokers:
+            small, big = p.jokers[start]
+            cards = (SMALL_JOKER,) * small + (BIG_JOKER,) * big
+            return Play(p.kind, BIG_JOKER if big else SMALL_JOKER, 1, cards, (), p.tier)
+        main = [r for r in range(start, start + n) for _ in range(p.width)]
+        subkey = -1
+        if p.second:
+            second = (code >> SECOND) & 15
+            main += [r for r in range(second, second + n) for _ in range(p.second)]
+            subkey = second + n - 1
+        return Play(p.kind, start + n - 1, n, tuple(sorted(main)),
+                    _kicker_ranks(code >> KICKERS), p.tier, subkey)
+
+    # -- generation ------------------------------------------------------------------
+
+    def codes(self, counts: Sequence[int], last: Play | None = None,
+              filter_bombs: bool = True) -> list[int]:
+        """Codes of every play from ``counts``; beating ``last`` if given.
+
+        ``filter_bombs=False`` keeps every bomb regardless of ``last`` (the
+        wildcard game decides a bomb's class only after substitution).
+        """
+        masks = [0] * 17
+        total = 0
+        for r in range(NUM_RANKS):
+            k = counts[r]
+            if k:
+                total += k
+                bit = 1 << r
+                for w in range(1, k + 1):
+                    masks[w] |= bit
+        out: list[int] = []
+        if last is None:
+            for i in range(len(self.patterns)):
+                self._emit(i, counts, masks, total, None, out)
+            return out
+        if not last.tier:
+            for i in self._by_kind.get(last.kind, ()):
+                self._emit(i, counts, masks, total, last, out)
+        for i in self._bombs:
+            self._emit(i, counts, masks, total, last if filter_bombs else None, out)
+        return out
+
+    def _emit(self, i: int, counts: Sequence[int], masks: list[int], total: int,
+              last: Play | None, out: list[int]) -> None:
+        p = self.patterns[i]
+        if p.jokers:
+            for j, (small, big) in enumerate(p.jokers):
+                if counts[SMALL_JOKER] >= small and counts[BIG_JOKER] >= big:
+                    key = BIG_JOKER if big else SMALL_JOKER
+                    if last is None or (p.tier, key) > (last.tier, last.key):
+                        out.append(i | j << START)
+            return
+        unit = p.unit
+        lo, hi = p.chain
+        if last is not None and not p.tier:
+            lo = hi = last.length  # same kind: same length
+        hi = min(hi, total // unit)
+        if hi < lo:
+            return
+        full = masks[p.width] & self._allowed[i]
+        run = full
+        for n in range(1, hi + 1):
+            if n > 1:
+                run &= full >> (n - 1)
+            if not run:
+                return
+            if n < lo:
+                continue
+            starts = run
+            if last is not None:
+                floor = last.key - n + 1  # lowest start whose top does not beat ``last``
+                if p.tier and p.tier != last.tier:
+                    floor = -1 if p.tier > last.tier else 99
+                if p.second:
+                    floor -= 1  # equal four chains may still win on the trio chain
+                if floor >= 0:
+                    starts &= ~((2 << floor) - 1) if floor < 15 else 0
+            for s in BITS[starts]:
+                base = i | s << START | n << LENGTH
+                used = ((1 << n) - 1) << s
+                if p.second:
+                    self._emit_second(i, p, s, n, base, used, counts, masks, last, out)
+                elif not p.kickers:
+                    out.append(base)
+                else:
+                    out.extend([base + k for k in self._kicker_codes(i, p, n, used, counts, masks)])
+
+    def _emit_second(self, i: int, p: Pattern, s: int, n: int, base: int, used: int,
+                     counts: Sequence[int], masks: list[int], last: Play | None,
+                     out: list[int]) -> None:
+        run = full = masks[p.second] & _CHAIN_MASK & ~used
+        for k in range(1, n):
+            run &= full >> k
+        for s2 in BITS[run]:
+            used2 = ((1 << n) - 1) << s2
+            if used2 & used:
+                continue
+            top, sub = s + n - 1, s2 + n - 1
+            if last is not None and not p.tier and (top, sub) <= (last.key, last.subkey):
+                continue
+            code = base | s2 << SECOND
+            out.extend([code + k for k in self._kicker_codes(i, p, n, used | used2, counts, masks)])
+
+    def _kicker_codes(self, i: int, p: Pattern, n: int, used: int, counts: Sequence[int],
+                      masks: list[int]) -> tuple[int, ...]:
+        if p.single_kickers:
+            m = n * len(p.kickers)
+            sig = 0
+            for r in BITS[masks[1] & ~used]:
+                sig |= min(counts[r], m) << (4 * r)
+        else:
+            sig = 0
+            for size, _ in self._group_sizes[i]:
+                sig = sig << NUM_RANKS | (masks[size] & ~used)
+        key = (i, n, sig)
+        codes = self._kickers.get(key)
+        if codes is None:
+            codes = self._make_kickers(i, p, n, sig)
+            if len(self._kickers) > _CACHE_LIMIT:
+                self._kickers.clear()
+            self._kickers[key] = codes
+        return codes
+
+    def _make_kickers(self, i: int, p: Pattern, n: int, sig: int) -> tuple[int, ...]:
+        if p.single_kickers:
+            m = n * len(p.kickers)
+            avail = [(r, (sig >> (4 * r)) & 15) for r in range(NUM_RANKS) if (sig >> (4 * r)) & 15]
+            packed = [k for k in _multisets(avail, m)
+                      if not ((k >> (4 * SMALL_JOKER)) & 15 and (k >> (4 * BIG_JOKER)) & 15)]
+            return tuple(k << KICKERS for k in packed)
+        sizes = self._group_sizes[i]
+        free: list[int] = []
+        for _ in sizes:
+            free.append(sig & ((1 << NUM_RANKS) - 1))
+            sig >>= NUM_RANKS
+        free.reverse()
+        jokers_ok = self.rs.joker_pairs
+        found: list[int] = []
+
+        def walk(j: int, taken: int, acc: int) -> None:
+            if j == len(sizes):
+                found.append(acc)
+                return
+            size, k = sizes[j]
+            mask = free[j] & ~taken
+            if not (size == 2 and jokers_ok):
+                mask &= ~_JOKER_BITS
+            for chosen in combinations(BITS[mask], k * n):
+                bits = sum(1 << r for r in chosen)
+                walk(j + 1, taken | bits, acc + sum(size << (4 * r) for r in chosen))
+
+        walk(0, 0, 0)
+        return tuple(sorted(k << KICKERS for k in found))
+

@@ -1,0 +1,158 @@
+"""Wildcards (癞子, ddz-laizi.md): a play is legal if some substitution makes it so.
+
+Every card of the wild rank ``W`` may stand for any rank 3 … 2 (W1), its own
+included, never a joker. Rather than a second generator, the engine runs the
+natural one on a *virtual* hand where each rank could be topped up by the
+wild cards, then decides for every natural play how many wild cards stand in
+at each rank (at least the shortfall, at most what the play needs), which
+yields each legal (cards, reading) pair exactly once. The rule set's own
+rules then apply:
+
+- W3: a play made only of wild cards is read at face value;
+- W6: a single kicker is never a substitute (it would change nothing);
+- bomb classes: soft (some wild cards), hard (none), pure (the four wild
+  cards together), each its own ladder tier (``SOFT < HARD < PURE < rocket``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
+
+from cardhall.cards import SMALL_JOKER, TWO, Rank
+from cardhall.rules import climb
+from cardhall.rules.plays import Play
+
+if TYPE_CHECKING:
+    from cardhall.rules.ruleset import RuleSet
+
+SOFT, HARD, PURE = 1, 2, 3
+_PACK_COPIES = 4
+
+
+def _bomb_tier(natural: Play, wilds_in_main: int) -> int:
+    if natural.kind != "bomb":
+        return natural.tier
+    if wilds_in_main == len(natural.main):
+        return PURE
+    return SOFT if wilds_in_main else HARD
+
+
+def _realise(natural: Play, use: dict[Rank, int], wild: Rank) -> Play | None:
+    """The play made by spending ``use[r]`` wild cards for rank ``r`` in ``natural``."""
+    n_wild = sum(use.values())
+    if n_wild == 0:
+        return natural
+    if n_wild == natural.size and any(r != wild for r, k in use.items() if k):
+        return None  # W3: wild cards alone stand for themselves
+    if natural.kind == "bomb" and n_wild == natural.size:
+        return Play(natural.kind, natural.key, 1, natural.main, (), PURE, -1,
+                    natural.main, ())
+    left = dict(use)
+
+    def swap(group: tuple[Rank, ...]) -> tuple[tuple[Rank, ...], int]:
+        out: list[Rank] = []
+        swapped = 0
+        for r in group:
+            if left.get(r, 0):
+                left[r] -= 1
+                out.append(wild)
+                swapped += 1
+            else:
+                out.append(r)
+        return tuple(sorted(out)), swapped
+
+    main, in_main = swap(natural.main)
+    kickers, _ = swap(natural.kickers)
+    return Play(natural.kind, natural.key, natural.length, main, kickers,
+                _bomb_tier(natural, in_main), natural.subkey, natural.main, natural.kickers)
+
+
+def _uses(natural: Play, base: Sequence[int], wild: Rank, budget: int,
+          single_kickers: bool) -> Iterator[dict[Rank, int]]:
+    """Every way to cover ``natural`` with ``base`` (natural cards) plus wild cards."""
+    need: dict[Rank, int] = {}
+    for r in natural.cards:
+        need[r] = need.get(r, 0) + 1
+    kicker_ranks = set(natural.kickers) if single_kickers else set()
+    ranges: list[tuple[Rank, int, int]] = []
+    floor = 0
+    for r, k in need.items():
+        have = 0 if r == wild else base[r]
+        lo = max(0, k - have)
+        hi = k if r <= TWO else 0
+        if r == wild:
+            lo = hi = k
+        elif r in kicker_ranks:
+            if lo:
+                return  # W6: a single kicker is never a substitute
+            hi = 0
+        if lo > hi:
+            return
+        floor += lo
+        ranges.append((r, lo, hi))
+    if floor > budget:
+        return
+
+    def walk(i: int, left: int, acc: dict[Rank, int]) -> Iterator[dict[Rank, int]]:
+        if i == len(ranges):
+            yield dict(acc)
+            return
+        r, lo, hi = ranges[i]
+        rest_floor = sum(x[1] for x in ranges[i + 1:])
+        for k in range(lo, min(hi, left - rest_floor) + 1):
+            acc[r] = k
+            yield from walk(i + 1, left - k, acc)
+        acc.pop(r, None)
+
+    yield from walk(0, budget, {})
+
+
+def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> list[Play]:
+    budget = counts[wild]
+    base = list(counts)
+    base[wild] = 0
+    virtual = list(base)
+    for r in range(TWO + 1):
+        virtual[r] = min(base[r] + budget, _PACK_COPIES)
+    out: list[Play] = []
+    for code in rs.gen.codes(virtual, last, filter_bombs=False):
+        natural = rs.gen.play(code)
+        singles = natural.kind in rs.single_kicker_kinds
+        for use in _uses(natural, base, wild, budget, singles):
+            play = _realise(natural, use, wild)
+            if play is not None and (last is None or climb.ladder_beats(play, last)):
+                out.append(play)
+    return out
+
+
+def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
+    n_wild = counts[wild]
+    if n_wild == 0:
+        return climb.classify(rs, counts)
+    if n_wild == sum(counts):  # W3
+        return [p for p in (_realise(nat, {wild: nat.size}, wild)
+                            for nat in climb.classify(rs, counts)) if p is not None]
+    base = list(counts)
+    base[wild] = 0
+    seen: set[Play] = set()
+    out: list[Play] = []
+    for subs in combinations_with_replacement(range(TWO + 1), n_wild):
+        virtual = list(base)
+        for r in subs:
+            virtual[r] += 1
+        if max(virtual[: SMALL_JOKER]) > _PACK_COPIES:
+            continue
+        for natural in climb.classify(rs, virtual):
+            use: dict[Rank, int] = {}
+            for r in subs:
+                use[r] = use.get(r, 0) + 1
+            singles = natural.kind in rs.single_kicker_kinds
+            if singles and any(use.get(r, 0) and r != wild for r in natural.kickers):
+                continue  # W6
+            play = _realise(natural, use, wild)
+            if play is not None and play not in seen:
+                seen.add(play)
+                out.append(play)
+    return out
