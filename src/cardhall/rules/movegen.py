@@ -35,6 +35,7 @@ START, LENGTH, SECOND, KICKERS = 6, 10, 14, 18
 _CHAIN_MASK = (1 << (CHAIN_TOP + 1)) - 1
 _JOKER_BITS = (1 << SMALL_JOKER) | (1 << BIG_JOKER)
 _CACHE_LIMIT = 1 << 18
+_HAND_CACHE = 1 << 14
 
 #: Set bits of every 15-bit mask, ascending.
 BITS: list[tuple[int, ...]] = [()] * (1 << NUM_RANKS)
@@ -56,20 +57,6 @@ def _kicker_ranks(packed: int) -> tuple[Rank, ...]:
     return tuple(out)
 
 
-def _multisets(avail: list[tuple[Rank, int]], m: int, i: int = 0) -> list[int]:
-    """Packed kicker counts of every ``m``-card multiset from (rank, count) pairs."""
-    if m == 0:
-        return [0]
-    if i == len(avail):
-        return []
-    r, c = avail[i]
-    out: list[int] = []
-    for take in range(min(c, m), -1, -1):
-        head = take << (4 * r)
-        out.extend(head + rest for rest in _multisets(avail, m - take, i + 1))
-    return out
-
-
 class MoveGen:
     """The compiled form of one ladder rule set."""
 
@@ -78,6 +65,7 @@ class MoveGen:
         self.patterns = rs.patterns
         self._plays: dict[int, Play] = {}
         self._kickers: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._hands: dict[tuple[int, ...], _Hand] = {}
         self._by_kind: dict[str, list[int]] = {}
         self._bombs: list[int] = []
         self._allowed: list[int] = []
@@ -90,8 +78,21 @@ class MoveGen:
             self._allowed.append(_CHAIN_MASK if p.is_chain else sum(1 << r for r in p.ranks))
             sizes = sorted({s: p.kickers.count(s) for s in p.kickers}.items(), reverse=True)
             self._group_sizes.append(sizes)
+        # Hot-loop copies of each pattern's fields: (width, mask of allowed ranks,
+        # shortest, longest, cards per unit, has kickers or a second chain).
+        self._specs = [(p.width, self._allowed[i], p.chain[0], p.chain[1], p.unit,
+                        bool(p.kickers or p.second)) for i, p in enumerate(self.patterns)]
+        self._jokers = [i for i, p in enumerate(self.patterns) if p.jokers]
 
     # -- codes and plays -------------------------------------------------------------
+
+    def plays(self, codes: list[int]) -> list[Play]:
+        """The interned plays of ``codes``."""
+        table = self._plays
+        try:
+            return [table[code] for code in codes]
+        except KeyError:
+            return [self.play(code) for code in codes]
 
     def play(self, code: int) -> Play:
         play = self._plays.get(code)
@@ -124,76 +125,104 @@ class MoveGen:
         ``filter_bombs=False`` keeps every bomb regardless of ``last`` (the
         wildcard game decides a bomb's class only after substitution).
         """
+        if type(counts) is not tuple:
+            counts = tuple(counts)
+        hand = self._hands.get(counts)
+        if hand is None:
+            hand = self._scan(counts)
+        out: list[int] = []
+        if last is None:
+            masks = hand[1]
+            for i, spec in enumerate(self._specs):
+                if masks[spec[0]] & spec[1]:
+                    self._emit(i, hand, None, out)
+            for i in self._jokers:
+                self._emit_jokers(i, hand[0], None, out)
+            return out
+        if not last.tier:
+            for i in self._by_kind.get(last.kind, ()):
+                self._emit(i, hand, last, out)
+        for i in self._bombs:
+            self._emit(i, hand, last if filter_bombs else None, out)
+        return out
+
+    def _scan(self, counts: Sequence[int]) -> _Hand:
+        """Per-width rank masks of a hand, kept for the hands a game asks about again."""
         masks = [0] * 17
-        total = 0
+        total = packed = 0
         for r in range(NUM_RANKS):
             k = counts[r]
             if k:
                 total += k
+                packed |= k << (4 * r)
                 bit = 1 << r
-                for w in range(1, k + 1):
+                for w in _LEVELS[k]:
                     masks[w] |= bit
-        out: list[int] = []
-        if last is None:
-            for i in range(len(self.patterns)):
-                self._emit(i, counts, masks, total, None, out)
-            return out
-        if not last.tier:
-            for i in self._by_kind.get(last.kind, ()):
-                self._emit(i, counts, masks, total, last, out)
-        for i in self._bombs:
-            self._emit(i, counts, masks, total, last if filter_bombs else None, out)
-        return out
+        counts = tuple(counts)
+        hand = (counts, masks, total, packed)
+        if len(self._hands) > _HAND_CACHE:
+            self._hands.clear()
+        self._hands[counts] = hand
+        return hand
 
-    def _emit(self, i: int, counts: Sequence[int], masks: list[int], total: int,
-              last: Play | None, out: list[int]) -> None:
+    def _emit_jokers(self, i: int, counts: Sequence[int], last: Play | None,
+                     out: list[int]) -> None:
         p = self.patterns[i]
-        if p.jokers:
-            for j, (small, big) in enumerate(p.jokers):
-                if counts[SMALL_JOKER] >= small and counts[BIG_JOKER] >= big:
-                    key = BIG_JOKER if big else SMALL_JOKER
-                    if last is None or (p.tier, key) > (last.tier, last.key):
-                        out.append(i | j << START)
+        for j, (small, big) in enumerate(p.jokers):
+            if counts[SMALL_JOKER] >= small and counts[BIG_JOKER] >= big:
+                key = BIG_JOKER if big else SMALL_JOKER
+                if last is None or (p.tier, key) > (last.tier, last.key):
+                    out.append(i | j << START)
+
+    def _emit(self, i: int, hand: _Hand, last: Play | None, out: list[int]) -> None:
+        width, allowed, lo, hi, unit, extra = self._specs[i]
+        if not width:
+            self._emit_jokers(i, hand[0], last, out)
             return
-        unit = p.unit
-        lo, hi = p.chain
+        masks = hand[1]
+        full = masks[width] & allowed
+        if not full:
+            return
+        p = self.patterns[i]
         if last is not None and not p.tier:
             lo = hi = last.length  # same kind: same length
-        hi = min(hi, total // unit)
-        if hi < lo:
-            return
-        full = masks[p.width] & self._allowed[i]
+        hi = min(hi, hand[2] // unit)
         run = full
         for n in range(1, hi + 1):
             if n > 1:
                 run &= full >> (n - 1)
-            if not run:
-                return
+                if not run:
+                    return
             if n < lo:
                 continue
             starts = run
             if last is not None:
-                floor = last.key - n + 1  # lowest start whose top does not beat ``last``
-                if p.tier and p.tier != last.tier:
-                    floor = -1 if p.tier > last.tier else 99
-                if p.second:
-                    floor -= 1  # equal four chains may still win on the trio chain
-                if floor >= 0:
-                    starts &= ~((2 << floor) - 1) if floor < 15 else 0
+                starts &= self._above(p, n, last)
+            head = i | n << LENGTH
+            if not extra:
+                out.extend([head | s << START for s in BITS[starts]])
+                continue
+            chain = (1 << n) - 1
             for s in BITS[starts]:
-                base = i | s << START | n << LENGTH
-                used = ((1 << n) - 1) << s
+                base = head | s << START
                 if p.second:
-                    self._emit_second(i, p, s, n, base, used, counts, masks, last, out)
-                elif not p.kickers:
-                    out.append(base)
+                    self._emit_second(i, p, s, n, base, chain << s, hand, last, out)
                 else:
-                    out.extend([base + k for k in self._kicker_codes(i, p, n, used, counts, masks)])
+                    out.extend([base + k for k in self._kicker_codes(i, p, n, chain << s, hand)])
+
+    @staticmethod
+    def _above(p: Pattern, n: int, last: Play) -> int:
+        """Start ranks whose play of ``n`` units may beat ``last`` (bit mask)."""
+        if p.tier != last.tier:
+            return _ALL if p.tier > last.tier else 0
+        floor = last.key - n + 1  # the start of an equal play: it does not beat
+        if p.second:
+            floor -= 1  # equal four chains may still win on the trio chain
+        return _ALL if floor < 0 else _ALL & ~((2 << floor) - 1)
 
     def _emit_second(self, i: int, p: Pattern, s: int, n: int, base: int, used: int,
-                     counts: Sequence[int], masks: list[int], last: Play | None,
-                     out: list[int]) -> None:
-        run = full = masks[p.second] & _CHAIN_MASK & ~used
+                     hand: _Hand, last: Play | None, out: list[int]) -> None:
+        run = full = hand[1][p.second] & _CHAIN_MASK & ~used
         for k in range(1, n):
             run &= full >> k
         for s2 in BITS[run]:
@@ -204,23 +233,30 @@ class MoveGen:
             if last is not None and not p.tier and (top, sub) <= (last.key, last.subkey):
                 continue
             code = base | s2 << SECOND
-            out.extend([code + k for k in self._kicker_codes(i, p, n, used | used2, counts, masks)])
+            kicks = self._kicker_codes(i, p, n, used | used2, hand)
+            out.extend([code + k for k in kicks])
 
-    def _kicker_codes(self, i: int, p: Pattern, n: int, used: int, counts: Sequence[int],
-                      masks: list[int]) -> tuple[int, ...]:
+    def _kicker_codes(self, i: int, p: Pattern, n: int, used: int,
+                      hand: _Hand) -> tuple[int, ...]:
+        """Kicker sets beside a main part, memoised by what the hand has left for them."""
+        _, masks, _, packed = hand
         if p.single_kickers:
             m = n * len(p.kickers)
-            sig = 0
-            for r in BITS[masks[1] & ~used]:
-                sig |= min(counts[r], m) << (4 * r)
+            if m == 1:
+                key: tuple[int, int, int] = (-1, 1, masks[1] & ~used)
+            else:
+                ranks = 0
+                for r in BITS[used]:
+                    ranks |= 15 << (4 * r)
+                key = (-1, m, packed & ~ranks)
         else:
             sig = 0
             for size, _ in self._group_sizes[i]:
                 sig = sig << NUM_RANKS | (masks[size] & ~used)
-        key = (i, n, sig)
+            key = (i, n, sig)
         codes = self._kickers.get(key)
         if codes is None:
-            codes = self._make_kickers(i, p, n, sig)
+            codes = self._make_kickers(i, p, n, key[2])
             if len(self._kickers) > _CACHE_LIMIT:
                 self._kickers.clear()
             self._kickers[key] = codes
@@ -229,10 +265,11 @@ class MoveGen:
     def _make_kickers(self, i: int, p: Pattern, n: int, sig: int) -> tuple[int, ...]:
         if p.single_kickers:
             m = n * len(p.kickers)
-            avail = [(r, (sig >> (4 * r)) & 15) for r in range(NUM_RANKS) if (sig >> (4 * r)) & 15]
-            packed = [k for k in _multisets(avail, m)
-                      if not ((k >> (4 * SMALL_JOKER)) & 15 and (k >> (4 * BIG_JOKER)) & 15)]
-            return tuple(k << KICKERS for k in packed)
+            if m == 1:
+                return tuple(1 << (KICKERS + 4 * r) for r in BITS[sig])
+            avail = [(r, min(m, (sig >> (4 * r)) & 15)) for r in range(NUM_RANKS)
+                     if (sig >> (4 * r)) & 15]
+            return _single_sets(avail, m)
         sizes = self._group_sizes[i]
         free: list[int] = []
         for _ in sizes:
@@ -257,3 +294,23 @@ class MoveGen:
         walk(0, 0, 0)
         return tuple(sorted(k << KICKERS for k in found))
 
+
+_Hand = tuple[Sequence[int], list[int], int, int]
+_ALL = (1 << NUM_RANKS) - 1
+#: For a rank held k times, the widths it reaches: 1 … k.
+_LEVELS = [tuple(range(1, k + 1)) for k in range(17)]
+_SMALL_BIT = 15 << (KICKERS + 4 * SMALL_JOKER)
+_BIG_BIT = 15 << (KICKERS + 4 * BIG_JOKER)
+
+
+def _single_sets(avail: list[tuple[Rank, int]], m: int) -> tuple[int, ...]:
+    """Kicker codes of every ``m``-card multiset from (rank, count) pairs, never the rocket."""
+    buckets: list[list[int]] = [[0]] + [[] for _ in range(m)]
+    for r, c in avail:
+        one = 1 << (KICKERS + 4 * r)
+        for s in range(m - 1, -1, -1):
+            if buckets[s]:
+                for t in range(1, min(c, m - s) + 1):
+                    step = t * one
+                    buckets[s + t].extend([x + step for x in buckets[s]])
+    return tuple(sorted(x for x in buckets[m] if not (x & _SMALL_BIT and x & _BIG_BIT)))

@@ -56,8 +56,14 @@ class RuleSet:
     bie6: bool = False
     single_kicker_kinds: frozenset[str] = field(init=False, repr=False, compare=False)
     gen: MoveGen = field(init=False, repr=False, compare=False)
+    #: How many of each rank the deck holds.
+    limits: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        per_rank, per_joker = 4 * self.packs, self.packs
+        limits = tuple(0 if r in self.absent else (per_joker if r >= SMALL_JOKER else per_rank)
+                       for r in range(NUM_RANKS))
+        object.__setattr__(self, "limits", limits)
         kinds = frozenset(p.kind for p in self.patterns if p.single_kickers)
         object.__setattr__(self, "single_kicker_kinds", kinds)
         object.__setattr__(self, "gen", MoveGen(self))
@@ -87,16 +93,24 @@ class RuleSet:
 
     def hand(self, cards: Cards) -> Counts:
         """Rank counts of ``cards``, checked against this variant's deck."""
-        counts = to_counts(parse_ranks(cards)) if isinstance(cards, str) else tuple(cards)
+        if isinstance(cards, str):
+            try:
+                counts = to_counts(parse_ranks(cards))
+            except CardError as exc:
+                raise RuleError(str(exc)) from exc
+        else:
+            counts = tuple(cards)
         if len(counts) != NUM_RANKS:
             raise RuleError(f"a rank-count vector has {NUM_RANKS} entries, not {len(counts)}")
+        if all(map(_within, counts, self.limits)):  # the common case, at C speed
+            return counts
         for r, n in enumerate(counts):
-            limit = 0 if r in self.absent else (self.packs if r >= SMALL_JOKER else 4 * self.packs)
-            if n < 0 or n > limit:
+            limit = self.limits[r]
+            if not _within(n, limit):
                 name = RANK_CHARS[r]
                 what = f"has only {limit} of {name}" if limit else f"is played without {name}"
                 raise RuleError(f"{self.name} {what} (got {n})")
-        return counts
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def classify(self, cards: Cards) -> list[Play]:
         """Every legal reading of exactly these cards (empty if they are no hand)."""
@@ -120,8 +134,7 @@ class RuleSet:
             return sets.moves(counts, last, self.kaopai, self.bie6)
         if self.wild is not None:
             return wild.moves(self, counts, self.wild, last)
-        play = self.gen.play
-        return [play(code) for code in self.gen.codes(counts, last)]
+        return self.gen.plays(self.gen.codes(counts, last))
 
     def moves_any(self, hand: Cards, last: Cards) -> list[Play]:
         """Plays that beat *some* reading of ``last`` (the command line's ``--last``)."""
@@ -165,6 +178,10 @@ class RuleSet:
             options = ", ".join(_full_text(p) for p in readings)
             raise RuleError(f"{text.strip()!r} has several readings: {options}")
         return readings[0]
+
+
+def _within(n: int, limit: int) -> bool:
+    return 0 <= n <= limit
 
 
 def _same(main: tuple[Rank, ...], kickers: tuple[Rank, ...],

@@ -1,0 +1,5 @@
+import sys
+
+from cardhall.cli import main
+
+sys.exit(main())
