@@ -111,7 +111,8 @@ def main() -> None:
     print(f"3-player Dou Dizhu, {args.hands} positions, best of {args.repeat} passes; "
           f"peers: rlcard {peers._version('rlcard')}, open_spiel {peers._version('open_spiel')}")
     print(f"cardhall  lead {ours['lead codes']:7.1f} µs (codes) "
-          f"{ours['lead plays']:7.1f} µs (plays)  follow {ours['follow codes']:6.2f} µs (codes) {ours['follow plays']:6.2f} µs (plays)"
+          f"{ours['lead plays']:7.1f} µs (plays)  follow {ours['follow codes']:6.2f} µs (codes) "
+          f"{ours['follow plays']:6.2f} µs (plays)"
           f"  [{ours['lead moves']:.1f} / {ours['follow moves']:.2f} moves]")
     print(f"cardhall  classify {ours['classify']:.2f} µs per call")
     for name, fn in (("rlcard", peers.rlcard_movegen), ("openspiel", peers.openspiel_movegen)):
