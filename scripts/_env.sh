@@ -1,0 +1,19 @@
+# Sourced by scripts/hall and scripts/test: make ./.venv and install the project
+# (with the given extras) into it, again only when pyproject.toml has changed.
+# Needs python3 >= 3.11 with venv; everything else comes from PyPI.
+set -euo pipefail
+extras="${1:-}"
+venv="${CARDHALL_VENV:-.venv}"
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+stamp="$venv/.cardhall-installed-$extras"
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    "$venv/bin/python" -m pip install --quiet --upgrade pip
+    spec="."
+    [ -n "$extras" ] && spec=".[$extras]"
+    "$venv/bin/python" -m pip install --quiet -e "$spec"
+    echo "$want" > "$stamp"
+fi
+export PATH="$PWD/$venv/bin:$PATH"
