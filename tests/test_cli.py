@@ -1,4 +1,4 @@
-"""The ``cardhall`` command as a script sees it: JSON on stdout, exit 2 and one line on bad input."""
+"""The ``cardhall`` command as a script sees it: JSON out; exit 2 and one line on bad input."""
 
 from __future__ import annotations
 

@@ -13,9 +13,8 @@ import json
 import random
 from pathlib import Path
 
-from tests.rules.variants import RULESETS, counts_of, deck_ranks, full_text, hand_size
-
 from cardhall.cards import format_ranks
+from tests.rules.variants import RULESETS, counts_of, deck_ranks, full_text, hand_size
 
 HANDS_PER_VARIANT = 12
 PATH = Path(__file__).with_name("perft.json")
@@ -45,7 +44,7 @@ def positions() -> dict[str, list[dict[str, object]]]:
 
 def check_against_rlcard(rows: list[dict[str, object]]) -> None:
     try:
-        from rlcard.games.doudizhu.judger import DoudizhuJudger
+        from rlcard.games.doudizhu.judger import DoudizhuJudger  # noqa: PLC0415 (optional peer)
     except ImportError:
         print("RLCard not installed: ddz3 counts not cross-checked")
         return
