@@ -81,7 +81,7 @@ LEGAL = [
 
 @pytest.mark.parametrize(
     ("cards", "kind", "text", "key", "length"),
-    [pytest.param(*row, id=f"{row[1]}-{row[2]}") for row in LEGAL],
+    [pytest.param(*row, id=f"{row[1]}-{row[0].replace(' ', '')}") for row in LEGAL],
 )
 def test_legal_hand_has_exactly_this_reading(rs, cards, kind, text, key, length):
     [play] = rs.classify(cards)
@@ -100,7 +100,6 @@ ILLEGAL = {
     "straight-with-pair": "34455",
     "bomb-plus-single": "33334",  # no 5-card type
     "trio-plus-pair-plus-single": "333445",
-    "trio-single-kicker-same-rank": "3333+5",  # K1: not a trio+pair
     "straight-JQKA2": "JQKA2",  # ruling 10
     "straight-QKA23": "QKA23",
     "straight-KA234": "KA234",
@@ -116,7 +115,7 @@ ILLEGAL = {
     "gapped-trio-chain": "333555",
     "K1-3334444+9": "3334444+9",  # ruling 8
     "K2-mixed-wings": "333444+6+77",
-    "K2-mixed-wings-4p": "333444555+6+77+88",
+    "K2-mixed-wings-n3": "333444555+6+77+88",
     "K3-plane-XD": "333444+XD",  # ruling 5
     "K3-plane3-7XD": "333444555+7XD",
     "K3-four-XD": "6666+XD",
@@ -137,7 +136,7 @@ ILLEGAL = {
 def test_illegal_hand_has_no_reading(rs, cards):
     assert rs.classify(cards) == []
     with pytest.raises(RuleError):
-        rs.parse_play(cards)
+        rs.parse_play(cards.replace("+", ""))
 
 
 MULTI = {
@@ -209,7 +208,7 @@ def test_chain_limits(rs, kind, shortest, shorter, longest):
 
 
 def test_no_chain_ever_holds_a_2_or_joker(rs):
-    for hand in ["3456789TJQKA2XD", "33445566778899TTJJQQKKAA22"[:20], "QQQKKKAAA222"]:
+    for hand in ["3456789TJQKA2XD", "JJQQKKAA22", "QQQKKKAAA222X"]:
         for play in rs.moves(hand):
             if play.kind in ("straight", "pair_chain", "trio_chain", "plane_single",
                              "plane_pair"):
