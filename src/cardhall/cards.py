@@ -193,10 +193,11 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         if rank >= SMALL_JOKER:
             cards.append(card(rank))
             continue
-        if i >= len(text) or text[i] not in _SUIT_OF_CHAR:
-            where = f"position {i + 1}" if i < len(text) else "the end"
+        if i >= len(text):
             name = RANK_CHARS[rank]
-            raise CardError(f"{name} at {where} of {text!r} needs a suit ({SUIT_CHARS})")
+            raise CardError(f"{name} at the end of {text!r} needs a suit ({SUIT_CHARS})")
+        if text[i] not in _SUIT_OF_CHAR:
+            raise _error(text, i, f"a suit ({SUIT_CHARS}) after {RANK_CHARS[rank]}")
         cards.append(card(rank, _SUIT_OF_CHAR[text[i]]))
         i += 1
     return tuple(cards)

@@ -9,7 +9,8 @@ yields each legal (cards, reading) pair exactly once. The rule set's own
 rules then apply:
 
 - W3: a play made only of wild cards is read at face value;
-- W6: a single kicker is never a substitute (it would change nothing);
+- W6: a single kicker is never a substitute (it would change nothing), and
+  by the same reasoning a kicker pair is never made only of substitutes;
 - bomb classes: soft (some wild cards), hard (none), pure (the four wild
   cards together), each its own ladder tier (``SOFT < HARD < PURE < rocket``).
 """
@@ -75,7 +76,7 @@ def _uses(natural: Play, base: Sequence[int], wild: Rank, budget: int,
     need: dict[Rank, int] = {}
     for r in natural.cards:
         need[r] = need.get(r, 0) + 1
-    kicker_ranks = set(natural.kickers) if single_kickers else set()
+    in_kickers = set(natural.kickers)
     ranges: list[tuple[Rank, int, int]] = []
     floor = 0
     for r, k in need.items():
@@ -84,10 +85,13 @@ def _uses(natural: Play, base: Sequence[int], wild: Rank, budget: int,
         hi = k if r <= TWO else 0
         if r == wild:
             lo = hi = k
-        elif r in kicker_ranks:
-            if lo:
-                return  # W6: a single kicker is never a substitute
-            hi = 0
+        elif r in in_kickers:
+            # W6: a single kicker is never a substitute; a kicker group never all
+            # substitutes (docs/rulings.md): kickers do not compare, so it would only
+            # repeat the same play under other names.
+            hi = 0 if single_kickers else k - 1
+            if lo > hi:
+                return
         if lo > hi:
             return
         floor += lo
@@ -107,6 +111,14 @@ def _uses(natural: Play, base: Sequence[int], wild: Rank, budget: int,
         acc.pop(r, None)
 
     yield from walk(0, budget, {})
+
+
+def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles: bool) -> bool:
+    """A substitution the rules refuse in kickers: see ``_uses``."""
+    for r in set(natural.kickers):
+        if r != wild and use.get(r, 0) and (singles or use[r] == natural.kickers.count(r)):
+            return True
+    return False
 
 
 def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> list[Play]:
@@ -148,9 +160,8 @@ def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
             use: dict[Rank, int] = {}
             for r in subs:
                 use[r] = use.get(r, 0) + 1
-            singles = natural.kind in rs.single_kicker_kinds
-            if singles and any(use.get(r, 0) and r != wild for r in natural.kickers):
-                continue  # W6
+            if _kicker_substituted(natural, use, wild, natural.kind in rs.single_kicker_kinds):
+                continue  # W6, and wild-only kicker groups
             play = _realise(natural, use, wild)
             if play is not None and play not in seen:
                 seen.add(play)

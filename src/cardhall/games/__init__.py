@@ -1,0 +1,70 @@
+"""Every variant as a complete, replayable game behind one contract (ARCHITECTURE.md).
+
+    >>> from cardhall.games import new_game, replay
+    >>> state = new_game("ddz3", seed=7)
+    >>> state.phase, state.to_act is not None
+    ('bid', True)
+    >>> replay(state.record()).observe(0) == state.observe(0)
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cardhall.games.base import Action, Event, GameState, IllegalAction, Option, Variant
+from cardhall.games.ddz import Classic, Emperor, FourPlayer, TwoPlayer, common_options
+
+VARIANTS: dict[str, Variant] = {
+    v.id: v for v in (
+        Variant("ddz2", "二人斗地主", 2, 1,
+                "Two players, one pack, 11 dead cards; call or no-call.",
+                common_options(2), TwoPlayer),
+        Variant("ddz3", "三人斗地主", 3, 1,
+                "Classic three-player Dou Dizhu with 1/2/3-point bidding.",
+                common_options(3), Classic),
+        Variant("ddz4", "四人斗地主", 4, 2,
+                "Four players, two packs, hidden 8-card kitty, big bombs double.",
+                common_options(4), FourPlayer),
+        Variant("ddz_emperor", "斗帝主", 3, 2,
+                "Three players, two packs, 16 hand types; the emperor keeps any of 6 kitty cards.",
+                common_options(3), Emperor),
+    )
+}
+
+
+def variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        known = ", ".join(VARIANTS)
+        raise IllegalAction(f"unknown variant {name!r} (known: {known})") from None
+
+
+def new_game(name: str, seed: int = 0, options: Mapping[str, Any] | None = None) -> GameState:
+    """A new game of variant ``name``; the same seed and options give the same deal."""
+    v = variant(name)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise IllegalAction(f"a seed is an integer, not {seed!r}")
+    return v.factory(v, seed, v.resolve(options))
+
+
+def replay(record: Mapping[str, Any]) -> GameState:
+    """Rebuild a game from ``state.record()``: same deal, same actions, same state."""
+    try:
+        name, seed = record["variant"], record["seed"]
+        options, actions = record.get("options", {}), record["actions"]
+    except (KeyError, TypeError):
+        raise IllegalAction("a record needs variant, seed and actions") from None
+    state = new_game(name, seed, options)
+    for i, text in enumerate(actions):
+        try:
+            state.apply(text)
+        except IllegalAction as exc:
+            raise IllegalAction(f"record action {i + 1} ({text!r}): {exc}") from None
+    return state
+
+
+__all__ = ["VARIANTS", "Action", "Event", "GameState", "IllegalAction", "Option", "Variant",
+           "new_game", "replay", "variant"]

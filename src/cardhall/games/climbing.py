@@ -1,0 +1,423 @@
+"""What every Dou Dizhu-family game shares: the deal, the hands, the play phase.
+
+Rules common to ddz-classic §2 phase 4, and by reference to every other DDZ
+file: the leader plays any legal hand and may not pass; each follower passes
+or beats the last play; when every other player has passed in a row the
+trick ends and the last player to play leads freely; the first player to
+empty his hand ends the game and his side wins. A pass does not forfeit later
+turns. Bombs are counted as they are played, by the variant's own idea of
+which bombs double.
+
+Cards are physical (card ids from ``cards.deck``) so that suits can be shown
+and marked cards followed (5-player's revealed card); plays are by rank, and
+when several cards of a rank could go, the marked card goes last
+(docs/rulings.md). Subclasses supply the set-up phases and the settlement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardhall.cards import (
+    NUM_RANKS,
+    Card,
+    CardError,
+    Counts,
+    card_rank,
+    deck,
+    format_cards,
+    format_ranks,
+    parse_cards,
+    parse_ranks,
+)
+from cardhall.games.base import Action, Event, GameState, IllegalAction, Observation, Variant
+from cardhall.rules import Play, RuleError, RuleSet
+from cardhall.rules import get as get_rules
+
+PASS = Action("pass")
+_SUIT_MARKS = set("shcd♠♥♣♦")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a variant deals: cards per seat, the kitty, and cards out of play."""
+
+    hand: int
+    kitty: int
+    dead: int = 0
+
+
+def _parse_any(text: str) -> list[Card] | list[int]:
+    """Suited cards if the text has suits, else ranks (the deal picks suits)."""
+    if any(ch in _SUIT_MARKS for ch in text):
+        return list(parse_cards(text))
+    return [-1 - r for r in parse_ranks(text)]  # negative: "any card of rank r"
+
+
+class ClimbingGame(GameState):
+    """Shared state and play phase of the shedding games."""
+
+    layout: Layout
+    ruleset: str
+
+    def __init__(self, variant: Variant, seed: int, options: dict[str, Any]) -> None:
+        super().__init__(variant, seed, options)
+        self.rs: RuleSet = get_rules(self.ruleset)
+        n = variant.players
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.counts: list[Counts] = [(0,) * NUM_RANKS] * n
+        self.kitty: list[Card] = []
+        #: The kitty as dealt, kept for showing it once its cards are in a hand.
+        self.kitty_dealt: list[Card] = []
+        self.dead: list[Card] = []
+        self.landlord: int | None = None
+        self.side: list[int] = [1] * n  # 0: the landlord's side, 1: the others
+        self.trick: tuple[int, Play] | None = None
+        self.passes = 0
+        self.plays_made = [0] * n
+        self.bombs: list[Play] = []
+        self.log: list[Event] = []
+        self.deals = 0
+        self.winner: int | None = None
+        self.marked: set[Card] = set()
+        self.played: list[Card] = []
+        self._legal: list[Action] | None = None
+        self._result: dict[str, Any] | None = None
+        self._start()
+
+    # -- hooks for variants ------------------------------------------------------------
+
+    def _start(self) -> None:
+        """Deal and enter the first set-up phase; log what happened."""
+        self.log.extend(self._deal())
+
+    def _setup_actions(self) -> list[Action]:
+        raise NotImplementedError(self.phase)
+
+    def _setup_parse(self, verb: str, arg: str) -> Action:
+        raise IllegalAction(f"unknown action {verb!r}")
+
+    def _setup_check(self, action: Action) -> str | None:
+        return None
+
+    def _setup_apply(self, action: Action) -> list[Event]:
+        raise NotImplementedError(self.phase)
+
+    def _settle(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _on_play(self, seat: int, play: Play, cards: list[Card]) -> list[Event]:
+        """Called after every play, before the game-over check (5-player late reveal)."""
+        return []
+
+    def doubles(self, play: Play) -> bool:
+        """Whether this bomb doubles the stake (variants narrow it)."""
+        return play.is_bomb
+
+    def _observe_extra(self, seat: int, obs: Observation) -> None:
+        """Variant-specific public and private information."""
+
+    # -- dealing -----------------------------------------------------------------------
+
+    def _deal(self) -> list[Event]:
+        """Deal afresh: from the ``deal`` option the first time if given, else shuffled."""
+        n, lay = self.players, self.layout
+        self.deals += 1
+        given = self.options.get("deal")
+        if given is not None and self.deals == 1:
+            hands, kitty, dead = self._given_deal(given)
+        else:
+            cards = list(deck(self.rs.packs, self.rs.absent))
+            self.rng.shuffle(cards)
+            hands = [sorted(cards[i * lay.hand:(i + 1) * lay.hand]) for i in range(n)]
+            rest = cards[n * lay.hand:]
+            kitty, dead = sorted(rest[:lay.kitty]), sorted(rest[lay.kitty:])
+        self.hands = hands
+        self.counts = [self._count(h) for h in hands]
+        self.kitty, self.dead = kitty, dead
+        self.kitty_dealt = list(kitty)
+        self.played = []
+        return [{"type": "deal", "deal": self.deals}]
+
+    def _given_deal(self, given: Any) -> tuple[list[list[Card]], list[Card], list[Card]]:
+        """A deal from options: ``{"hands": [...], "kitty": "...", "dead": "..."}``."""
+        n, lay = self.players, self.layout
+        if not isinstance(given, dict) or not isinstance(given.get("hands"), list):
+            raise IllegalAction('option deal must be {"hands": [one text per seat], "kitty": ...}')
+        texts = [*given["hands"], given.get("kitty", ""), given.get("dead", "")]
+        if len(given["hands"]) != n or not all(isinstance(t, str) for t in texts):
+            raise IllegalAction(f"option deal needs {n} hands as card text")
+        pool = list(deck(self.rs.packs, self.rs.absent))
+        parts: list[list[Card]] = []
+        try:
+            wanted = [_parse_any(t) for t in texts]
+        except CardError as exc:
+            raise IllegalAction(f"option deal: {exc}") from None
+        for want in wanted:  # exact suited cards first, then any card of a rank
+            part = []
+            for c in sorted(want, key=lambda c: c < 0):
+                if c < 0:
+                    match = next((d for d in pool if card_rank(d) == -1 - c), None)
+                else:
+                    match = c if c in pool else None
+                if match is None:
+                    raise IllegalAction("option deal: more cards than the deck holds")
+                pool.remove(match)
+                part.append(match)
+            parts.append(sorted(part))
+        sizes = [len(p) for p in parts[:n]]
+        if pool or sizes != [lay.hand] * n or len(parts[n]) != lay.kitty:
+            raise IllegalAction(f"option deal must give {n} hands of {lay.hand}, a kitty of "
+                                f"{lay.kitty} and {lay.dead} dead cards: the whole deck")
+        return parts[:n], parts[n], parts[n + 1]
+
+    @staticmethod
+    def _count(cards: Sequence[Card]) -> Counts:
+        counts = [0] * NUM_RANKS
+        for c in cards:
+            counts[card_rank(c)] += 1
+        return tuple(counts)
+
+    def _give(self, seat: int, cards: Sequence[Card]) -> None:
+        self.hands[seat] = sorted([*self.hands[seat], *cards])
+        self.counts[seat] = self._count(self.hands[seat])
+
+    def _take_cards(self, seat: int, ranks: Sequence[int]) -> list[Card]:
+        """Remove cards of these ranks from a hand, marked cards last."""
+        hand = self.hands[seat]
+        taken: list[Card] = []
+        for r in ranks:
+            options = [c for c in hand if card_rank(c) == r]
+            plain = [c for c in options if c not in self.marked]
+            card = plain[0] if plain else options[0]
+            hand.remove(card)
+            taken.append(card)
+        self.counts[seat] = self._count(hand)
+        return taken
+
+    # -- the contract --------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            if self.over or self.to_act is None:
+                self._legal = []
+            elif self.phase == "play":
+                self._legal = self._play_actions()
+            else:
+                self._legal = self._setup_actions()
+        return list(self._legal)
+
+    def parse_action(self, text: str) -> Action:
+        words = text.strip().split(None, 1)
+        if not words:
+            raise IllegalAction("empty action")
+        seat: int | None = None
+        if words[0].startswith("@"):
+            try:
+                seat = int(words[0][1:])
+            except ValueError:
+                raise IllegalAction(f"bad seat in {text!r}") from None
+            words = words[1].split(None, 1) if len(words) > 1 else []
+            if not words:
+                raise IllegalAction("empty action")
+        verb, arg = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
+        if verb == "pass" and not arg:
+            action = PASS
+        elif verb == "play":
+            try:
+                play = self.rs.parse_play(arg)
+            except (RuleError, CardError) as exc:
+                raise IllegalAction(str(exc)) from None
+            action = self._play_action(play)
+        else:
+            action = self._setup_parse(verb, arg)
+        if seat is not None:
+            action = Action(action.verb, action.arg, seat, action.play)
+        return action
+
+    def _check(self, action: Action) -> str | None:
+        if action.seat is not None:
+            return self._check_out_of_turn(action)
+        if self.phase != "play":
+            if action.verb == "play":
+                return f"no cards are played during {self.phase}"
+            return self._setup_check(action)
+        if action.verb == "pass":
+            return "you lead: you must play" if self._leading() else None
+        if action.verb != "play" or action.play is None:
+            return f"{action.text!r} is not a play: play cards or pass"
+        return self._check_play(action.play)
+
+    def _check_out_of_turn(self, action: Action) -> str | None:
+        return f"{action.verb} cannot be done out of turn"
+
+    def _check_play(self, play: Play) -> str | None:
+        assert self.to_act is not None
+        hand = self.counts[self.to_act]
+        need = self._count_ranks(play.cards)
+        if any(need[r] > hand[r] for r in range(NUM_RANKS)):
+            missing = "".join(format_ranks([r]) * (need[r] - hand[r])
+                              for r in range(NUM_RANKS) if need[r] > hand[r])
+            return f"you do not hold {play.text} (missing {missing})"
+        if not self._leading():
+            assert self.trick is not None
+            if not self.rs.beats(play, self.trick[1]):
+                return f"{play.text} does not beat {self.trick[1].text}"
+        if self._play_action(play) not in self.legal_actions():
+            return f"{play.text} is not a legal play now"
+        return None
+
+    @staticmethod
+    def _count_ranks(ranks: Sequence[int]) -> list[int]:
+        counts = [0] * NUM_RANKS
+        for r in ranks:
+            counts[r] += 1
+        return counts
+
+    def _apply(self, action: Action) -> list[Event]:
+        self._legal = None
+        if self.phase != "play":
+            events = self._setup_apply(action)
+        elif action.verb == "pass":
+            events = self._apply_pass()
+        else:
+            assert action.play is not None
+            events = self._apply_play(action.play)
+        self.log.extend(events)
+        return events
+
+    # -- play phase ----------------------------------------------------------------------
+
+    def _leading(self) -> bool:
+        return self.trick is None
+
+    def _play_action(self, play: Play) -> Action:
+        arg = play.text if play.as_text is None else f"{play.text}={play.as_text}"
+        return Action("play", arg, None, play)
+
+    def _play_actions(self) -> list[Action]:
+        assert self.to_act is not None
+        hand = self.counts[self.to_act]
+        last = None if self.trick is None else self.trick[1]
+        if self.rs.wild is None and self.rs.comparison == "ladder":
+            gen = self.rs.gen
+            cache = _ACTIONS.setdefault(self.rs.name, {})
+            actions = []
+            for code in gen.codes(hand, last):
+                act = cache.get(code)
+                if act is None:
+                    act = cache[code] = self._play_action(gen.play(code))
+                actions.append(act)
+        else:
+            actions = [self._play_action(p) for p in self.rs.moves(hand, last)]
+        return actions if last is None else [PASS, *actions]
+
+    def _begin_play(self, leader: int) -> None:
+        self.phase = "play"
+        self.to_act = leader
+        self.trick = None
+        self.passes = 0
+
+    def _next(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def _apply_pass(self) -> list[Event]:
+        seat = self.to_act
+        assert seat is not None
+        self.passes += 1
+        self.to_act = self._next(seat)
+        events: list[Event] = [{"type": "pass", "seat": seat}]
+        if self.passes >= self.players - 1:
+            self.trick = None  # everyone else passed: the last player leads freely
+            self.passes = 0
+            events.append({"type": "trick-over", "leader": self.to_act})
+        return events
+
+    def _apply_play(self, play: Play) -> list[Event]:
+        seat = self.to_act
+        assert seat is not None
+        cards = self._take_cards(seat, play.cards)
+        self.played.extend(cards)
+        self.plays_made[seat] += 1
+        self.trick = (seat, play)
+        self.passes = 0
+        event: Event = {"type": "play", "seat": seat, "cards": play.text, "kind": play.kind,
+                        "left": len(self.hands[seat])}
+        if play.as_text is not None:
+            event["as"] = play.as_text
+        if play.is_bomb:
+            self.bombs.append(play)
+            event["bomb"] = True
+        events = [event, *self._on_play(seat, play, cards)]
+        if not self.hands[seat]:
+            self.winner = seat
+            events.extend(self._finish())
+        else:
+            self.to_act = self._next(seat)
+        return events
+
+    def _finish(self) -> list[Event]:
+        self.phase = "over"
+        self.to_act = None
+        self._result = self._settle()
+        return [{"type": "over", "result": self._result}]
+
+    def result(self) -> dict[str, Any] | None:
+        return self._result
+
+    # -- views -----------------------------------------------------------------------------
+
+    def spring(self) -> str | None:
+        """ddz-happy §4.1: "spring" (farmers played nothing) or "anti-spring"."""
+        if self.winner is None or self.landlord is None:
+            return None
+        farmers = [s for s in range(self.players) if self.side[s]]
+        if self.side[self.winner] == 0 and all(self.plays_made[s] == 0 for s in farmers):
+            return "spring"
+        if self.side[self.winner] == 1 and self.plays_made[self.landlord] == 1:
+            return "anti-spring"
+        return None
+
+    def observe(self, seat: int) -> Observation:
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"no seat {seat} in a {self.players}-player game")
+        obs: Observation = {
+            "variant": self.variant.id,
+            "seat": seat,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "hand": format_ranks(card_rank(c) for c in self.hands[seat]),
+            "cards": format_cards(self.hands[seat]),
+            "counts": [len(h) for h in self.hands],
+            "landlord": self.landlord,
+            "trick": None if self.trick is None else {
+                "seat": self.trick[0], "cards": self.trick[1].text, "kind": self.trick[1].kind},
+            "warnings": [s for s, h in enumerate(self.hands) if 0 < len(h) <= 2],
+            "log": [e for e in self.log if seat in e.get("to", (seat,))],
+        }
+        if self.phase == "over":
+            obs["result"] = self._result
+            obs["hands"] = [format_ranks(card_rank(c) for c in h) for h in self.hands]
+        self._observe_extra(seat, obs)
+        if seat == self.to_act:
+            obs["legal_actions"] = [a.text for a in self.legal_actions()]
+        return obs
+
+    def deck_cards(self) -> list[Card]:
+        return list(deck(self.rs.packs, self.rs.absent))
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Where every card is: hands, kitty, dead, played. Together they are the deck."""
+        out = {f"hand{seat}": list(hand) for seat, hand in enumerate(self.hands)}
+        out.update(kitty=list(self.kitty), dead=list(self.dead), played=list(self.played))
+        return out
+
+
+#: Interned play actions per rule set, by move code: a game's hot loop reuses them.
+_ACTIONS: dict[str, dict[int, Action]] = {}
+
+
+def hand_text(cards: Sequence[Card]) -> str:
+    return format_ranks(card_rank(c) for c in cards)

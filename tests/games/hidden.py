@@ -1,0 +1,63 @@
+"""What each seat may not see, per variant, written from the rule files (not the engine).
+
+``hidden_zones(state, seat)`` names the places whose cards ``seat`` cannot see
+right now; ``shuffle_hidden`` deals those cards among those places again,
+keeping their sizes, so a test can check that an observation does not move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardhall.games import GameState
+
+
+def _ddz_hidden(state: Any, seat: int) -> list[str]:
+    """DDZ family: other hands; the kitty until public; dead cards always."""
+    if state.over:
+        return []
+    zones = [f"hand{s}" for s in range(state.players) if s != seat and s not in _shown(state)]
+    kitty_public = {"ddz2": True, "ddz3": True, "ddz3_happy": True, "ddz3_laizi": True,
+                    "ddz4": False, "ddz5": False, "ddz_emperor": False}[state.variant.id]
+    landlord_sees = seat == state.landlord and state.variant.id in ("ddz4", "ddz5")
+    emperor = state.variant.id == "ddz_emperor" and seat == state.landlord
+    hidden_kitty = state.landlord is None or not kitty_public
+    if state.kitty and hidden_kitty and not landlord_sees and not emperor:
+        zones.append("kitty")
+    emperor_saw = state.variant.id == "ddz_emperor" and seat == state.landlord
+    if state.dead and not emperor_saw:
+        zones.append("dead")
+    return zones
+
+
+def _shown(state: Any) -> set[int]:
+    """Seats whose hands the rules make public (happy show cards, 5p revealed partners)."""
+    return set(getattr(state, "shown", {}) or ())
+
+
+HIDDEN = {name: _ddz_hidden for name in
+          ("ddz2", "ddz3", "ddz3_happy", "ddz3_laizi", "ddz4", "ddz5", "ddz_emperor")}
+
+
+def hidden_zones(state: GameState, seat: int) -> list[str]:
+    zones = HIDDEN[state.variant.id](state, seat)
+    # A zone holding fewer than two cards in total cannot be told apart by shuffling.
+    return zones if sum(len(state.zones()[z]) for z in zones) > 1 else []
+
+
+def shuffle_hidden(state: Any, zones: list[str], rng: random.Random) -> None:
+    now = state.zones()
+    pool = [c for z in zones for c in now[z]]
+    rng.shuffle(pool)
+    for z in zones:
+        part, pool = sorted(pool[:len(now[z])]), pool[len(now[z]):]
+        if z.startswith("hand"):
+            seat = int(z[4:])
+            state.hands[seat] = part
+            state.counts[seat] = state._count(part)
+        else:
+            setattr(state, z, part)
+    if "kitty" in zones:
+        state.kitty_dealt = list(state.kitty)
+    state._legal = None
