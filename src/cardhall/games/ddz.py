@@ -97,8 +97,12 @@ class BiddingGame(ClimbingGame):
         return [event]
 
     def _highest(self) -> tuple[int, int | None]:
-        best = max(self.bids, key=lambda b: b[1], default=(None, 0))
-        return best[1], best[0]
+        """(highest bid, its bidder); (0, None) while everyone has passed."""
+        high, bidder = 0, None
+        for seat, bid in self.bids:
+            if bid > high:
+                high, bidder = bid, seat
+        return high, bidder
 
     def _setup_actions(self) -> list[Action]:
         if self.phase == "bid":

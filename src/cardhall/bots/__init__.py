@@ -1,0 +1,35 @@
+"""Bots: agents that see only ``observe(seat)`` and answer with canonical action text.
+
+    >>> from cardhall import bots
+    >>> bot = bots.make("tuoguan", variant="ddz3", seat=1, seed=0)
+    >>> bot.act({"legal_actions": ["pass", "bid 1", "bid 2", "bid 3"]})
+    'pass'
+
+The same bots fill empty seats in the hall and take over a seat on 托管, so a
+bot never needs more than what a person in that seat is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cardhall.bots.base import Bot, BotError
+from cardhall.bots.simple import RandomBot, Tuoguan
+
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "tuoguan": Tuoguan,
+}
+
+
+def make(name: str, variant: str, seat: int, seed: int = 0, **options: Any) -> Bot:
+    """A bot by name for one seat of one variant; ``seed`` makes it repeatable."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise BotError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+    return factory(variant=variant, seat=seat, seed=seed, **options)
+
+
+__all__ = ["BOTS", "Bot", "BotError", "RandomBot", "Tuoguan", "make"]
