@@ -3,6 +3,9 @@
     cardhall rules classify VARIANT CARDS [--wild RANK] [--option KEY=VALUE]...
     cardhall rules moves VARIANT HAND [--last CARDS] [--wild RANK] [--option KEY=VALUE]...
     cardhall rules variants
+    cardhall play VARIANT [--seat N] [--seed S] [--bots NAME[,NAME...]] [--save FILE]
+    cardhall simulate VARIANT --games N --seed S [--bots NAME[,NAME...]] [--json]
+    cardhall replay FILE [--seat N]
     cardhall demo
 
 Rules commands print JSON with stable keys; a bad variant, option or card
@@ -18,9 +21,12 @@ import json
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from cardhall import rules
+from cardhall import rules, sim
+from cardhall.bots import BotError
 from cardhall.cards import CardError, card_rank, deck, format_ranks
+from cardhall.games import IllegalAction
 from cardhall.rules import RuleError, RuleSet
 
 USAGE_ERROR = 2
@@ -78,6 +84,58 @@ def _cmd_demo(args: argparse.Namespace) -> None:
     print("\nTry: cardhall rules moves ddz3 33344455566+78 --last 3334")
 
 
+def _bot_names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _options(items: Sequence[str] | None) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise RuleError(f"--option takes KEY=VALUE, not {item!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value.strip()
+    return options
+
+
+def _cmd_simulate(args: argparse.Namespace) -> object:
+    if args.games < 1:
+        raise RuleError("--games must be at least 1")
+    summary = sim.simulate(args.variant, args.games, args.seed, _bot_names(args.bots),
+                           _options(args.option))
+    if args.json:
+        return summary
+    print(f"{summary['variant']}: {summary['games']} games, bots {','.join(summary['bots'])}, "
+          f"seed {summary['seed']}: {summary['games_per_second']} games/s")
+    if summary["abandoned"] or summary["dissolved"]:
+        print(f"  abandoned {summary['abandoned']}, dissolved or void {summary['dissolved']}")
+    print(f"  mean multiplier {summary['mean_multiplier']}")
+    for role, row in summary["roles"].items():
+        print(f"  {role:10} win rate {row['win_rate']:.3f}  mean points {row['mean_points']:+.3f}"
+              f"  ({row['seats']} seat-games)")
+    return None
+
+
+def _cmd_play(args: argparse.Namespace) -> None:
+    def save(record: dict[str, object]) -> None:
+        Path(args.save).write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+        print(f"saved to {args.save}")
+
+    sim.terminal(args.variant, args.seat, args.seed, _bot_names(args.bots), sys.stdin,
+                 sys.stdout, _options(args.option), save if args.save else None)
+
+
+def _cmd_replay(args: argparse.Namespace) -> None:
+    try:
+        record = json.loads(Path(args.file).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise RuleError(f"cannot read record {args.file}: {exc}") from None
+    sim.replay_steps(record, sys.stdout, args.seat)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _Parser(prog="cardhall", description="Chinese card games: rules, games, bots.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -97,13 +155,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     moves.add_argument("--last", help="the play to beat (a move beating any reading is listed)")
     moves.set_defaults(run=_cmd_moves)
     rules_cmd.add_parser("variants", help="the variant ids").set_defaults(run=_cmd_variants)
+    game_opts = _Parser(add_help=False)
+    game_opts.add_argument("variant")
+    game_opts.add_argument("--seed", type=int, default=0)
+    game_opts.add_argument("--bots", default="tuoguan",
+                           help="bot names, one for every seat or one per seat (comma separated)")
+    game_opts.add_argument("--option", action="append", metavar="KEY=VALUE",
+                           help="a game option; the value is read as JSON when it parses")
+    play = sub.add_parser("play", parents=[game_opts], help="play a hand in the terminal")
+    play.add_argument("--seat", type=int, default=0)
+    play.add_argument("--save", help="write the game's record here at the end")
+    play.set_defaults(run=_cmd_play, bots="random")
+    simulate = sub.add_parser("simulate", parents=[game_opts], help="bots play seeded games")
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--json", action="store_true")
+    simulate.set_defaults(run=_cmd_simulate, bots="random")
+    replay_cmd = sub.add_parser("replay", help="step through a saved record")
+    replay_cmd.add_argument("file")
+    replay_cmd.add_argument("--seat", type=int, help="also show this seat's view at each step")
+    replay_cmd.set_defaults(run=_cmd_replay)
     demo = sub.add_parser("demo", help="a short tour of the rules engine")
     demo.add_argument("--seed", type=int, default=None)
     demo.set_defaults(run=_cmd_demo)
     try:
         args = parser.parse_args(argv)
         result = args.run(args)
-    except (RuleError, CardError) as exc:
+    except (RuleError, CardError, IllegalAction, BotError) as exc:
         print(f"cardhall: {exc}", file=sys.stderr)
         return USAGE_ERROR
     if result is not None:

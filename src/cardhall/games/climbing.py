@@ -177,7 +177,7 @@ class ClimbingGame(GameState):
     def _count(cards: Sequence[Card]) -> Counts:
         counts = [0] * NUM_RANKS
         for c in cards:
-            counts[card_rank(c)] += 1
+            counts[_RANK[c]] += 1
         return tuple(counts)
 
     def _give(self, seat: int, cards: Sequence[Card]) -> None:
@@ -187,14 +187,17 @@ class ClimbingGame(GameState):
     def _take_cards(self, seat: int, ranks: Sequence[int]) -> list[Card]:
         """Remove cards of these ranks from a hand, marked cards last."""
         hand = self.hands[seat]
+        counts = list(self.counts[seat])
         taken: list[Card] = []
+        marked = self.marked
         for r in ranks:
-            options = [c for c in hand if card_rank(c) == r]
-            plain = [c for c in options if c not in self.marked]
+            options = [c for c in hand if _RANK[c] == r]
+            plain = [c for c in options if c not in marked] if marked else options
             card = plain[0] if plain else options[0]
             hand.remove(card)
             taken.append(card)
-        self.counts[seat] = self._count(hand)
+            counts[r] -= 1
+        self.counts[seat] = tuple(counts)
         return taken
 
     # -- the contract --------------------------------------------------------------------
@@ -238,6 +241,10 @@ class ClimbingGame(GameState):
         return action
 
     def _check(self, action: Action) -> str | None:
+        if self._legal is not None and action.seat is None:
+            for legal in self._legal:  # the common case: an action from legal_actions()
+                if legal is action:
+                    return None
         if action.seat is not None:
             return self._check_out_of_turn(action)
         if self.phase != "play":
@@ -255,6 +262,10 @@ class ClimbingGame(GameState):
 
     def _check_play(self, play: Play) -> str | None:
         assert self.to_act is not None
+        legal = self.legal_actions()
+        target = self._play_action(play)
+        if target in legal:
+            return None
         hand = self.counts[self.to_act]
         need = self._count_ranks(play.cards)
         if any(need[r] > hand[r] for r in range(NUM_RANKS)):
@@ -265,9 +276,7 @@ class ClimbingGame(GameState):
             assert self.trick is not None
             if not self.rs.beats(play, self.trick[1]):
                 return f"{play.text} does not beat {self.trick[1].text}"
-        if self._play_action(play) not in self.legal_actions():
-            return f"{play.text} is not a legal play now"
-        return None
+        return f"{play.text} is not a legal play now"
 
     @staticmethod
     def _count_ranks(ranks: Sequence[int]) -> list[int]:
@@ -284,7 +293,7 @@ class ClimbingGame(GameState):
             events = self._apply_pass()
         else:
             assert action.play is not None
-            events = self._apply_play(action.play)
+            events = self._apply_play(action.play, action.arg)
         self.log.extend(events)
         return events
 
@@ -335,7 +344,7 @@ class ClimbingGame(GameState):
             events.append({"type": "trick-over", "leader": self.to_act})
         return events
 
-    def _apply_play(self, play: Play) -> list[Event]:
+    def _apply_play(self, play: Play, text: str) -> list[Event]:
         seat = self.to_act
         assert seat is not None
         cards = self._take_cards(seat, play.cards)
@@ -343,10 +352,11 @@ class ClimbingGame(GameState):
         self.plays_made[seat] += 1
         self.trick = (seat, play)
         self.passes = 0
-        event: Event = {"type": "play", "seat": seat, "cards": play.text, "kind": play.kind,
+        cards_text, _, as_text = text.partition("=")
+        event: Event = {"type": "play", "seat": seat, "cards": cards_text, "kind": play.kind,
                         "left": len(self.hands[seat])}
-        if play.as_text is not None:
-            event["as"] = play.as_text
+        if as_text:
+            event["as"] = as_text
         if play.is_bomb:
             self.bombs.append(play)
             event["bomb"] = True
@@ -415,6 +425,7 @@ class ClimbingGame(GameState):
         return out
 
 
+_RANK = tuple(card_rank(c) for c in range(54))
 #: Interned play actions per rule set, by move code: a game's hot loop reuses them.
 _ACTIONS: dict[str, dict[int, Action]] = {}
 
