@@ -40,6 +40,20 @@ HIDDEN = {name: _ddz_hidden for name in
           ("ddz2", "ddz3", "ddz3_happy", "ddz3_laizi", "ddz4", "ddz5", "ddz_emperor")}
 
 
+def _ddz5_hidden(state: Any, seat: int) -> list[str]:
+    """ddz-5p §2: once revealed, each landlord sees the other's hand, nobody else does.
+
+    ``shown_to`` holds the seats that see one another's hands (the two
+    landlords, from the identity step or the late reveal on).
+    """
+    mates: set[int] = state.shown_to if seat in state.shown_to else set()
+    return [z for z in _ddz_hidden(state, seat)
+            if not (z.startswith("hand") and int(z[4:]) in mates)]
+
+
+HIDDEN["ddz5"] = _ddz5_hidden
+
+
 def hidden_zones(state: GameState, seat: int) -> list[str]:
     zones = HIDDEN[state.variant.id](state, seat)
     # A zone holding fewer than two cards in total cannot be told apart by shuffling.

@@ -15,6 +15,9 @@ from typing import Any
 
 from cardhall.games.base import Action, Event, GameState, IllegalAction, Option, Variant
 from cardhall.games.ddz import Classic, Emperor, FourPlayer, TwoPlayer, common_options
+from cardhall.games.ddz5 import FivePlayer
+from cardhall.games.ddz5 import options as ddz5_options
+from cardhall.games.happy import Happy, Laizi, happy_options
 
 VARIANTS: dict[str, Variant] = {
     v.id: v for v in (
@@ -27,6 +30,15 @@ VARIANTS: dict[str, Variant] = {
         Variant("ddz4", "四人斗地主", 4, 2,
                 "Four players, two packs, hidden 8-card kitty, big bombs double.",
                 common_options(4), FourPlayer),
+        Variant("ddz5", "五人斗地主", 5, 2,
+                "Five players, two packs; the revealed card names an open and a hidden landlord.",
+                ddz5_options(), FivePlayer),
+        Variant("ddz3_happy", "欢乐斗地主", 3, 1,
+                "Call and rob the landlord, show cards, double; beans with floors, caps and fee.",
+                happy_options(), Happy),
+        Variant("ddz3_laizi", "癞子斗地主", 3, 1,
+                "Happy Dou Dizhu with a wild rank drawn after robbing; soft/hard/pure bombs.",
+                happy_options(laizi=True), Laizi),
         Variant("ddz_emperor", "斗帝主", 3, 2,
                 "Three players, two packs, 16 hand types; the emperor keeps any of 6 kitty cards.",
                 common_options(3), Emperor),
