@@ -66,6 +66,7 @@ class MoveGen:
         self._plays: dict[int, Play] = {}
         self._kickers: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._hands: dict[tuple[int, ...], _Hand] = {}
+        self._needs: dict[int, tuple[tuple[Rank, int], ...]] = {}
         self._by_kind: dict[str, list[int]] = {}
         self._bombs: list[int] = []
         self._allowed: list[int] = []
@@ -93,6 +94,16 @@ class MoveGen:
             return [table[code] for code in codes]
         except KeyError:
             return [self.play(code) for code in codes]
+
+    def needs(self, code: int) -> tuple[tuple[Rank, int], ...]:
+        """(rank, count) pairs of the play's cards: what a hand must cover."""
+        need = self._needs.get(code)
+        if need is None:
+            counts: dict[Rank, int] = {}
+            for r in self.play(code).cards:
+                counts[r] = counts.get(r, 0) + 1
+            need = self._needs[code] = tuple(counts.items())
+        return need
 
     def play(self, code: int) -> Play:
         play = self._plays.get(code)

@@ -66,7 +66,13 @@ class RuleSet:
         object.__setattr__(self, "limits", limits)
         kinds = frozenset(p.kind for p in self.patterns if p.single_kickers)
         object.__setattr__(self, "single_kicker_kinds", kinds)
-        object.__setattr__(self, "gen", MoveGen(self))
+        # One compiled generator per distinct declaration: options (the wild rank,
+        # 烤牌, 憋6) do not change natural generation, so games share its caches.
+        key = (self.patterns, self.joker_pairs)
+        gen = _GENERATORS.get(key)
+        if gen is None:
+            gen = _GENERATORS[key] = MoveGen(self)
+        object.__setattr__(self, "gen", gen)
 
     # -- options ---------------------------------------------------------------------
 
@@ -178,6 +184,9 @@ class RuleSet:
             options = ", ".join(_full_text(p) for p in readings)
             raise RuleError(f"{text.strip()!r} has several readings: {options}")
         return readings[0]
+
+
+_GENERATORS: dict[tuple[tuple[Pattern, ...], bool], MoveGen] = {}
 
 
 def _within(n: int, limit: int) -> bool:

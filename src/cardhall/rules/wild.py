@@ -129,8 +129,18 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
     for r in range(TWO + 1):
         virtual[r] = min(base[r] + budget, _PACK_COPIES)
     out: list[Play] = []
-    for code in rs.gen.codes(virtual, last, filter_bombs=False):
-        natural = rs.gen.play(code)
+    gen = rs.gen
+    for code in gen.codes(virtual, last, filter_bombs=False):
+        # Most plays of the virtual hand need more wild cards than there are.
+        short = 0
+        for r, k in gen.needs(code):
+            if r == wild:
+                short += k
+            elif k > base[r]:
+                short += k - base[r]
+        if short > budget:
+            continue
+        natural = gen.play(code)
         singles = natural.kind in rs.single_kicker_kinds
         for use in _uses(natural, base, wild, budget, singles):
             play = _realise(natural, use, wild)
