@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from cardhall import bots
+from cardhall.games import new_game
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -93,3 +97,67 @@ def test_demo_runs_every_variant() -> None:
     assert out.returncode == 0, out.stderr
     for name in ("ddz2", "ddz3", "ddz3_laizi", "ddz4", "ddz5", "ddz_emperor", "baohuang"):
         assert f"{name}" in out.stdout
+
+
+# -- games from the command line ------------------------------------------------------------
+
+
+def test_simulate_reports_roles_multiplier_and_speed() -> None:
+    out = run("simulate", "ddz3", "--games", "20", "--seed", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 20 and summary["abandoned"] == 0
+    assert set(summary["roles"]) == {"landlord", "farmer"}
+    assert summary["roles"]["landlord"]["seats"] == 20
+    assert summary["roles"]["farmer"]["seats"] == 40
+    assert summary["mean_multiplier"] >= 1
+    assert summary["games_per_second"] > 0
+    again = json.loads(run("simulate", "ddz3", "--games", "20", "--seed", "3", "--json").stdout)
+    assert again["roles"] == summary["roles"]  # seeded: the same games
+
+
+def seat0_script(seed: int) -> list[str]:
+    """What seat 0 will type: call, then the 托管 policy; computed on the same seeded game."""
+    state = new_game("ddz2", seed=seed)
+    me = bots.make("tuoguan", "ddz2", 0, seed)
+    other = bots.make("tuoguan", "ddz2", 1, seed)
+    typed = []
+    while not state.over:
+        seat = state.to_act
+        obs = state.observe(seat)
+        if seat == 0:
+            text = "call" if "call" in obs["legal_actions"] else me.act(obs)
+            typed.append(text)
+        else:
+            text = other.act(obs)
+        state.apply(text)
+    return typed
+
+
+def test_play_in_the_terminal_rejects_bad_entries_and_saves_a_replayable_record(
+        tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    script = "\n".join(["33Z", "hint", "bid 3", *seat0_script(4)]) + "\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardhall", "play", "ddz2", "--seed", "4", "--bots", "tuoguan",
+         "--save", str(record)],
+        input=script, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "not allowed: unexpected 'Z' at position 3" in proc.stdout
+    assert "not allowed: bid 3 is not an action of ddz2: call or no-call" in proc.stdout
+    assert "legal: call, no-call" in proc.stdout
+    assert "your hand: " in proc.stdout and "game over: " in proc.stdout
+    saved = json.loads(record.read_text())
+    assert saved["variant"] == "ddz2" and saved["seed"] == 4
+    replayed = run("replay", str(record), "--seat", "0")
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.strip().splitlines()[-1].startswith("result: ")
+    assert "seat 0: call" in replayed.stdout
+
+
+def test_replay_rejects_a_broken_record(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"variant": "ddz3", "seed": 1, "actions": ["bid 3", "fly"]}))
+    out = run("replay", str(bad))
+    assert out.returncode == 2
+    assert "record action 2 ('fly')" in out.stderr

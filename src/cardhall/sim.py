@@ -120,12 +120,17 @@ def describe(obs: dict[str, Any]) -> str:
     """A few lines a player reads at his turn: hand, table, stakes."""
     lines = [f"[{obs['variant']}] {obs['phase']}: your turn (seat {obs['seat']})"]
     counts = obs.get("counts", [])
-    table = []
+    last: dict[int, str] = {}
+    for event in obs.get("log", []):
+        if "seat" in event and event.get("type") in ("play", "pass", "bid", "call", "no-call"):
+            kind = event["type"]
+            last[event["seat"]] = (event["cards"] if kind == "play" else
+                                   f"bid {event['bid']}" if kind == "bid" else kind)
     for seat, n in enumerate(counts):
         role = " (landlord)" if obs.get("landlord") == seat else ""
-        warn = " !" if seat in obs.get("warnings", []) else ""
-        table.append(f"seat {seat}{role}: {n} cards{warn}")
-    lines.append("  " + "; ".join(table))
+        warn = "  ! 报警" if seat in obs.get("warnings", []) else ""
+        you = " (you)" if seat == obs["seat"] else ""
+        lines.append(f"  seat {seat}{you}{role}: {n:2d} cards, last {last.get(seat, '-')}{warn}")
     if obs.get("trick"):
         lines.append(f"  to beat: {obs['trick']['cards']} by seat {obs['trick']['seat']}")
     for key in ("contract", "stake", "kitty", "wild", "multiplier"):
