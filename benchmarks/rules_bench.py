@@ -77,6 +77,7 @@ def cardhall_movegen(leads: list[str], follows: list[str], lasts: list[Play],
         "follow codes": _time_us(ddz.gen.codes, follow_args, repeat),
         "follow plays": _time_us(ddz.moves, follow_args, repeat),
         "classify": _time_us(ddz.classify, texts, repeat),
+        "classify counts": _time_us(ddz.classify, [(ddz.hand(t),) for (t,) in texts], repeat),
         "lead moves": sum(len(ddz.moves(*a)) for a in lead_hands) / len(lead_hands),
         "follow moves": sum(len(ddz.moves(*a)) for a in follow_args) / len(follow_args),
     }
@@ -114,7 +115,15 @@ def main() -> None:
           f"{ours['lead plays']:7.1f} µs (plays)  follow {ours['follow codes']:6.2f} µs (codes) "
           f"{ours['follow plays']:6.2f} µs (plays)"
           f"  [{ours['lead moves']:.1f} / {ours['follow moves']:.2f} moves]")
-    print(f"cardhall  classify {ours['classify']:.2f} µs per call")
+    print(f"cardhall  classify {ours['classify']:.2f} µs per call from text, "
+          f"{ours['classify counts']:.2f} µs from a rank-count tuple (every reading out)")
+    rlcard_types = peers._peer("rlcard.games.doudizhu.utils")
+    if rlcard_types is not None:
+        table = rlcard_types.CARD_TYPE[0]
+        keys = [(peers._sort(p.text.replace("+", "")).translate(peers._RLCARD),) for p in lasts]
+        us = _time_us(table.get, keys, args.repeat)
+        print(f"rlcard    classify {us:.2f} µs per call (a lookup in its precomputed type table; "
+              f"cardhall counts / rlcard = {ours['classify counts'] / us:.1f}x slower)")
     for name, fn in (("rlcard", peers.rlcard_movegen), ("openspiel", peers.openspiel_movegen)):
         last_cards = [peers._sort(p.text.replace("+", "")) for p in lasts]
         res = fn(leads, last_cards, args.repeat, follow_hands=follows)

@@ -67,6 +67,8 @@ class MoveGen:
         self._kickers: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._hands: dict[tuple[int, ...], _Hand] = {}
         self._needs: dict[int, tuple[tuple[Rank, int], ...]] = {}
+        #: Readings of card sets already classified (ruleset.classify's memo).
+        self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
         self._by_kind: dict[str, list[int]] = {}
         self._bombs: list[int] = []
         self._allowed: list[int] = []

@@ -125,7 +125,13 @@ class RuleSet:
             return sets.classify(counts)
         if self.wild is not None:
             return wild.classify(self, counts, self.wild)
-        return climb.classify(self, counts)
+        cache = self.gen.readings
+        readings = cache.get(counts)
+        if readings is None:
+            if len(cache) > _READINGS_CACHE:
+                cache.clear()
+            readings = cache[counts] = tuple(climb.classify(self, counts))
+        return list(readings)
 
     def beats(self, a: Play, b: Play) -> bool:
         """Whether ``a`` may be played on ``b``."""
@@ -186,6 +192,7 @@ class RuleSet:
         return readings[0]
 
 
+_READINGS_CACHE = 1 << 16
 _GENERATORS: dict[tuple[tuple[Pattern, ...], bool], MoveGen] = {}
 
 
