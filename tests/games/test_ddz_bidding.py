@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cardhall.cards import format_ranks, parse_ranks
-from cardhall.games import new_game
+from cardhall.games import Action, new_game
 
 
 def run(state, *actions: str):
@@ -260,3 +260,12 @@ def test_ddz2_worked_example_bomb_and_rocket() -> None:
     run(g, "play 3333", "pass", "play XD", "pass", "play 456789TJQKA", "pass", "play 556677")
     assert g.result()["scores"] == [4, -4]
     assert g.result()["multiplier"]["stake"] == 4
+
+
+def test_hand_built_actions_are_judged_by_their_text() -> None:
+    g = classic({0: "3333444456789TJQK222", 1: "555666777888999XD"})
+    assert g.check(Action("play", "4433")) == "'4433' is not a ddz3 play"
+    assert g.check(Action("play", "3 3")) is None  # the pair of 3s, however it is spaced
+    assert g.check(Action("play", "XX")) == "ddz3 has only 1 of X (got 2)"
+    g.apply(Action("play", "33"))
+    assert g.observe(1)["trick"] == {"seat": 0, "cards": "33", "kind": "pair"}

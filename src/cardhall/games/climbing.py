@@ -253,8 +253,13 @@ class ClimbingGame(GameState):
             return self._setup_check(action)
         if action.verb == "pass":
             return "you lead: you must play" if self._leading() else None
-        if action.verb != "play" or action.play is None:
+        if action.verb != "play":
             return f"{action.text!r} is not a play: play cards or pass"
+        if action.play is None:  # built by hand, not parsed: read its text
+            try:
+                return self._check(self.parse_action(action.text))
+            except IllegalAction as exc:
+                return str(exc)
         return self._check_play(action.play)
 
     def _check_out_of_turn(self, action: Action) -> str | None:
@@ -286,6 +291,8 @@ class ClimbingGame(GameState):
         return counts
 
     def _apply(self, action: Action) -> list[Event]:
+        if action.verb == "play" and action.play is None:
+            action = self.parse_action(action.text)
         self._legal = None
         if self.phase != "play":
             events = self._setup_apply(action)
