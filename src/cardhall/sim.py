@@ -127,13 +127,17 @@ def describe(obs: dict[str, Any]) -> str:
             last[event["seat"]] = (event["cards"] if kind == "play" else
                                    f"bid {event['bid']}" if kind == "bid" else kind)
     for seat, n in enumerate(counts):
-        role = " (landlord)" if obs.get("landlord") == seat else ""
+        role = " (landlord)" if obs.get("landlord") == seat else \
+            " (emperor)" if obs.get("emperor") == seat else \
+            " (dealer)" if obs.get("dealer") == seat else \
+            " (friend)" if obs.get("friend") == seat else ""
         warn = "  ! 报警" if seat in obs.get("warnings", []) else ""
         you = " (you)" if seat == obs["seat"] else ""
         lines.append(f"  seat {seat}{you}{role}: {n:2d} cards, last {last.get(seat, '-')}{warn}")
     if obs.get("trick"):
         lines.append(f"  to beat: {obs['trick']['cards']} by seat {obs['trick']['seat']}")
-    for key in ("contract", "stake", "kitty", "wild", "multiplier"):
+    for key in ("contract", "stake", "kitty", "wild", "multiplier", "role", "called", "solo",
+                "pile", "level", "trump", "friend_call", "attacker_points"):
         if obs.get(key) not in (None, "", 0):
             lines.append(f"  {key}: {obs[key]}")
     lines.append(f"  your hand: {obs['hand']}")
@@ -157,6 +161,8 @@ def terminal(variant: str, seat: int, seed: int, names: Iterable[str], stdin: Te
         if actor != seat:
             text = players[actor].act(state.observe(actor))
             state.apply(text)
+            if text.startswith("bury "):
+                text = "bury (face down)"  # 找朋友: the buried kitty is the dealer's secret
             out(f"seat {actor}: {text}\n")
             continue
         obs = state.observe(seat)

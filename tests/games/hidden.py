@@ -54,6 +54,34 @@ def _ddz5_hidden(state: Any, seat: int) -> list[str]:
 HIDDEN["ddz5"] = _ddz5_hidden
 
 
+def _baohuang_hidden(state: Any, seat: int) -> list[str]:
+    """保皇: every other hand until the end, and cards a puzzle deal left out of play.
+
+    The cards travelling with the emperor card (the 贴2 tribute) are public, and
+    so is every played card; a revealed guard still hides his hand.
+    """
+    if state.over:
+        return []
+    zones = [f"hand{s}" for s in range(state.players) if s != seat]
+    return [*zones, "dead"] if state.dead else zones
+
+
+HIDDEN["baohuang"] = _baohuang_hidden
+
+
+def _zhaopengyou_hidden(state: Any, seat: int) -> list[str]:
+    """找朋友 §3: every other hand until the end; the kitty too, except to the dealer once he
+    has buried it (he knows what he buried; before that it holds the undealt cards)."""
+    if state.over:
+        return []
+    zones = [f"hand{s}" for s in range(state.players) if s != seat]
+    dealer_knows = seat == state.dealer and state.phase in ("friend", "play")
+    return zones if dealer_knows else [*zones, "kitty"]
+
+
+HIDDEN["zhaopengyou"] = _zhaopengyou_hidden
+
+
 def hidden_zones(state: GameState, seat: int) -> list[str]:
     zones = HIDDEN[state.variant.id](state, seat)
     # A zone holding fewer than two cards in total cannot be told apart by shuffling.

@@ -8,6 +8,7 @@ only here; trick-taking games add their own policy (lowest legal follow).
 
 from __future__ import annotations
 
+from cardhall.bots import baohuang, trick
 from cardhall.bots.base import Bot, Observation
 from cardhall.cards import RANK_CHARS
 
@@ -36,6 +37,10 @@ class Tuoguan(Bot):
     name = "tuoguan"
 
     def choose(self, observation: Observation, legal: list[str]) -> str:
+        if observation.get("variant") == "baohuang":
+            return baohuang.choose(observation, legal)  # 憋6 and 保皇's own set-up answers
+        if observation.get("variant") == "zhaopengyou":
+            return trick.choose(observation, legal)  # trick-taking: no passing (§4)
         plays = [a for a in legal if a.startswith("play ")]
         if not plays:
             for default in DEFAULTS:

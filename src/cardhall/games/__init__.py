@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cardhall.games.baohuang import Baohuang
+from cardhall.games.baohuang import options as baohuang_options
 from cardhall.games.base import Action, Event, GameState, IllegalAction, Option, Variant
 from cardhall.games.ddz import Classic, Emperor, FourPlayer, TwoPlayer, common_options
 from cardhall.games.ddz5 import FivePlayer
 from cardhall.games.ddz5 import options as ddz5_options
 from cardhall.games.happy import Happy, Laizi, happy_options
+from cardhall.games.zhaopengyou import ZhaoPengyou
+from cardhall.games.zhaopengyou import options as zhaopengyou_options
 
 VARIANTS: dict[str, Variant] = {
     v.id: v for v in (
@@ -42,6 +46,14 @@ VARIANTS: dict[str, Variant] = {
         Variant("ddz_emperor", "斗帝主", 3, 2,
                 "Three players, two packs, 16 hand types; the emperor keeps any of 6 kitty cards.",
                 common_options(3), Emperor),
+        Variant("baohuang", "保皇", 5, 4,
+                "Five players, four packs without 3/4/5: the emperor and his guard against "
+                "three rebels; classic or simple mode, 烤牌, 憋6, 抢独.",
+                baohuang_options(), Baohuang),
+        Variant("zhaopengyou", "找朋友", 5, 3,
+                "Five players, three packs, tricks with trumps and tractors; the dealer calls "
+                "a friend by a card; every player keeps his own level.",
+                zhaopengyou_options(), ZhaoPengyou),
     )
 }
 

@@ -90,6 +90,12 @@ def settle(emperor: int, guard: int | None, solo: str | None,
     """
     if len(places) != PLAYERS:
         raise ValueError(f"places for {PLAYERS} seats, not {len(places)}")
+    if open_guard and rebellion:
+        raise ValueError("明保 and 造反 never both occur (Ruling 12)")
+    if solo is not None and open_guard:
+        raise ValueError("a solo emperor has no guard to open (明保)")
+    if solo == OPEN_SOLO and rebellion:
+        raise ValueError("明独保 already holds its ×2: no rebellion doubles it (Ruling 12)")
     if solo is not None:
         if solo not in (OPEN_SOLO, HIDDEN_SOLO):
             raise ValueError(f"solo is 'open' or 'hidden', not {solo!r}")
@@ -100,7 +106,7 @@ def settle(emperor: int, guard: int | None, solo: str | None,
             mine, theirs = hidden_solo(place)
             place = 3 if place is None else place
         succeeded = rebellion and theirs > 0
-        factor = 2 if succeeded or (open_guard and solo == HIDDEN_SOLO) else 1
+        factor = 2 if succeeded else 1
         scores = tuple((mine if s == emperor else theirs) * factor for s in range(PLAYERS))
         return Settlement(scores, mine, None, theirs, factor, succeeded, None, place)
     if guard is None or guard == emperor:
@@ -118,10 +124,12 @@ def settle(emperor: int, guard: int | None, solo: str | None,
 
 def _royal_places(emperor: int, guard: int, places: Sequence[int | None]) -> int:
     """e + g; royal players without a place take the places nobody has (Ruling 10)."""
+    e, g = places[emperor], places[guard]
+    if e is not None and g is not None:
+        return e + g
     waiting = [s for s in range(PLAYERS) if places[s] is None]
     if any(s not in (emperor, guard) for s in waiting):
-        raise ValueError("play is not over: a rebel has no place while a royal player is open")
+        raise ValueError("play is not over: a royal player and a rebel both still hold cards")
     taken = {p for p in places if p is not None}
     free = [p for p in PLACES if p not in taken]
-    return sum(p for p in (places[emperor], places[guard]) if p is not None) + \
-        sum(free[:len(waiting)])
+    return (e or 0) + (g or 0) + sum(free[:len(waiting)])

@@ -20,6 +20,7 @@ from cardhall.cards import BIG_JOKER, SIX, SMALL_JOKER, TWO, Rank
 from cardhall.rules.plays import Play
 
 SET, JOKERS, HUNG = "set", "jokers", "hung"
+JOKER_SET = frozenset((SMALL_JOKER, BIG_JOKER))
 
 
 def _play(rank: Rank | None, k: int, small: int, big: int) -> Play:
@@ -80,10 +81,12 @@ def moves(counts: Sequence[int], last: Play | None, kaopai: bool, bie6: bool) ->
     out: list[Play] = []
     heads: list[tuple[Rank | None, int]] = [(None, 0)]
     heads += [(r, k) for r in range(TWO + 1) for k in range(1, counts[r] + 1)]
+    # Without 烤牌 (or when the last hand holds no joker) a follower plays as many cards.
+    size = None if last is None or (kaopai and JOKER_SET & set(last.cards)) else last.size
     for rank, k in heads:
         for s in range(small + 1):
             for b in range(big + 1):
-                if rank is None and not s + b:
+                if (rank is None and not s + b) or (size is not None and k + s + b != size):
                     continue
                 if bie6 and rank == SIX and k + s + b != total:
                     continue  # 憋6: sixes only as the hand's last play

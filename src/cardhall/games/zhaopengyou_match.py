@@ -1,0 +1,215 @@
+"""找朋友 settlement and matches: attackers' points, 扣底, levels, the next dealer, many hands.
+
+Rules (../shared/rules/zhao-pengyou.md §5, Rulings 1–3, 11, 12, 16):
+
+- Attackers' points P = points in the tricks the attackers won, by the teams
+  as they stand at the end (the friend applied retroactively, Ruling 11), plus
+  扣底: if an attacker won the last trick, the kitty's points ×
+  2^(1 + pairs the winning play contains) (Ruling 12, ``trick.bottom_multiplier``).
+- P < 120: the dealer side holds and each of its players rises
+  ``3 − floor(P/40)`` levels; P ≥ 120: the dealer steps down and each attacker
+  rises ``floor((P − 120)/40)`` (Rulings 1, 2). Everyone moves from his own
+  level and stops at A; a dealer at A whose side holds passes A and wins the
+  match (Ruling 3).
+- Next dealer: the same if his side held; else his 下家, skipping the friend
+  (not when the dealer was his own friend, Ruling 16). The new dealer's level is
+  the next hand's level rank.
+
+**Scores** (docs/rulings.md, 找朋友): levels are not zero-sum, so the hall and
+the simulator get a zero-sum settlement beside them. The stake ``s`` counts the
+40-point bands between P and the 120-point line, the band P is in included:
+``3 − floor(P/40)`` (1–3) when the dealer side holds, ``floor((P − 120)/40) + 1``
+when it steps down. Each attacker loses (holds) or wins (steps down) ``s``; the
+friend wins or loses ``s``, the dealer the rest (``2s`` against three
+attackers, ``4s`` alone against four).
+
+A hand starts from a match position — the options ``levels`` and ``dealer``
+(``options()`` below) — and ``Match`` plays hands one after another, carrying them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from cardhall.cards import Card, format_cards
+from cardhall.games.base import IllegalAction, Option
+from cardhall.rules.trick import LEVEL_CHARS, bottom_multiplier, pairs_in, points
+
+if TYPE_CHECKING:
+    from cardhall.games.base import GameState
+
+PLAYERS = 5
+ACE = LEVEL_CHARS.index("A")
+#: The attackers' points at which the dealer steps down, and the width of a band.
+STAND_DOWN, BAND = 120, 40
+
+
+def level_gain(p: int) -> int:
+    """Levels the winning side's players rise for attackers' points ``p`` (§5 table)."""
+    return 3 - p // BAND if p < STAND_DOWN else (p - STAND_DOWN) // BAND
+
+
+def stake(p: int) -> int:
+    """The zero-sum settlement unit: bands between ``p`` and the 120 line, its own included."""
+    return 3 - p // BAND if p < STAND_DOWN else (p - STAND_DOWN) // BAND + 1
+
+
+def next_dealer(dealer: int, friend: int | None, holds: bool) -> int:
+    """Same dealer if his side held; else his 下家, skipping the friend (Ruling 16)."""
+    if holds:
+        return dealer
+    seat = (dealer + 1) % PLAYERS
+    if friend is not None and friend != dealer and seat == friend:
+        seat = (seat + 1) % PLAYERS
+    return seat
+
+
+def settle(*, dealer: int, friend: int | None, levels: Sequence[int], won: Sequence[int],
+           kitty: Sequence[Card], last_winner: int, last_play: Sequence[Card],
+           call: str) -> dict[str, Any]:
+    """The settlement of one hand; ``won`` is each seat's points in tricks it won."""
+    side = {dealer} if friend is None else {dealer, friend}
+    attackers = [s for s in range(PLAYERS) if s not in side]
+    trick_points = sum(won[s] for s in attackers)
+    kitty_points = points(kitty)
+    captured = last_winner in attackers
+    multiplier = bottom_multiplier(last_play) if captured else 0
+    p = trick_points + kitty_points * multiplier
+    holds = p < STAND_DOWN
+    gain = level_gain(p)
+    after = list(levels)
+    match_winner = None
+    for seat in (sorted(side) if holds else attackers):
+        if holds and seat == dealer and levels[seat] == ACE:
+            match_winner = seat  # the only way past A (Ruling 3)
+        after[seat] = min(ACE, levels[seat] + gain)
+    unit = stake(p) * (1 if holds else -1)
+    scores = [-unit] * PLAYERS
+    if friend is not None and friend != dealer:
+        scores[friend] = unit
+    scores[dealer] = unit * (len(attackers) - (len(side) - 1))
+    nxt = next_dealer(dealer, friend, holds)
+    roles = ["dealer" if s == dealer else "friend" if s in side else "attacker"
+             for s in range(PLAYERS)]
+    return {
+        "scores": scores,
+        "roles": roles,
+        "winner": "dealer side" if holds else "attackers",
+        "dealer": dealer,
+        "friend": friend,
+        "friend_call": call,
+        "attackers": attackers,
+        "trick_points": list(won),
+        "attacker_trick_points": trick_points,
+        "kitty": format_cards(kitty),
+        "kitty_points": kitty_points,
+        "bottom": {"winner": last_winner, "captured": captured,
+                   "pairs": pairs_in(last_play) if captured else 0,
+                   "multiplier": multiplier, "points": kitty_points * multiplier},
+        "attacker_points": p,
+        "holds": holds,
+        "level_gain": gain,
+        "levels_before": [LEVEL_CHARS[v] for v in levels],
+        "levels_after": [LEVEL_CHARS[v] for v in after],
+        "next_dealer": nxt,
+        "next_level": LEVEL_CHARS[after[nxt]],
+        "match_winner": match_winner,
+        "multiplier": {"stake": stake(p), "bottom": multiplier},
+    }
+
+
+# -- options: the match position a hand starts from ----------------------------------------
+
+
+def _levels(value: Any) -> list[str]:
+    """Five levels, one per seat: ``["2", "10", "A", …]`` or ``"2TA22"``."""
+    items = list(value) if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or len(items) != PLAYERS:
+        raise ValueError(f"{PLAYERS} levels, one per seat (2 … 10, J, Q, K, A), not {value!r}")
+    out = []
+    for item in items:
+        text = str(item).strip().upper()
+        text = "T" if text == "10" else text
+        if len(text) != 1 or text not in LEVEL_CHARS:
+            raise ValueError(f"a level is 2 … 10, J, Q, K or A, not {item!r}")
+        out.append(text)
+    return out
+
+
+def _seat_or_none(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"a seat number, not {value!r}")
+    return value
+
+
+def options() -> dict[str, Option]:
+    seats = (None, *range(PLAYERS))
+    return {
+        "levels": Option(["2"] * PLAYERS, "each seat's level (2 … A), carried through a match",
+                         None, _levels),
+        "dealer": Option(None, "the dealer (None: a match's first hand, the last declarer deals)",
+                         seats, _seat_or_none),
+        "first": Option(None, "who opens the first hand's declaration window (None: drawn)",
+                        seats, _seat_or_none),
+        "deal": Option(None, 'the cards: {"hands": [5 texts of 31 cards], "kitty": 7 cards}'),
+    }
+
+
+class Match:
+    """Hands of 找朋友 one after another, every player's level and the dealer carried.
+
+    Each hand is an ordinary game (``new_game("zhaopengyou", …)``) started with
+    the options ``levels`` and ``dealer`` of the match position, so any hand can
+    also be replayed or studied alone. Hand seeds are drawn from the match seed.
+
+        >>> match = Match(seed=1)
+        >>> match.hand.phase
+        'declare'
+    """
+
+    def __init__(self, seed: int = 0, levels: Sequence[str] | None = None,
+                 dealer: int | None = None) -> None:
+        self.seed = seed
+        self.levels: list[str] = list(levels) if levels is not None else ["2"] * PLAYERS
+        self.dealer = dealer
+        self.hands: list[GameState] = []
+        self._seeds = random.Random(seed)
+        self._start()
+
+    @property
+    def hand(self) -> GameState:
+        """The hand being played (or the last one, once the match is over)."""
+        return self.hands[-1]
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that passed A, once the match is over."""
+        result = self.hand.result()
+        return None if result is None else result["match_winner"]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def _start(self) -> None:
+        from cardhall.games import new_game  # noqa: PLC0415 (the registry imports this module)
+        options = {"levels": self.levels, "dealer": self.dealer}
+        self.hands.append(new_game("zhaopengyou", self._seeds.randrange(2**32), options))
+
+    def next_hand(self) -> GameState:
+        """Start the next hand from the last one's levels and next dealer."""
+        result = self.hand.result()
+        if result is None:
+            raise IllegalAction("the hand is still being played")
+        if result["match_winner"] is not None:
+            raise IllegalAction(f"the match is over: seat {result['match_winner']} passed A")
+        self.levels, self.dealer = list(result["levels_after"]), result["next_dealer"]
+        self._start()
+        return self.hand
+
+    def record(self) -> dict[str, Any]:
+        return {"seed": self.seed, "hands": [h.record() for h in self.hands]}
