@@ -69,9 +69,16 @@ from cardhall.cards import (
     parse_card,
 )
 from cardhall.games.baohuang_score import EMPEROR, GUARD, HIDDEN_SOLO, OPEN_SOLO, REBEL, settle
-from cardhall.games.base import Action, Event, IllegalAction, Observation, Option
+from cardhall.games.base import (
+    Action,
+    Event,
+    IllegalAction,
+    Observation,
+    Option,
+    flag,
+    seat_or_none,
+)
 from cardhall.games.climbing import ClimbingGame, Layout, _parse_any
-from cardhall.games.ddz import _flag, _seat_or_none
 from cardhall.rules import Play
 from cardhall.rules import get as get_rules
 
@@ -111,17 +118,17 @@ def options() -> dict[str, Option]:
         "mode": Option("classic", "classic (经典: call a guard by three cards) or simple "
                        "(简明: fixed guard card, 贴2, 造反)", ("classic", "simple"), str),
         "kaopai": Option(False, "烤牌: extra jokers may beat a hand holding a joker",
-                         (False, True), _flag),
+                         (False, True), flag),
         "bie6": Option(False, "憋6: sixes only as the last hand, all at once", (False, True),
-                       _flag),
-        "qiangdu": Option(False, "抢独: the others may rob the solo", (False, True), _flag),
+                       flag),
+        "qiangdu": Option(False, "抢独: the others may rob the solo", (False, True), flag),
         "first": Option(0, "the seat dealt first (the previous emperor after a first game)",
-                        seats, _seat_or_none),
+                        seats, seat_or_none),
         "deal": Option(None, "the cards: {hands: [five texts]}; cards left out are out of play"),
         "emperor_card": Option(None, "the seat dealt the emperor card (it must hold a big joker)",
-                               (None, *seats), _seat_or_none),
+                               (None, *seats), seat_or_none),
         "guard_card": Option(None, "simple mode: the seat dealt the guard card (a small joker)",
-                             (None, *seats), _seat_or_none),
+                             (None, *seats), seat_or_none),
     }
 
 

@@ -75,6 +75,26 @@ class Option:
         return out
 
 
+def flag(value: Any) -> bool:
+    """Option converter: a boolean, also from the text a command line gives."""
+    if isinstance(value, bool):
+        return value
+    if str(value).strip().lower() in ("true", "1", "yes", "on"):
+        return True
+    if str(value).strip().lower() in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(f"true or false, not {value!r}")
+
+
+def seat_or_none(value: Any) -> int | None:
+    """Option converter: a seat number or None (range is checked by the option's choices)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"a seat number, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Variant:
     """A playable variant: what the registry knows before a game starts."""

@@ -28,38 +28,29 @@ from __future__ import annotations
 from typing import Any
 
 from cardhall.cards import card_rank, format_cards, format_ranks, parse_ranks
-from cardhall.games.base import Action, Event, IllegalAction, Observation, Option
+from cardhall.games.base import (
+    Action,
+    Event,
+    IllegalAction,
+    Observation,
+    Option,
+    flag,
+    seat_or_none,
+)
 from cardhall.games.climbing import PASS, ClimbingGame, Layout, hand_text
 from cardhall.rules import Play
-
-
-def _seat_or_none(value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"a seat number, not {value!r}")
-    return value
 
 
 def common_options(players: int) -> dict[str, Option]:
     return {
         "deal": Option(None, "the cards: {hands: [...], kitty: ..., dead: ...}"),
         "landlord": Option(None, "a fixed landlord seat: no bidding",
-                           (None, *range(players)), _seat_or_none),
+                           (None, *range(players)), seat_or_none),
         "contract": Option(1, "the contract when the landlord is fixed", (1, 2, 3), int),
         "spring": Option(False, "spring / anti-spring ×2 (off in classic rules)", (False, True),
-                         _flag),
+                         flag),
     }
 
-
-def _flag(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if str(value).lower() in ("true", "1", "yes", "on"):
-        return True
-    if str(value).lower() in ("false", "0", "no", "off"):
-        return False
-    raise ValueError(f"true or false, not {value!r}")
 
 
 class BiddingGame(ClimbingGame):

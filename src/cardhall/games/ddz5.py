@@ -64,7 +64,14 @@ from fractions import Fraction
 from typing import Any
 
 from cardhall.cards import SMALL_JOKER_CARD, Card, CardError, format_cards, parse_card
-from cardhall.games.base import Action, Event, IllegalAction, Observation, Option
+from cardhall.games.base import (
+    Action,
+    Event,
+    IllegalAction,
+    Observation,
+    Option,
+    seat_or_none,
+)
 from cardhall.games.beans import Beans, as_number, round_half_up, settle
 from cardhall.games.climbing import ClimbingGame, Layout, hand_text
 from cardhall.games.ddz import common_options
@@ -80,13 +87,6 @@ SIMULTANEOUS = ("identity", "double")
 
 # -- options -------------------------------------------------------------------------------
 
-
-def _seat_or_none(value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"a seat number, not {value!r}")
-    return value
 
 
 def _card_or_none(value: Any) -> str | None:
@@ -123,7 +123,7 @@ def options() -> dict[str, Option]:
         "revealed": Option(None, "the revealed card, e.g. 'Kd' (default: random among the "
                            "dealt cards)", None, _card_or_none),
         "landlord": Option(None, "the open landlord's seat; he must hold the revealed card",
-                           (None, *range(PLAYERS)), _seat_or_none),
+                           (None, *range(PLAYERS)), seat_or_none),
         "base": Option(1, "底分, the base score (Ruling 7)", None, lambda v: _whole(v, 1)),
         "M0": Option(1, "the room's initial multiplier (初始倍数, Ruling 7)", None,
                      lambda v: _whole(v, 1)),

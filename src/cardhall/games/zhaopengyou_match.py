@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardhall.cards import Card, format_cards
-from cardhall.games.base import IllegalAction, Option
+from cardhall.games.base import IllegalAction, Option, seat_or_none
 from cardhall.rules.trick import LEVEL_CHARS, bottom_multiplier, pairs_in, points
 
 if TYPE_CHECKING:
@@ -138,13 +138,6 @@ def _levels(value: Any) -> list[str]:
     return out
 
 
-def _seat_or_none(value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"a seat number, not {value!r}")
-    return value
-
 
 def options() -> dict[str, Option]:
     seats = (None, *range(PLAYERS))
@@ -152,9 +145,9 @@ def options() -> dict[str, Option]:
         "levels": Option(["2"] * PLAYERS, "each seat's level (2 … A), carried through a match",
                          None, _levels),
         "dealer": Option(None, "the dealer (None: a match's first hand, the last declarer deals)",
-                         seats, _seat_or_none),
+                         seats, seat_or_none),
         "first": Option(None, "who opens the first hand's declaration window (None: drawn)",
-                        seats, _seat_or_none),
+                        seats, seat_or_none),
         "deal": Option(None, 'the cards: {"hands": [5 texts of 31 cards], "kitty": 7 cards}'),
     }
 
