@@ -146,7 +146,6 @@ class Baohuang(ClimbingGame):
                             bie6=self.options["bie6"])
         self.auto: list[int] = []  # seats on 托管 after quitting, in order
         self.penalties = [0] * PLAYERS
-        self._legal_index: tuple[list[Action] | None, dict[str, Action]] = (None, {})
         self.log.extend(self._new_deal())
 
     def _new_deal(self) -> list[Event]:
@@ -495,20 +494,6 @@ class Baohuang(ClimbingGame):
         if action is None:
             action = _PLAY_ACTIONS[play] = super()._play_action(play)
         return action
-
-    def _legal_by_text(self) -> dict[str, Action]:
-        self.legal_actions()
-        legal = self._legal
-        if self._legal_index[0] is not legal:
-            self._legal_index = (legal, {a.text: a for a in legal or ()})
-        return self._legal_index[1]
-
-    def parse_action(self, text: str) -> Action:
-        if self.phase == Phase.PLAY and isinstance(text, str):
-            known = self._legal_by_text().get(text.strip())
-            if known is not None:
-                return known
-        return super().parse_action(text)
 
     def _check_play(self, play: Play) -> str | None:
         seat = self.to_act

@@ -84,6 +84,7 @@ class ClimbingGame(GameState):
         self.marked: set[Card] = set()
         self.played: list[Card] = []
         self._legal: list[Action] | None = None
+        self._legal_index: tuple[list[Action] | None, dict[str, Action]] = (None, {})
         self._result: dict[str, Any] | None = None
         self._start()
 
@@ -212,7 +213,20 @@ class ClimbingGame(GameState):
                 self._legal = self._setup_actions()
         return list(self._legal)
 
+    def _legal_by_text(self) -> dict[str, Action]:
+        """The legal actions by text, rebuilt when they change: a wildcard lead has
+        1 000+ plays, and reading a wild play's text through the rules costs milliseconds."""
+        self.legal_actions()  # fills the cache
+        legal = self._legal
+        if self._legal_index[0] is not legal:
+            self._legal_index = (legal, {a.text: a for a in legal or ()})
+        return self._legal_index[1]
+
     def parse_action(self, text: str) -> Action:
+        if not self.over and isinstance(text, str):
+            known = self._legal_by_text().get(text.strip())
+            if known is not None:  # the common case: a listed action's own text
+                return known
         words = text.strip().split(None, 1)
         if not words:
             raise IllegalAction("empty action")
@@ -267,9 +281,7 @@ class ClimbingGame(GameState):
 
     def _check_play(self, play: Play) -> str | None:
         assert self.to_act is not None
-        legal = self.legal_actions()
-        target = self._play_action(play)
-        if target in legal:
+        if self._play_action(play).text in self._legal_by_text():
             return None
         hand = self.counts[self.to_act]
         need = self._count_ranks(play.cards)

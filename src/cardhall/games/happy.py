@@ -188,7 +188,6 @@ class Happy(ClimbingGame):
         self.shown: dict[int, int] = {}
         self.wild: int | None = None
         self.queue: list[int] = []
-        self._legal_index: tuple[list[Action] | None, dict[str, Action]] = (None, {})
         self.log.extend(self._new_deal(self.options["first"]))
         self.phase = Phase.READY
         self._ask(self._order(self.first))
@@ -286,21 +285,6 @@ class Happy(ClimbingGame):
         if self.eye_uses[seat] >= EYE_USES:
             return f"Golden Eye (黄金眼) can be used at most {EYE_USES} times a game"
         return None
-
-    def _legal_by_text(self) -> dict[str, Action]:
-        """The legal actions by text, rebuilt when they change: a wild lead has 1 000+ plays,
-        and reading a wild play's text through the rule set costs milliseconds."""
-        self.legal_actions()
-        if self._legal_index[0] is not self._legal:
-            self._legal_index = (self._legal, {a.text: a for a in self._legal or ()})
-        return self._legal_index[1]
-
-    def parse_action(self, text: str) -> Action:
-        if self.phase == Phase.PLAY and isinstance(text, str):
-            known = self._legal_by_text().get(text.strip())
-            if known is not None:
-                return known
-        return super().parse_action(text)
 
     def _check_play(self, play: Play) -> str | None:
         action = self._play_action(play)
