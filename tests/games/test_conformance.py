@@ -138,3 +138,24 @@ def test_bad_actions_change_nothing(name: str) -> None:
         after = json.dumps([state.observe(s) for s in range(state.players)], sort_keys=True)
         assert before == after
         state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_acting_out_of_turn_is_refused(name: str) -> None:
+    state = new_game(name, seed=9)
+    rng = random.Random(9)
+    for _ in range(25):
+        if state.over:
+            break
+        action = rng.choice(state.legal_actions())
+        actor = state.to_act
+        assert actor is not None
+        other = (actor + 1) % state.players
+        before = json.dumps([state.observe(s) for s in range(state.players)], sort_keys=True)
+        assert state.check(action, seat=other) == f"it is seat {actor}'s turn, not seat {other}'s"
+        with pytest.raises(ValueError, match="turn"):
+            state.apply(action, seat=other)
+        assert state.check(action, seat=state.players) is not None
+        after = json.dumps([state.observe(s) for s in range(state.players)], sort_keys=True)
+        assert before == after
+        state.apply(action, seat=actor)

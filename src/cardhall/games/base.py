@@ -177,22 +177,32 @@ class GameState(ABC):
     def deck_cards(self) -> list[int]:
         """The game's full deck, for conservation checks."""
 
-    def check(self, action: Action | str) -> str | None:
-        """None if legal, else a reason a player understands. Never changes the state."""
+    def check(self, action: Action | str, seat: int | None = None) -> str | None:
+        """None if legal, else a reason a player understands. Never changes the state.
+
+        ``seat``, when given, is who is asking (a server passes the connection's
+        seat): an action from any seat but ``to_act`` is refused, except the few
+        taken out of turn, which must name that seat (``"@2 escape"``).
+        """
         try:
             act = self._coerce(action)
         except IllegalAction as exc:
             return str(exc)
         if self.over:
             return "the game is over"
+        if seat is not None:
+            if not 0 <= seat < self.players:
+                return f"there is no seat {seat} in this {self.players}-player game"
+            actor = self.to_act if act.seat is None else act.seat
+            if seat != actor:
+                return (f"it is seat {self.to_act}'s turn, not seat {seat}'s"
+                        if act.seat is None else f"seat {seat} cannot act for seat {act.seat}")
         return self._check(act)
 
-    def apply(self, action: Action | str) -> list[Event]:
+    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
         """Carry out ``action`` (or its text); raise IllegalAction and change nothing if illegal."""
         act = self._coerce(action)
-        if self.over:
-            raise IllegalAction("the game is over")
-        reason = self._check(act)
+        reason = self.check(act, seat)
         if reason is not None:
             raise IllegalAction(reason)
         self.actions.append(act.text)
