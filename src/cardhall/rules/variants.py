@@ -8,6 +8,7 @@ these; nothing here is code that a variant copies from another.
 
 from __future__ import annotations
 
+from cardhall.cards import Rank
 from cardhall.rules.patterns import ALL, WITH_JOKERS, Pattern
 from cardhall.rules.ruleset import RuleError, RuleSet
 
@@ -114,11 +115,11 @@ RULESETS: dict[str, RuleSet] = {
 }
 
 
-def get(name: str, wild: object = None, **options: object) -> RuleSet:
+def get(name: str, wild: Rank | str | None = None, **options: object) -> RuleSet:
     """The rule set of variant ``name`` with the given options."""
     try:
         base = RULESETS[name]
     except KeyError:
         known = ", ".join(RULESETS)
         raise RuleError(f"unknown variant {name!r} (known: {known})") from None
-    return base.with_options(wild=wild, **options)  # type: ignore[arg-type]
+    return base.with_options(wild=wild, **options)
