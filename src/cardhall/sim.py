@@ -122,10 +122,13 @@ def describe(obs: dict[str, Any]) -> str:
     counts = obs.get("counts", [])
     last: dict[int, str] = {}
     for event in obs.get("log", []):
-        if "seat" in event and event.get("type") in ("play", "pass", "bid", "call", "no-call"):
-            kind = event["type"]
-            last[event["seat"]] = (event["cards"] if kind == "play" else
-                                   f"bid {event['bid']}" if kind == "bid" else kind)
+        seat = event.get("seat")
+        if not isinstance(seat, int) or event.get("type") in ("deal", "flag", "first-bidder"):
+            continue
+        kind = event["type"]
+        detail = event.get("cards") or (event.get("bid") if kind == "bid" else None)
+        last[seat] = str(detail) if kind == "play" and detail else \
+            f"{kind} {detail}" if detail is not None else kind
     for seat, n in enumerate(counts):
         role = " (landlord)" if obs.get("landlord") == seat else \
             " (emperor)" if obs.get("emperor") == seat else \
