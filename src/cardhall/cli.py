@@ -5,6 +5,7 @@
     cardhall rules variants
     cardhall play VARIANT [--seat N] [--seed S] [--bots NAME[,NAME...]] [--save FILE]
     cardhall simulate VARIANT --games N --seed S [--bots NAME[,NAME...]] [--json]
+    cardhall arena VARIANT --bots A,B --deals N --seed S [--fixed-landlord] [--jobs J] [--json]
     cardhall replay FILE [--seat N]
     cardhall demo
 
@@ -22,8 +23,9 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
-from cardhall import rules, sim
+from cardhall import arena, rules, sim
 from cardhall.bots import BotError
 from cardhall.cards import CardError, card_rank, deck, format_ranks
 from cardhall.games import IllegalAction
@@ -33,7 +35,7 @@ USAGE_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         """argparse's own usage errors get the same one-line form as ours."""
         raise RuleError(message)
 
@@ -119,6 +121,15 @@ def _cmd_simulate(args: argparse.Namespace) -> object:
     return None
 
 
+def _cmd_arena(args: argparse.Namespace) -> object:
+    summary = arena.run(args.variant, _bot_names(args.bots), args.deals, args.seed,
+                        args.fixed_landlord, args.jobs)
+    if args.json:
+        return summary
+    print(arena.describe(summary))
+    return None
+
+
 def _cmd_play(args: argparse.Namespace) -> None:
     def save(record: dict[str, object]) -> None:
         Path(args.save).write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n")
@@ -170,6 +181,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     simulate.add_argument("--games", type=int, default=100)
     simulate.add_argument("--json", action="store_true")
     simulate.set_defaults(run=_cmd_simulate, bots="random")
+    arena_cmd = sub.add_parser("arena", help="two bots on duplicate deals, sides swapped")
+    arena_cmd.add_argument("variant")
+    arena_cmd.add_argument("--bots", required=True, help="two bot names: A,B")
+    arena_cmd.add_argument("--deals", type=int, default=100)
+    arena_cmd.add_argument("--seed", type=int, default=0)
+    arena_cmd.add_argument("--fixed-landlord", action="store_true",
+                           help="fix the landlord seat (no bidding), for peers that cannot bid")
+    arena_cmd.add_argument("--jobs", type=int, default=1, help="worker processes")
+    arena_cmd.add_argument("--json", action="store_true")
+    arena_cmd.set_defaults(run=_cmd_arena)
     replay_cmd = sub.add_parser("replay", help="step through a saved record")
     replay_cmd.add_argument("file")
     replay_cmd.add_argument("--seat", type=int, help="also show this seat's view at each step")

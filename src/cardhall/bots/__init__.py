@@ -15,11 +15,17 @@ from collections.abc import Callable
 from typing import Any
 
 from cardhall.bots.base import Bot, BotError
+from cardhall.bots.planning import PlanningBot
+from cardhall.bots.rlcard_rule import RLCardRule
+from cardhall.bots.search import SearchBot
 from cardhall.bots.simple import RandomBot, Tuoguan
 
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "tuoguan": Tuoguan,
+    "planning": PlanningBot,
+    "search": SearchBot,
+    "rlcard-rule": RLCardRule,
 }
 
 
@@ -32,4 +38,5 @@ def make(name: str, variant: str, seat: int, seed: int = 0, **options: Any) -> B
     return factory(variant=variant, seat=seat, seed=seed, **options)
 
 
-__all__ = ["BOTS", "Bot", "BotError", "RandomBot", "Tuoguan", "make"]
+__all__ = ["BOTS", "Bot", "BotError", "PlanningBot", "RLCardRule", "RandomBot", "SearchBot",
+           "Tuoguan", "make"]

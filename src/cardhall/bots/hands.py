@@ -1,0 +1,455 @@
+"""Hand evaluation for the climbing games: split a hand into the fewest, strongest plays.
+
+A hand is worth what it costs to play out. Every play it will take costs a turn
+(``TURN``), and each play is worth more or less by how likely it is to win its
+trick: a low single is a liability, a bomb is a trick won for free. The best
+split of a hand is the one of highest total worth; a bot compares moves by the
+worth of the hand each leaves behind.
+
+Why a search rather than a greedy split (bombs first, then trios, then chains,
+as RLCard's rule agent does): the greedy order is wrong often enough to matter
+(``345678`` + ``88`` keeps more as a straight and a pair than as a trio and
+singles), and the right split depends on which trios can carry which low
+cards. The search is a memoised recursion over rank counts, highest rank
+first: the highest card still in hand belongs to some play that ends there
+(a chain always ends at its top rank), so trying each such play and recursing
+visits every split, and the memo makes the hands a game visits again (each
+candidate move leaves a near copy of the hand) nearly free.
+
+Kickers are what make a split non-additive: a trio that carries a low single
+saves that single's whole turn. Going from the top down, a trio is met before
+the low cards it would carry, so it may open kicker *slots*; a lower single,
+pair or trio may then ride in an open slot for almost nothing instead of
+being a play of its own (a higher one rides ahead, as a debt the trio
+repays). Slots are part of the memo key (a handful of small counters), and a
+split counts only if every slot is filled: a plane carries all its wings or
+none.
+Which main parts open which slots comes from the rule set's own declarations,
+so the same code splits every variant: 斗帝主's fours carrying a trio and a
+pair, the two-pack games' pair-only kickers, 保皇's sets of any size.
+
+Hands are packed into one int, ``FIELD`` bits per rank, so that taking a play
+out is one subtraction and a memo key is one int.
+
+Wild cards (癞子) stand for whatever rank helps most: each one is tried at
+every useful rank in turn, greedily, on top of the natural split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardhall.cards import ACE, BIG_JOKER, NUM_RANKS, RANK_CHARS, SMALL_JOKER, TWO, Rank
+from cardhall.rules import RuleSet
+
+#: What one more play to make costs: the unit of every worth below.
+TURN = 7.0
+#: Worth per rank step of a play's key: ``3`` is a liability, ``2`` and the jokers nearly free.
+RANK_WEIGHT = 0.7
+#: The key rank at which a plain play is "average" (K): keys above it win more tricks.
+MIDDLE = 10
+#: A bomb wins its trick whatever was played; its worth grows with its place on the ladder.
+BOMB_WORTH = 10.0
+#: Kickers ride along for free, but the higher the card the more it would be worth alone.
+KICKER_COST = 1.0
+#: Open kicker slots counted per kind (a plane of five trios is the most any rule needs).
+MAX_SLOTS = 5
+#: Kickers are low cards: a 2 or a joker is worth more as a play of its own.
+KICKER_TOP = ACE
+#: Memo entries kept per rule set before the memo is cleared (bounded memory, ~40 MB).
+MEMO_LIMIT = 200_000
+#: Bits per rank in a packed hand: five for a count (保皇's four packs hold 16 of a rank)
+#: and a guard bit on top, so that one subtraction tells whether a play is in the hand.
+FIELD = 6
+_MASK = (1 << (FIELD - 1)) - 1
+FIELD_LIMIT = 1 << (FIELD - 1)
+_GUARD = sum(1 << (FIELD * r + FIELD - 1) for r in range(NUM_RANKS))
+_SLOT_SHIFT = FIELD * NUM_RANKS
+_HAND_MASK = (1 << _SLOT_SHIFT) - 1
+#: Bits per slot kind in the slot counters, which hold ``OFFSET`` + open slots − kickers
+#: riding ahead of their carrier (room for a long plane's slots on top of MAX_SLOTS).
+SLOT_BITS = 6
+OFFSET = 8
+_NO = float("-inf")
+
+
+def pack(counts: Sequence[int]) -> int:
+    """A rank-count vector as one int, ``FIELD`` bits per rank."""
+    h = 0
+    for r in range(NUM_RANKS - 1, -1, -1):
+        h = (h << FIELD) | counts[r]
+    return h
+
+
+def unpack(h: int) -> tuple[int, ...]:
+    return tuple((h >> (FIELD * r)) & _MASK for r in range(NUM_RANKS))
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One play of a split: main cards, kickers once attached, and its worth."""
+
+    kind: str
+    main: tuple[Rank, ...]
+    key: Rank
+    length: int
+    tier: int
+    worth: float
+    kickers: tuple[Rank, ...] = ()
+
+    @property
+    def cards(self) -> tuple[Rank, ...]:
+        return self.main + self.kickers
+
+    @property
+    def text(self) -> str:
+        main = "".join(RANK_CHARS[r] for r in sorted(self.main))
+        if not self.kickers:
+            return main
+        return main + "+" + "".join(RANK_CHARS[r] for r in sorted(self.kickers))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The best split found: its total worth and its plays (kickers attached)."""
+
+    worth: float
+    groups: tuple[Group, ...] = ()
+
+    @property
+    def turns(self) -> int:
+        return len(self.groups)
+
+    @property
+    def texts(self) -> list[str]:
+        """The plays as text, shortest first (a stable order for tests and logs)."""
+        return sorted((g.text for g in self.groups), key=lambda t: (len(t), t))
+
+
+def play_worth(key: Rank, length: int, tier: int) -> float:
+    """Worth of one play standing alone, its turn included (the split's unit)."""
+    if tier:
+        return BOMB_WORTH + tier + 0.1 * key
+    chain = 0.5 if length > 1 else 0.0
+    return RANK_WEIGHT * (key - MIDDLE) + chain - TURN
+
+
+def kicker_worth(key: Rank) -> float:
+    """A card riding as a kicker: nearly free, a little dearer the higher it is."""
+    return -KICKER_COST + 0.05 * key
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """A main part the search may take out: its packed cards and what it opens or fills."""
+
+    delta: int
+    worth: float
+    group: Group
+    #: Slots opened, per slot kind (carriers), ``SLOT_BITS`` bits a kind.
+    opens: int
+    #: Group size when it may ride as a kicker (0: never).
+    rides: int
+
+
+class Planner:
+    """The split search for one rule set; shared by every bot of that variant."""
+
+    def __init__(self, rs: RuleSet) -> None:
+        self.rs = rs
+        self.sets = rs.comparison == "sets"
+        #: Kicker group sizes some pattern takes; slot kind ``k`` holds groups of ``k + 1``.
+        self.kicker_sizes: set[int] = set()
+        #: (width, chain?) → the slot options of that main part, per chain unit.
+        self._carriers: dict[tuple[int, bool], list[tuple[int, ...]]] = {}
+        self._read_kickers(rs)
+        self._moves: dict[tuple[Rank, int], list[_Move]] = {}
+        self._memo: dict[int, tuple[float, _Move | None, int]] = {}
+        self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(_KINDS))
+        # A rank "deep enough" to carry holds at least the narrowest carrier's width; adding
+        # (32 - width) to each count sets its guard bit exactly then (see _repayable).
+        widths = [w for (w, _chain) in self._carriers] or [FIELD_LIMIT]
+        self._deep_add = sum((FIELD_LIMIT - min(widths)) << (FIELD * r) for r in range(TWO + 1))
+        self._slots_per_rank = max((sum(o) for opts in self._carriers.values() for o in opts),
+                                   default=0)
+
+    def _read_kickers(self, rs: RuleSet) -> None:
+        """Which main parts carry what: one slot option per kicker pattern, per chain unit."""
+        if self.sets:
+            return
+        for p in rs.patterns:
+            if not p.kickers or p.second or p.tier:
+                continue
+            per_unit = [0, 0, 0]
+            for size in p.kickers:
+                per_unit[size - 1] += 1
+            self._carriers.setdefault((p.width, p.is_chain), []).append(tuple(per_unit))
+            self.kicker_sizes.update(p.kickers)
+
+    # -- the moves at a top rank -----------------------------------------------------
+
+    def _moves_at(self, top: Rank, have: int) -> list[_Move]:
+        """Every main part whose highest card is ``top``, given ``have`` cards of it."""
+        cached = self._moves.get((top, have))
+        if cached is not None:
+            return cached
+        out: list[_Move] = []
+        rs = self.rs
+        if top >= SMALL_JOKER:
+            out.extend(self._joker_moves(top, have))
+        elif self.sets:
+            for k in range(1, have + 1):
+                worth = play_worth(top, 1, 0) + 0.15 * (k - 1)
+                out.extend(self._move("set", (top,) * k, top, 1, 0, worth))
+        else:
+            for p in rs.patterns:
+                if p.kickers or p.second or p.jokers or p.width > have:
+                    continue
+                if not p.is_chain:
+                    if top in p.ranks:
+                        out.extend(self._move(p.kind, (top,) * p.width, top, 1, p.tier))
+                    continue
+                if top > ACE:
+                    continue
+                for n in range(p.chain[0], min(p.chain[1], top + 1) + 1):
+                    main = tuple(r for r in range(top - n + 1, top + 1) for _ in range(p.width))
+                    out.extend(self._move(p.kind, main, top, n, p.tier))
+        self._moves[top, have] = out
+        return out
+
+    def _joker_moves(self, top: Rank, have: int) -> list[_Move]:
+        out: list[_Move] = []
+        if self.sets:
+            # 保皇: jokers alone win like a top set; any number of either kind.
+            small_max = self.rs.limits[SMALL_JOKER]
+            for big in range(1 if top == BIG_JOKER else 0, (have if top == BIG_JOKER else 0) + 1):
+                for small in range(0 if top == BIG_JOKER else 1, small_max + 1):
+                    if top == SMALL_JOKER and small > have:
+                        continue
+                    if small + big:
+                        worth = play_worth(top, 1, 0) + 0.3 * (small + big - 1)
+                        cards = (SMALL_JOKER,) * small + (BIG_JOKER,) * big
+                        out.extend(self._move("jokers", cards, top, 1, 0, worth))
+            return out
+        for p in self.rs.patterns:
+            if p.jokers:
+                for small, big in p.jokers:
+                    if (big and top == BIG_JOKER and big <= have) or \
+                            (not big and top == SMALL_JOKER and small <= have):
+                        cards = (SMALL_JOKER,) * small + (BIG_JOKER,) * big
+                        out.extend(self._move(p.kind, cards, top, 1, p.tier))
+            elif not p.is_chain and not p.kickers and top in p.ranks and p.width <= have:
+                out.extend(self._move(p.kind, (top,) * p.width, top, 1, p.tier))
+        return out
+
+    def _move(self, kind: str, main: tuple[Rank, ...], key: Rank, length: int, tier: int,
+              worth: float | None = None) -> list[_Move]:
+        """The search's moves for one main part: one per kicker option if it carries."""
+        if worth is None:
+            worth = play_worth(key, length, tier)
+        delta = 0
+        for r in main:
+            delta += 1 << (FIELD * r)
+        size = len(main)
+        rides = size if (length == 1 and not tier and key <= KICKER_TOP
+                         and size in self.kicker_sizes) else 0
+        group = Group(kind, main, key, length, tier, worth)
+        options = [] if tier else self._carriers.get((size // length, length > 1), [])
+        bare = _Move(delta, worth, group, 0, rides)
+        return [bare, *(_Move(delta, worth, group,
+                              sum((n * length) << (SLOT_BITS * k) for k, n in enumerate(option)),
+                              rides) for option in options)]
+
+    # -- the search ------------------------------------------------------------------
+
+    def worth(self, counts: Sequence[int]) -> float:
+        """Total worth of the best split of ``counts`` (rank counts, no wild cards)."""
+        return self._solve(pack(counts) | (self._empty_slots << _SLOT_SHIFT))
+
+    def worth_packed(self, h: int) -> float:
+        """``worth`` of a hand already packed with ``pack``."""
+        return self._solve(h | (self._empty_slots << _SLOT_SHIFT))
+
+    def _solve(self, state: int) -> float:
+        hit = self._memo.get(state)
+        if hit is not None:
+            return hit[0]
+        h = state & _HAND_MASK
+        slots = state >> _SLOT_SHIFT
+        if not h:
+            value = 0.0 if _settled(slots) else _NO
+            self._memo[state] = (value, None, 0)
+            return value
+        top = (h.bit_length() - 1) // FIELD
+        have = (h >> (FIELD * top)) & _MASK
+        best, choice, follow = _NO, None, 0
+        solve = self._solve
+        for move in self._moves_at(top, have):
+            if ((h | _GUARD) - move.delta) & _GUARD != _GUARD:
+                continue  # some rank of the play is not (or no longer) in hand
+            rest = h - move.delta
+            opened = slots + move.opens
+            if move.opens and not _slots_ok(opened):
+                opened = slots
+            nxt = rest | (opened << _SLOT_SHIFT)
+            if opened == slots or self._repayable(rest, opened):
+                value = move.worth + solve(nxt)
+                if value > best:
+                    best, choice, follow = value, move, nxt
+            if not move.rides or (move.rides > 1 and have != move.rides):
+                continue  # a pair or trio rides only as the last of its rank (K4: one per rank)
+            kind_index = move.rides - 1
+            left = slots - (1 << (SLOT_BITS * kind_index))
+            if (left >> (SLOT_BITS * kind_index)) & _SLOT_MASK < OFFSET - MAX_SLOTS:
+                continue
+            if not self._repayable(rest, left):
+                continue
+            nxt = rest | (left << _SLOT_SHIFT)
+            value = kicker_worth(move.group.key) + solve(nxt)
+            if value > best:
+                best, choice, follow = value, _as_kicker(move, kind_index), nxt
+        if len(self._memo) > MEMO_LIMIT:
+            self._memo.clear()
+        self._memo[state] = (best, choice, follow)
+        return best
+
+    def _repayable(self, rest: int, slots: int) -> bool:
+        """Whether the open slots and the kickers riding ahead can all still be matched.
+
+        Going top down, a high single may ride on a trio still to come
+        (``33345`` is ``333+4`` and ``5``): that is a debt on the slot counters,
+        allowed only while the rest of the hand has enough ranks deep enough
+        to open that many slots; and open slots need that many cards left to
+        fill them. These bounds are what keep the search small.
+        """
+        debt = supply = 0
+        size = 1
+        while slots:
+            field = slots & _SLOT_MASK
+            if field < OFFSET:
+                debt += OFFSET - field
+            else:
+                supply += (field - OFFSET) * size
+            slots >>= SLOT_BITS
+            size += 1
+        if supply and supply > sum((rest >> (FIELD * r)) & _MASK for r in range(NUM_RANKS)):
+            return False
+        if not debt:
+            return True
+        deep = ((rest + self._deep_add) & _GUARD).bit_count()
+        return debt <= deep * self._slots_per_rank
+
+    def plan(self, counts: Sequence[int]) -> Plan:
+        """The best split itself, kickers attached to their carriers."""
+        state = pack(counts) | (self._empty_slots << _SLOT_SHIFT)
+        worth = self._solve(state)
+        picked: list[_Move] = []
+        while True:
+            entry = self._memo.get(state)
+            if entry is None:
+                self._solve(state)
+                entry = self._memo[state]
+            if entry[1] is None:
+                break
+            picked.append(entry[1])
+            state = entry[2]
+        return Plan(worth, tuple(self._attach(picked)))
+
+    def _attach(self, picked: list[_Move]) -> list[Group]:
+        """Put each kicker on a carrier that opened a slot of its kind, either side of it."""
+        plays: list[tuple[Group, list[tuple[int, list[Rank]]]]] = []
+        waiting: list[tuple[int, tuple[Rank, ...]]] = []
+        for move in picked:
+            if move.rides < 0:
+                waiting.append((-move.rides - 1, move.group.main))
+                continue
+            slots: list[tuple[int, list[Rank]]] = [
+                (k, []) for k in range(_KINDS)
+                for _ in range((move.opens >> (SLOT_BITS * k)) & _SLOT_MASK)]
+            plays.append((move.group, slots))
+        for kind_index, cards in waiting:  # highest carrier first, as the search met them
+            for group, slots in plays:
+                free = next((s for s in slots if s[0] == kind_index and not s[1]
+                             and cards[0] not in group.main), None)
+                if free is not None:
+                    free[1].extend(cards)
+                    break
+            else:
+                plays.append((Group("single" if len(cards) == 1 else "pair", cards, cards[0],
+                                    1, 0, play_worth(cards[0], 1, 0)), []))
+        out = []
+        for group, slots in plays:
+            kickers = tuple(sorted(r for _, cards in slots for r in cards))
+            out.append(Group(group.kind, group.main, group.key, group.length, group.tier,
+                             group.worth, kickers) if kickers else group)
+        return sorted(out, key=lambda g: (g.key, len(g.cards)))
+
+    # -- wild cards ------------------------------------------------------------------
+
+    def worth_wild(self, counts: Sequence[int], wild: Rank | None) -> float:
+        """Worth with the wild cards of rank ``wild`` each standing where it helps most."""
+        if wild is None or not counts[wild]:
+            return self.worth(counts)
+        base = list(counts)
+        spare = base[wild]
+        base[wild] = 0
+        for _ in range(spare):
+            best, best_rank = _NO, wild
+            for r in range(TWO + 1):
+                if base[r] >= self.rs.limits[r] or not _useful(base, r):
+                    continue
+                base[r] += 1
+                value = self.worth(base)
+                base[r] -= 1
+                if value > best:
+                    best, best_rank = value, r
+            base[best_rank] += 1
+        return self.worth(base) + 0.5 * spare
+
+
+def _as_kicker(move: _Move, kind_index: int) -> _Move:
+    """The same cards riding in a slot of kind ``kind_index`` (``rides`` < 0 marks it)."""
+    worth = kicker_worth(move.group.key)
+    g = move.group
+    return _Move(move.delta, worth, Group("kicker", g.main, g.key, 1, 0, worth), 0,
+                 -1 - kind_index)
+
+
+def _slots_ok(slots: int) -> bool:
+    while slots:
+        if slots & _SLOT_MASK > OFFSET + MAX_SLOTS:
+            return False
+        slots >>= SLOT_BITS
+    return True
+
+
+def _settled(slots: int) -> bool:
+    """Every slot filled and every kicker carried: a carrier's kickers are all or none."""
+    while slots:
+        if slots & _SLOT_MASK != OFFSET:
+            return False
+        slots >>= SLOT_BITS
+    return True
+
+
+_SLOT_MASK = (1 << SLOT_BITS) - 1
+_KINDS = 3  # kicker groups of 1, 2 and 3 cards
+
+
+def _useful(counts: Sequence[int], r: Rank) -> bool:
+    """A wild card only helps at a rank held already or next to one (a chain's gap)."""
+    if counts[r]:
+        return True
+    return (r > 0 and counts[r - 1] > 0) or (r < ACE and counts[r + 1] > 0)
+
+
+_PLANNERS: dict[str, Planner] = {}
+
+
+def planner(rs: RuleSet) -> Planner:
+    """The shared planner of a rule set (its memo is reused across games and bots)."""
+    found = _PLANNERS.get(rs.name)
+    if found is None:
+        found = _PLANNERS[rs.name] = Planner(rs)
+    return found

@@ -1,0 +1,296 @@
+"""The ``planning`` bot: plays the climbing games from a split of its hand and the cards out.
+
+Every play decision compares the legal plays by the worth of the hand each
+leaves (``hands.Planner``: fewest, strongest plays), then bends that by what
+the table shows:
+
+- **Going out** beats everything; a hand that is all unbeatable plays but one
+  (counting the cards still unseen) plays those first and wins.
+- **With its side**: it never beats a partner who holds the trick unless that
+  play empties its hand, and it feeds a partner with one or two cards left (its
+  lowest single or pair).
+- **Blocking**: against an opponent with one or two cards left it does not lead
+  a single (a pair) he could beat, follows with its highest or unbeatable play,
+  and bombs if it must.
+- **Following** an opponent costs what the play takes out of the split; a 2 or
+  a joker spent on a small card, or a bomb spent without need, is charged for.
+
+The set-up decisions (bidding, calling, robbing, doubling, showing, the kitty
+choice, 保皇's emperor and guard) are in ``setup.py``. The same ``Policy``
+drives the search bot's rollouts, from a ``View`` it builds itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from cardhall.bots import setup
+from cardhall.bots.base import Bot, BotError, Observation
+from cardhall.bots.hands import Plan, Planner, planner
+from cardhall.bots.view import View, legal_plays, read_view
+from cardhall.cards import ACE, TWO, Counts
+from cardhall.rules import Play, RuleError, RuleSet
+from cardhall.rules import get as get_rules
+
+#: Worth bonus that makes a decision override the split (going out, a forced block).
+DECISIVE = 50.0
+#: Charge for spending a 2 or a joker on a trick that a smaller play could have taken.
+CONTROL_CHARGE = 8.0
+#: Lead: a single (pair) an opponent with one (two) cards could beat is nearly ruled out.
+BLOCK_CHARGE = 30.0
+#: Lead: preference for the lowest single (pair) when feeding a partner about to go out.
+FEED_BONUS = 25.0
+#: Follow: extra will to take the trick when an opponent is close to going out.
+URGENT_BONUS = 15.0
+#: An opponent with this many cards or fewer is about to go out: block him at any cost;
+#: an opponent who holds the trick, with at most ``SHORT_OWNER`` cards, as well.
+SHORT = 2
+SHORT_OWNER = 3
+#: Blocking: charge per play the opponents might still beat ours with.
+ANSWER_CHARGE = 2.0
+#: Follow: what taking the lead is worth beyond the cards played (a turn of tempo).
+TEMPO = 1.0
+#: Kicker variants of one main part worth evaluating (the lowest kickers first).
+KICKER_VARIANTS = 3
+
+
+def rule_set(obs: Observation) -> RuleSet:
+    """The rules this observation's game is played by (wild rank, 烤牌 / 憋6)."""
+    variant = obs["variant"]
+    options: dict[str, Any] = {}
+    house = obs.get("rules")
+    if isinstance(house, dict):
+        options = {k: bool(house[k]) for k in ("kaopai", "bie6") if k in house}
+    return _rule_set(variant, obs.get("wild") or None, tuple(sorted(options.items())))
+
+
+_RULE_SETS: dict[tuple[str, str | None, tuple[tuple[str, bool], ...]], RuleSet] = {}
+
+
+def _rule_set(variant: str, wild: str | None, options: tuple[tuple[str, bool], ...]) -> RuleSet:
+    key = (variant, wild, options)
+    found = _RULE_SETS.get(key)
+    if found is None:
+        found = _RULE_SETS[key] = get_rules(variant, wild=wild, **dict(options))
+    return found
+
+
+class Policy:
+    """Play decisions for one rule set, from a ``View`` and the legal plays."""
+
+    def __init__(self, rs: RuleSet) -> None:
+        self.rs = rs
+        self.planner: Planner = planner(rs)
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def worth(self, view: View, counts: Counts) -> float:
+        if view.wild is not None:
+            return self.planner.worth_wild(counts, view.wild)
+        return self.planner.worth(counts)
+
+    def beatable(self, view: View, play: Play, pool: Counts) -> tuple[bool, bool]:
+        """(by a play of its own kind, by a bomb): what the opponents might answer with.
+
+        The unseen cards are pooled, so this is the worst case; a play bigger
+        than every opponent's hand cannot be answered in kind.
+        """
+        against = [view.counts[s] for s in view.against() if view.counts[s] > 0]
+        if not against:
+            return False, False
+        most = max(against)
+        if self.rs.comparison == "sets":
+            answers = self.rs.moves(pool, play)
+            return any(p.size <= most for p in answers), False
+        kind = bomb = False
+        gen = self.rs.gen
+        for code in gen.codes(pool, play):
+            answer = gen.play(code)
+            if answer.size > most:
+                continue
+            if answer.tier and not play.tier:
+                bomb = True
+            else:
+                kind = True
+            if kind and bomb:
+                break
+        return kind, bomb
+
+    def is_boss(self, view: View, play: Play, pool: Counts) -> bool:
+        kind, bomb = self.beatable(view, play, pool)
+        return not kind and not bomb
+
+    def answers(self, view: View, play: Play, pool: Counts) -> int:
+        """How many plays of its own kind the opponents might beat ``play`` with (pooled)."""
+        most = max((view.counts[s] for s in view.against()), default=0)
+        if self.rs.comparison == "sets":
+            return sum(1 for p in self.rs.moves(pool, play) if p.size <= most)
+        gen = self.rs.gen
+        return sum(1 for code in gen.codes(pool, play)
+                   if gen.play(code).size <= most and (play.tier or not gen.play(code).tier))
+
+    @staticmethod
+    def candidates(plays: Iterable[Play]) -> list[Play]:
+        """One play per set of cards, and only the few lowest kicker choices per main part."""
+        by_cards: dict[tuple[int, ...], Play] = {}
+        for p in plays:
+            cards = tuple(sorted(p.cards))
+            old = by_cards.get(cards)
+            if old is None or (old.tier and not p.tier):
+                by_cards[cards] = p  # the same cards read as a bomb double the stake: avoid
+        groups: dict[tuple[Any, ...], list[Play]] = {}
+        for p in by_cards.values():
+            main = p.as_main if p.as_main is not None else p.main
+            groups.setdefault((p.kind, p.key, p.length, p.tier, main), []).append(p)
+        out: list[Play] = []
+        for group in groups.values():
+            group.sort(key=lambda p: sorted(p.kickers, reverse=True))
+            out.extend(group[:KICKER_VARIANTS])
+        return out
+
+    def winning_line(self, view: View, plan: Plan, plays: list[Play], pool: Counts) -> Play | None:
+        """If every play of the split but one is unbeatable, the biggest unbeatable one."""
+        if plan.turns < 2:
+            return None
+        by_cards = {tuple(sorted(p.cards)): p for p in plays}
+        bosses: list[Play] = []
+        weak = 0
+        for group in plan.groups:
+            play = by_cards.get(tuple(sorted(group.cards)))
+            if play is not None and self.is_boss(view, play, pool):
+                bosses.append(play)
+            else:
+                weak += 1
+        if weak > 1 or not bosses:
+            return None
+        return max(bosses, key=lambda p: (p.size, -p.tier, p.key))
+
+    # -- the decision ----------------------------------------------------------------
+
+    def choose(self, view: View, plays: list[Play], can_pass: bool) -> Play | None:
+        """The play to make, or None to pass (only when ``can_pass``)."""
+        return self.ranked(view, plays, can_pass)[0][1]
+
+    def ranked(self, view: View, plays: list[Play],
+               can_pass: bool) -> list[tuple[float, Play | None]]:
+        """Candidate answers, best first, with the scores that ranked them (None: pass).
+
+        A forced answer (going out, a partner's trick, a winning line) comes
+        alone; otherwise every candidate is listed, so that the search bot can
+        try the few best.
+        """
+        if not plays:
+            return [(0.0, None)]
+        total = sum(view.hand)
+        out_now = [p for p in plays if p.size == total]
+        if out_now:
+            return [(DECISIVE, min(out_now, key=lambda p: p.tier))]
+        if can_pass and view.trick_seat in view.partners:
+            return [(DECISIVE, None)]  # never beat a partner who holds the trick
+        if view.trick is None or not can_pass:
+            scored = self.lead(view, plays)
+        else:
+            scored = self.follow(view, plays)
+        scored.sort(key=lambda item: -item[0])
+        return scored
+
+    def lead(self, view: View, plays: list[Play]) -> list[tuple[float, Play | None]]:
+        pool = view.opponent_pool()
+        plan = self.planner.plan(view.hand)
+        line = self.winning_line(view, plan, plays, pool)
+        if line is not None:
+            return [(DECISIVE, line)]
+        against = [view.counts[s] for s in view.against() if view.counts[s] > 0]
+        short = min(against, default=99)
+        feed = min((view.counts[s] for s in view.partners if view.counts[s] > 0), default=99)
+        scored: list[tuple[float, Play | None]] = []
+        for p in self.candidates(plays):
+            score = self.worth(view, _minus(view.hand, p.cards))
+            plain = not p.tier
+            if plain and short <= SHORT and p.size == short \
+                    and p.kind in ("single", "pair", "set") \
+                    and not self.is_boss(view, p, pool):
+                # He goes out on it: avoid it, and if forced, the hardest one to beat.
+                score -= BLOCK_CHARGE + ANSWER_CHARGE * self.answers(view, p, pool)
+            if plain and short <= SHORT and p.size > short:
+                score += 3.0  # a play he cannot follow
+            if feed <= SHORT and plain and p.size == feed and p.length == 1 \
+                    and p.kind in ("single", "pair", "set") and short > SHORT:
+                score += FEED_BONUS - p.key
+            scored.append((score, p))
+        return scored
+
+    def follow(self, view: View, plays: list[Play]) -> list[tuple[float, Play | None]]:
+        assert view.trick is not None
+        pool = view.opponent_pool()
+        base = self.worth(view, view.hand)
+        against = [view.counts[s] for s in view.against() if view.counts[s] > 0]
+        short = min(against, default=99)
+        urgent = short <= SHORT or (view.trick_seat is not None
+                                    and view.counts[view.trick_seat] <= SHORT_OWNER)
+        trick = view.trick
+        scored: list[tuple[float, Play | None]] = [(0.0 if not urgent else -DECISIVE, None)]
+        for p in self.candidates(plays):
+            rest = _minus(view.hand, p.cards)
+            gain = self.worth(view, rest) - base + TEMPO
+            high = p.key >= TWO and not p.tier
+            if high and trick.key < ACE and not urgent:
+                gain -= CONTROL_CHARGE
+            if urgent:
+                # Shape matters less than stopping him: the fewer answers, the better.
+                gain = gain / 4 + URGENT_BONUS - ANSWER_CHARGE * self.answers(view, p, pool)
+            if p.tier and not urgent:
+                if self.planner.plan(rest).turns > 2:
+                    gain -= DECISIVE  # keep the bomb: it cannot win the hand from here
+                else:
+                    gain += DECISIVE / 5
+            scored.append((gain, p))
+        return scored
+
+
+def _minus(hand: Counts, cards: Iterable[int]) -> Counts:
+    out = list(hand)
+    for r in cards:
+        out[r] -= 1
+    return tuple(out)
+
+
+class PlanningBot(Bot):
+    """Splits its hand, counts cards, plays with its side; every set-up decision too."""
+
+    name = "planning"
+
+    def __init__(self, variant: str, seat: int, seed: int = 0) -> None:
+        super().__init__(variant, seat, seed)
+        try:
+            get_rules(variant)
+        except RuleError:
+            raise BotError(f"the planning bot plays the climbing games; {variant} is not "
+                           "one (no rule set declares it)") from None
+        self._policies: dict[str, Policy] = {}
+
+    def policy(self, rs: RuleSet) -> Policy:
+        key = f"{rs.name}:{rs.wild}:{rs.kaopai}:{rs.bie6}"
+        found = self._policies.get(key)
+        if found is None:
+            found = self._policies[key] = Policy(rs)
+        return found
+
+    def choose(self, observation: Observation, legal: list[str]) -> str:
+        if observation.get("phase") != "play":
+            return setup.decide(observation, legal, self.policy(rule_set(observation)))
+        return self.choose_play(observation, legal)
+
+    def choose_play(self, observation: Observation, legal: list[str]) -> str:
+        policy = self.policy(rule_set(observation))
+        view = read_view(observation, policy.rs)
+        texts = legal_plays(observation, view)
+        plays = [p for p in texts.values() if p is not None]
+        choice = policy.choose(view, plays, "pass" in texts)
+        if choice is None:
+            return "pass"
+        for text, play in texts.items():
+            if play is choice:
+                return text
+        raise BotError(f"seat {self.seat}: chose a play that is not legal ({choice.text})")

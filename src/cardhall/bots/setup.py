@@ -1,0 +1,195 @@
+"""Set-up decisions of the planning bot: every answer before the first card is played.
+
+Each decision turns on one number, the hand's *rating*: the worth of its best
+split (``hands.Planner``, the measure the play decisions use) plus what wins
+tricks for a landlord whatever the split, its jokers, 2s and bombs (in
+measured ddz3 landlord games the rating ranks hands better with them: AUC 0.68
+against 0.64 for the worth alone).
+
+A threshold says how high among the variant's dealt hands a hand must rank
+(its percentile, from the rating's median and spread per variant in
+``RATINGS``, measured by ``benchmarks/calibrate.py``) to bid, call, rob,
+double, show or reveal. Percentiles rather than fitted win rates, because the
+fit is informative in the one-pack games and nearly flat in the two-pack
+ones, where an absolute win-rate bar would leave the bot never bidding. So in
+every variant the strongest hands bid; a rob, a double, a show need stronger
+ones, since each doubles the stake.
+
+Decisions with no hand to judge (happy Dou Dizhu's ``start`` before the deal,
+showing after 8 of 17 cards) take the non-committal answer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cardhall.bots.base import Observation
+from cardhall.cards import (
+    BIG_JOKER,
+    SMALL_JOKER,
+    TWO,
+    Counts,
+    card_rank,
+    format_ranks,
+    parse_card,
+    parse_ranks,
+    to_counts,
+)
+
+if TYPE_CHECKING:
+    from cardhall.bots.hands import Planner
+    from cardhall.bots.planning import Policy
+
+#: Rating per control card on top of the split's worth (fitted weights, ddz3).
+JOKER_RATING, TWO_RATING, BOMB_RATING = 8.0, 5.0, 10.0
+
+#: Answers that raise nothing and commit to nothing, in order of preference.
+NON_COMMITTAL = ("pass", "no-call", "no-rob", "no-double", "decline", "start", "no-show",
+                 "take none", "hidden", "no", "no-solo", "hidden-solo", "accept", "cede")
+
+#: How high among dealt hands a hand must rank for each answer (1.0: never). A bid of 1
+#: risks little; a rob, a double, a show each double the stake; 保皇's solo plays 1 vs 4.
+WANT = {"bid1": 0.55, "bid2": 0.70, "bid3": 0.85, "call": 0.60, "rob": 0.80,
+        "double": 0.85, "show": 0.97, "farmer_double": 0.92, "reveal": 0.65,
+        "single_reveal": 0.92, "accept": 0.40, "solo": 0.97, "open": 0.80, "rebel": 0.75}
+
+#: (median, spread) of the rating of a hand as dealt, per variant: its percentile is read
+#: as ``1 / (1 + exp(-(rating - median) / spread))`` (a logistic of the same variance).
+#: Measured with ``python benchmarks/calibrate.py`` (3 000 dealt hands each).
+RATINGS: dict[str, tuple[float, float]] = {
+    "ddz2": (-43.5, 11.7),
+    "ddz3": (-50.9, 12.0),
+    "ddz3_happy": (-50.9, 12.0),
+    "ddz3_laizi": (-50.8, 12.2),
+    "ddz4": (-27.4, 11.9),
+    "ddz5": (-37.2, 12.7),
+    "ddz_emperor": (-20.8, 10.1),
+    "baohuang": (-57.8, 6.7),
+}
+
+
+def percentile(variant: str, value: float) -> float:
+    """Where a hand rated ``value`` ranks among the variant's dealt hands (0 to 1)."""
+    median, spread = RATINGS.get(variant, (-40.0, 10.0))
+    z = max(-50.0, min(50.0, (value - median) / spread))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def hand_of(obs: Observation) -> Counts:
+    return to_counts(parse_ranks(obs.get("hand", "")))
+
+
+def rating(counts: Counts, planner: Planner) -> float:
+    """The worth of the best split plus the hand's controls: jokers, 2s and bombs."""
+    plan = planner.plan(counts)
+    bombs = sum(1 for g in plan.groups if g.tier)
+    return (plan.worth + JOKER_RATING * (counts[SMALL_JOKER] + counts[BIG_JOKER])
+            + TWO_RATING * counts[TWO] + BOMB_RATING * bombs)
+
+
+def decide(obs: Observation, legal: Sequence[str], policy: Policy) -> str:
+    """The answer to a set-up decision (no card is played in it)."""
+    variant = obs["variant"]
+    hand = hand_of(obs)
+    p = percentile(variant, rating(hand, policy.planner)) if sum(hand) else 0.0
+    have = set(legal)
+    if variant == "baohuang":
+        return _baohuang(obs, legal, p)
+    if any(a.startswith("bid ") for a in legal):
+        return _bid(legal, p)
+    if any(a.startswith("take ") for a in legal):
+        return _kitty(obs, legal, policy)
+    if "call" in have and "no-call" in have:
+        return "call" if p >= WANT["call"] else "no-call"
+    if "rob" in have:
+        return "rob" if p >= WANT["rob"] else "no-rob"
+    if "reveal" in have:
+        single = obs.get("single_landlord") and obs.get("role") != "hidden landlord"
+        return "reveal" if p >= WANT["single_reveal" if single else "reveal"] else "decline"
+    if "double" in have:
+        landlord = obs.get("landlord") == obs.get("seat") or \
+            obs.get("role") in ("open landlord", "hidden landlord", "single landlord")
+        want = WANT["double"] if landlord else WANT["farmer_double"]
+        odds = p if landlord else 1.0 - p
+        no = "no-double" if "no-double" in have else "decline"
+        return "double" if odds >= want else no
+    if "show" in have and obs.get("landlord") == obs.get("seat") and obs.get("phase") == "show":
+        return "show" if p >= WANT["show"] else "no-show"
+    return _non_committal(legal)
+
+
+def _non_committal(legal: Sequence[str]) -> str:
+    for answer in NON_COMMITTAL:
+        if answer in legal:
+            return answer
+    return legal[0]
+
+
+def _bid(legal: Sequence[str], p: float) -> str:
+    """The highest bid the hand is worth, if it is still allowed; else pass."""
+    for bid in (3, 2, 1):
+        if p >= WANT[f"bid{bid}"]:
+            if f"bid {bid}" in legal:
+                return f"bid {bid}"
+            break  # worth less than the bids left: pass
+    return "pass"
+
+
+def _kitty(obs: Observation, legal: Sequence[str], policy: Policy) -> str:
+    """斗帝主: keep the kitty cards that raise the hand's worth, one at a time (greedy)."""
+    hand = list(hand_of(obs))
+    kitty = list(parse_ranks(obs.get("kitty", "")))
+    worth = policy.planner.worth
+    kept: list[int] = []
+    current = worth(hand)
+    while kitty:
+        best, best_rank = current, -1
+        for r in sorted(set(kitty)):
+            hand[r] += 1
+            value = worth(hand)
+            hand[r] -= 1
+            if value > best:
+                best, best_rank = value, r
+        if best_rank < 0:
+            break
+        hand[best_rank] += 1
+        kitty.remove(best_rank)
+        kept.append(best_rank)
+        current = best
+    want = f"take {format_ranks(kept)}" if kept else "take none"
+    return want if want in legal else _non_committal(legal)
+
+
+# -- 保皇 ----------------------------------------------------------------------------------
+
+
+def _baohuang(obs: Observation, legal: Sequence[str], p: float) -> str:
+    """Emperor card, guard call, solo and rob, disclosure, rebellion (baohuang.md §2)."""
+    have = set(legal)
+    if "accept" in have:
+        return "accept" if p >= WANT["accept"] or "cede" not in have else "cede"
+    calls = [a for a in legal if a.startswith("call ")]
+    if calls or "solo" in have or "no-solo" in have or "hidden-solo" in have:
+        if "solo" in have and p >= WANT["solo"]:
+            return "solo"
+        if calls:
+            return max(calls, key=_call_key)
+        for answer in ("hidden-solo", "no-solo", "redeal", "solo"):
+            if answer in have:
+                return answer
+    if "rob-solo" in have:
+        return "rob-solo" if p >= WANT["solo"] + 0.05 else "no"
+    if "open" in have:
+        return "open" if p >= WANT["open"] else "hidden"
+    if "rebel" in have:
+        rebel = obs.get("role") == "rebel" or obs.get("role") is None
+        return "rebel" if rebel and 1.0 - p >= WANT["rebel"] else "no"
+    return _non_committal(legal)
+
+
+def _call_key(action: str) -> tuple[int, int]:
+    """Call the highest rank: its fourth copy will show who the guard is when played late."""
+    card = parse_card(action.split(None, 1)[1])
+    return card_rank(card), card

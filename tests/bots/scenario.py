@@ -1,0 +1,47 @@
+"""Scripted positions for bot tests: a deal that gives chosen seats chosen hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardhall.cards import format_ranks, parse_ranks
+from cardhall.games import GameState, new_game
+from cardhall.games.climbing import ClimbingGame
+
+
+def deal(variant: str, fixed: dict[int, str], kitty: str = "") -> dict[str, Any]:
+    """A deal giving the ``fixed`` seats their hands; other seats and the kitty get the rest.
+
+    The rest is dealt in rank order (lowest cards to the lowest unfixed seat),
+    so a test knows roughly what the unfixed seats hold.
+    """
+    probe = new_game(variant)
+    assert isinstance(probe, ClimbingGame)
+    rs, players, size = probe.rs, probe.players, probe.layout.hand
+    rest = [r for r in range(15) for _ in range(rs.limits[r])]
+    for text in [*fixed.values(), kitty]:
+        for r in parse_ranks(text):
+            rest.remove(r)
+    hands = []
+    for seat in range(players):
+        if seat in fixed:
+            hands.append(fixed[seat])
+        else:
+            hands.append(format_ranks(rest[:size]))
+            rest = rest[size:]
+    if not kitty:
+        kitty, rest = format_ranks(rest[:probe.layout.kitty]), rest[probe.layout.kitty:]
+    return {"hands": hands, "kitty": kitty, "dead": format_ranks(rest)}
+
+
+def ddz3(fixed: dict[int, str], *actions: str) -> GameState:
+    """A ddz3 game with seat 0 the landlord; a fixed landlord hand has 20 cards (kitty last)."""
+    hands = dict(fixed)
+    kitty = ""
+    if 0 in hands:
+        hands[0], kitty = hands[0][:17], hands[0][17:]
+    state = new_game("ddz3", seed=1, options={"deal": deal("ddz3", hands, kitty),
+                                              "landlord": 0})
+    for action in actions:
+        state.apply(action)
+    return state
