@@ -4,7 +4,9 @@ One 2-core server must host many bot-filled tables, so a bot's decision time
 is a budget. This plays seeded games with the measured bot at every seat (the
 search bot at one seat, planning bots at the others: its rollouts are the
 expensive part) and times every call to ``act``; play decisions and set-up
-decisions are reported apart, since a set-up answer is nearly free.
+decisions are reported apart, since a set-up answer is nearly free, and for
+the search bot the decisions it searched (the others are forced: going out,
+a partner's trick, a single legal answer).
 
     python benchmarks/bots_bench.py --bot planning --games 20
     python benchmarks/bots_bench.py --bot search --games 4 --variants ddz3
@@ -23,7 +25,7 @@ from cardhall.sim import MAX_ACTIONS
 
 
 def measure(name: str, variant: str, games: int, seed: int) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"play": [], "setup": []}
+    times: dict[str, list[float]] = {"play": [], "setup": [], "searched": []}
     for g in range(games):
         state = new_game(variant, seed=seed + g)
         seats = [bots.make(name if (s == g % state.players or name == "planning")
@@ -41,6 +43,8 @@ def measure(name: str, variant: str, games: int, seed: int) -> dict[str, list[fl
             elapsed = time.perf_counter() - start
             if seat in timed:
                 times["play" if state.phase == "play" else "setup"].append(elapsed)
+                if getattr(seats[seat], "last_rollouts", 0):
+                    times["searched"].append(elapsed)
             state.apply(answer)
     return times
 
@@ -61,12 +65,13 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(v for v in VARIANTS if v in RULESETS))
     args = parser.parse_args()
     print(f"{args.bot}: ms per decision (median / p90), {args.games} games per variant")
-    print("| variant | play decisions | median | p90 | set-up median |")
-    print("|---|---|---|---|---|")
+    print("| variant | play decisions | median | p90 | set-up median | searched | median |")
+    print("|---|---|---|---|---|---|---|")
     for variant in args.variants.split(","):
         t = measure(args.bot, variant, args.games, args.seed)
         print(f"| {variant} | {len(t['play'])} | {_ms(t['play'], 0.5)} | {_ms(t['play'], 0.9)} "
-              f"| {_ms(t['setup'], 0.5)} |", flush=True)
+              f"| {_ms(t['setup'], 0.5)} | {len(t['searched'])} | {_ms(t['searched'], 0.5)} |",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -62,9 +62,11 @@ class SearchBot(Bot):
         self.samples = samples
         self.candidates = candidates
         self.seconds = seconds
+        #: Rollouts played for the last decision (0: answered without searching).
         self.last_rollouts = 0
 
     def choose(self, observation: Observation, legal: list[str]) -> str:
+        self.last_rollouts = 0
         if observation.get("phase") != "play":
             return self.planning.choose(observation, legal)
         policy = self.planning.policy(rule_set(observation))
