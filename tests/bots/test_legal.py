@@ -26,7 +26,8 @@ def play(variant: str, names: list[str], seed: int) -> list[str]:
     """Play one game, checking each answer is legal; the phases seen, in order."""
     state = new_game(variant, seed=seed)
     seats = [bots.make(names[s % len(names)], variant, s, seed,
-                       **({"samples": 3} if names[s % len(names)] == "search" else {}))
+                       **({"samples": 2, "candidates": 2} if names[s % len(names)] == "search"
+                          else {}))
              for s in range(state.players)]
     phases: list[str] = []
     for _ in range(MAX_ACTIONS):

@@ -34,7 +34,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from cardhall.bots.base import Bot, Observation
+from cardhall.bots.base import Bot, BotError, Observation
 from cardhall.bots.planning import DECISIVE, PlanningBot, Policy, rule_set
 from cardhall.bots.view import View, legal_plays, read_view
 from cardhall.cards import NUM_RANKS, Counts
@@ -44,8 +44,9 @@ from cardhall.rules import Play
 SAMPLES = 64
 #: Candidate answers tried (the planning policy's best ones, pass included if ranked).
 CANDIDATES = 5
-#: Wall-clock cap per decision, seconds: a safety net; the sample count is the budget.
-SECONDS = 0.9
+#: Wall-clock cap per decision, seconds: a safety net; the sample count is the budget
+#: (it binds in the two-pack games and 癞子, whose hands and move lists are larger).
+SECONDS = 0.8
 #: Plays after which a rollout is scored by the hands' worth instead of played on.
 HORIZON = 200
 
@@ -88,7 +89,7 @@ class SearchBot(Bot):
         for text, play in texts.items():
             if play is choice:
                 return text
-        raise AssertionError("the search chose a play that was not offered")
+        raise BotError(f"seat {self.seat}: the search chose a play not offered ({choice.text})")
 
     def _searchable(self, view: View) -> bool:
         """Sides known to this seat, and a game that ends when the first player goes out."""
@@ -97,17 +98,25 @@ class SearchBot(Bot):
         return not view.unknown
 
     def search(self, view: View, policy: Policy, tried: Sequence[Play | None]) -> Play | None:
-        """The candidate with the most wins over the sampled deals (the first on ties)."""
+        """The candidate with the most wins over the sampled deals (the first on ties).
+
+        Every candidate is played on every complete sample; a sample cut short
+        by the clock is dropped, so the counts stay comparable.
+        """
         wins = [0.0] * len(tried)
         deadline = time.perf_counter() + self.seconds
         done = 0
         for _ in range(self.samples):
             hands = determinise(view, self.rng)
-            for i, answer in enumerate(tried):
-                wins[i] += Rollout(view, policy, hands).play(answer)
-            done += 1
-            if time.perf_counter() > deadline:
+            sample = []
+            for answer in tried:
+                if done and time.perf_counter() > deadline:
+                    break
+                sample.append(Rollout(view, policy, hands).play(answer))
+            if len(sample) < len(tried):
                 break
+            wins = [w + x for w, x in zip(wins, sample, strict=True)]
+            done += 1
         self.last_rollouts = done * len(tried)
         best = max(range(len(tried)), key=lambda i: (wins[i], -i))
         return tried[best]

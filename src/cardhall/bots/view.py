@@ -197,8 +197,9 @@ def read_view(obs: Observation, rs: RuleSet) -> View:
     known: dict[int, Counts] = {}
     landlord = obs.get("landlord")
     kitty = obs.get("kitty")
-    if landlord is not None and landlord != seat and kitty and landlord not in exact \
-            and _kitty_is_public(obs):
+    # A kitty this seat is shown though it is not the landlord's was shown to everyone
+    # (ddz3, ddz2, 欢乐, 癞子); it is in the landlord's hand until he plays it.
+    if landlord is not None and landlord != seat and kitty and landlord not in exact:
         have = to_counts(parse_ranks(kitty))
         out = played[landlord]
         known[landlord] = tuple(max(0, have[r] - out[r]) for r in range(NUM_RANKS))
@@ -212,22 +213,24 @@ def read_view(obs: Observation, rs: RuleSet) -> View:
                 [tuple(p) for p in played], landlord)
 
 
-def _kitty_is_public(obs: Observation) -> bool:
-    """The kitty was shown to everyone (ddz3, 欢乐, 癞子) rather than to the landlord alone."""
-    return obs.get("variant") in ("ddz3", "ddz2", "ddz3_happy", "ddz3_laizi")
-
-
 def _read_trick(rs: RuleSet, read: PlayReader | None, text: str, kind: str | None) -> Play:
-    if read is not None:
-        try:
-            return read.read(text)
-        except RuleError:
-            pass  # several readings of the bare cards: pick the one of the announced kind
+    """The play to beat: read from its text, else the reading of the announced kind."""
+    found = _try_read(read, text) if read is not None else None
+    if found is not None:
+        return found
     cards = text.partition("=")[0].replace("+", "")
     readings = [p for p in rs.classify(cards) if kind is None or p.kind == kind]
     if not readings:
         raise RuleError(f"cannot read the play to beat: {text!r}")
     return readings[0]
+
+
+def _try_read(read: PlayReader, text: str) -> Play | None:
+    """``read.read(text)``, or None when the text names several readings (bare cards)."""
+    try:
+        return read.read(text)
+    except RuleError:
+        return None
 
 
 def _exact_hands(obs: Observation, seat: int) -> dict[int, Counts]:
