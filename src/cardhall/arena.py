@@ -13,8 +13,11 @@ flags the same first bidder, reveals the same card), so both games of a deal
 use one seed. With ``fixed_landlord`` the landlord is also fixed by the
 ``landlord`` option and bidding is skipped, for peers that cannot bid; the
 landlord's side is read from the new game (五人斗地主's hidden landlord is on
-it). Without it the bots bid: bot A sits alone at the rotating seat and B at
-the others, then the reverse.
+it). In 找朋友 it fixes the dealer instead (``--fixed-landlord`` is the
+``dealer`` option there: the hand is then played as a later hand of a match,
+the others still take part in choosing trump), bot A sitting at the dealer's
+seat, then B. Without it the bots bid: bot A sits alone at the rotating seat
+and B at the others, then the reverse.
 
 A bot's result in a game is the sum of its seats' scores: games are zero-sum,
 so bot A's total is minus bot B's, and A wins the game when its total is
@@ -98,13 +101,21 @@ def landlord_side(state: GameState, fixed: int | None) -> list[int] | None:
     return None
 
 
+def fixed_option(name: str) -> str | None:
+    """The option that fixes the seat every deal is built around: the landlord, or 找朋友's
+    dealer (who then only chooses trump with the others, Ruling 4), if the variant has one."""
+    options = variant(name).options
+    return next((key for key in ("landlord", "dealer") if key in options), None)
+
+
 def play_deal(name: str, names: tuple[str, str], deal: int, seed: int,
               fixed_landlord: bool = False) -> list[Game]:
     """Both games of deal ``deal``: bot A on the first side, then bot B on it."""
     players = variant(name).players
     seat = deal % players
     game_seed = seed + deal
-    options: dict[str, Any] = {"landlord": seat} if fixed_landlord else {}
+    key = fixed_option(name)
+    options: dict[str, Any] = {key: seat} if fixed_landlord and key else {}
     out = []
     for swap in (0, 1):
         state = new_game(name, seed=game_seed, options=options)
@@ -112,7 +123,7 @@ def play_deal(name: str, names: tuple[str, str], deal: int, seed: int,
         cards = tuple(format_cards(zones[f"hand{s}"]) for s in range(players))
         first = landlord_side(state, seat if fixed_landlord else None)
         if first is not None:
-            labels = ("landlord", "farmers")
+            labels = ("dealer", "others") if key == "dealer" else ("landlord", "farmers")
         else:
             first, labels = [seat], ("alone", "others")
         on_first = names[swap]
@@ -140,9 +151,9 @@ def run(name: str, names: Sequence[str], deals: int, seed: int = 0,
         raise bots.BotError("the arena seats two bots: --bots A,B")
     if deals < 1:
         raise IllegalAction("an arena needs at least one deal")
-    v = variant(name)
-    if fixed_landlord and "landlord" not in v.options:
-        raise IllegalAction(f"{name} has no fixed landlord option: play it without "
+    variant(name)  # an unknown variant fails here, with its message
+    if fixed_landlord and fixed_option(name) is None:
+        raise IllegalAction(f"{name} has no fixed landlord or dealer option: play it without "
                             "--fixed-landlord")
     pair = (names[0], names[1])
     for bot_name in pair:  # fail early on an unknown bot or a variant it cannot play

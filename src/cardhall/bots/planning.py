@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from cardhall.bots import setup
+from cardhall.bots import setup, trick_plan
 from cardhall.bots.base import Bot, BotError, Observation
 from cardhall.bots.hands import Plan, Planner, planner
 from cardhall.bots.view import View, legal_plays, read_view
@@ -51,6 +51,8 @@ SHORT_OWNER = 3
 ANSWER_CHARGE = 2.0
 #: Follow: what taking the lead is worth beyond the cards played (a turn of tempo).
 TEMPO = 1.0
+#: The trick-taking game, played by ``trick_plan`` instead of the climbing policy.
+TRICK_GAME = "zhaopengyou"
 #: Kicker variants of one main part worth evaluating (the lowest kickers first).
 KICKER_VARIANTS = 3
 
@@ -263,12 +265,14 @@ class PlanningBot(Bot):
 
     def __init__(self, variant: str, seat: int, seed: int = 0) -> None:
         super().__init__(variant, seat, seed)
+        self._policies: dict[str, Policy] = {}
+        if variant == TRICK_GAME:
+            return
         try:
             get_rules(variant)
         except RuleError:
-            raise BotError(f"the planning bot plays the climbing games; {variant} is not "
-                           "one (no rule set declares it)") from None
-        self._policies: dict[str, Policy] = {}
+            raise BotError(f"the planning bot plays the climbing games and {TRICK_GAME}; "
+                           f"{variant} is neither") from None
 
     def policy(self, rs: RuleSet) -> Policy:
         key = f"{rs.name}:{rs.wild}:{rs.kaopai}:{rs.bie6}"
@@ -278,6 +282,8 @@ class PlanningBot(Bot):
         return found
 
     def choose(self, observation: Observation, legal: list[str]) -> str:
+        if observation.get("variant") == TRICK_GAME:
+            return trick_plan.choose(observation, legal)
         if observation.get("phase") != "play":
             return setup.decide(observation, legal, self.policy(rule_set(observation)))
         return self.choose_play(observation, legal)

@@ -25,7 +25,7 @@ from the bot's seeded random source) with a wall-clock cap ``seconds`` as a
 safety net. The search applies where the sides are known and the first
 player out ends the game (every Dou Dizhu variant once 五人斗地主's hidden
 landlord is known); elsewhere (保皇's finishing order, an unknown hidden
-landlord) the bot plays the planning bot's move.
+landlord, 找朋友's tricks) the bot plays the planning bot's move.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import time
 from collections.abc import Sequence
 
 from cardhall.bots.base import Bot, BotError, Observation
-from cardhall.bots.planning import DECISIVE, PlanningBot, Policy, rule_set
+from cardhall.bots.planning import DECISIVE, TRICK_GAME, PlanningBot, Policy, rule_set
 from cardhall.bots.view import View, legal_plays, read_view
 from cardhall.cards import NUM_RANKS, Counts
 from cardhall.rules import Play
@@ -68,7 +68,7 @@ class SearchBot(Bot):
 
     def choose(self, observation: Observation, legal: list[str]) -> str:
         self.last_rollouts = 0
-        if observation.get("phase") != "play":
+        if observation.get("phase") != "play" or observation.get("variant") == TRICK_GAME:
             return self.planning.choose(observation, legal)
         policy = self.planning.policy(rule_set(observation))
         view = read_view(observation, policy.rs)

@@ -1,0 +1,170 @@
+"""What one 找朋友 seat knows, read from its observation alone: cards out, voids, likely teams.
+
+The planning bot for 找朋友 (``trick_plan``) judges plays by who will win the
+trick and whose side that is. Both are uncertain until the friend shows
+himself, so the view keeps
+
+- the cards it has not seen (``unseen``, per face): the other hands, and the
+  kitty unless this seat is the dealer who buried it;
+- the groups (side suits, trumps) each seat is known to be void in: a
+  follower who answered a lead with cards of another group had none left;
+- the *friend hypotheses*: who might be the friend, with weights. Once the
+  friend is revealed there is one. Before that, the dealer weighs every other
+  seat that could still hold the called card (a seat void in its group
+  cannot), with a small weight on nobody (the copy buried or never played); a
+  seat that can make itself the friend by playing the called copy intends to
+  (``intends_friend``), so it sits with the dealer; any other non-dealer weighs
+  the non-dealers but itself. ``same(a, b)`` is then the probability that
+  seats ``a`` and ``b`` are on one side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from cardhall.bots.base import Observation
+from cardhall.cards import RANK_CHARS, SUIT_CHARS, Card, parse_card
+from cardhall.cards import parse_cards as _parse
+from cardhall.rules.trick import GROUPS, Lead, Trumps, lead_of, play_rank, trumps
+
+PLAYERS, PACKS, KITTY = 5, 3, 7
+Cards = tuple[Card, ...]
+#: Weight of "nobody is the friend" among the dealer's hypotheses before the reveal.
+NOBODY = 0.05
+
+
+@lru_cache(maxsize=1 << 16)
+def cards_of(text: str) -> Cards:
+    return tuple(sorted(_parse(text)))
+
+
+@dataclass
+class TrickView:
+    """A 找朋友 seat's knowledge at one decision (see the module docstring)."""
+
+    seat: int
+    ctx: Trumps
+    hand: Cards
+    dealer: int
+    counts: list[int]
+    #: Unseen copies of each of the 54 faces, and how many cards that is.
+    unseen: list[int]
+    unseen_total: int
+    #: voids[seat][group]: known to hold no card of that group.
+    voids: list[list[bool]]
+    #: (friend seat or None, weight): who may be the friend, weights summing to 1.
+    hypotheses: list[tuple[int | None, float]]
+    call: tuple[int, Card] | None
+    copies: int
+    friend: int | None
+    #: The trick so far: plays in order, the lead, and the winning play's seat and rank.
+    plays: list[tuple[int, Cards]]
+    lead: Lead | None
+    best_seat: int | None
+    best_rank: tuple[int, int] | None
+    tricks_left: int
+    #: The buried cards, for the dealer (None for the others).
+    kitty: Cards | None = None
+
+    def same(self, a: int, b: int) -> float:
+        """Probability that seats ``a`` and ``b`` are on one side."""
+        if a == b:
+            return 1.0
+        total = 0.0
+        for friend, weight in self.hypotheses:
+            side = {self.dealer, friend}
+            if (a in side) == (b in side):
+                total += weight
+        return total
+
+    def sign(self, s: int) -> float:
+        """+1 for this seat's side, −1 for the other, in between while unsure."""
+        return 2.0 * self.same(self.seat, s) - 1.0
+
+    def intends_friend(self) -> bool:
+        return self.friend is None and _can_become_friend(self)
+
+    def after_me(self) -> list[int]:
+        """Seats still to play to the current trick after this one."""
+        left = PLAYERS - len(self.plays) - 1
+        return [(self.seat + i) % PLAYERS for i in range(1, left + 1)]
+
+
+def _can_become_friend(view: TrickView) -> bool:
+    if view.call is None or view.seat == view.dealer:
+        return False
+    n, face = view.call
+    held = view.hand.count(face)
+    return held > 0 and view.copies < n <= view.copies + held
+
+
+def context(obs: Observation) -> Trumps:
+    return trumps(RANK_CHARS.index(obs["level"]), SUIT_CHARS.index(obs["trump"]))
+
+
+def read(obs: Observation) -> TrickView:
+    """The view of a seat in the play phase (trump known, friend called)."""
+    ctx = context(obs)
+    seat = int(obs["seat"])
+    hand = cards_of(obs["hand"])
+    dealer = int(obs["dealer"])
+    unseen = [PACKS] * 54
+    for c in hand:
+        unseen[c] -= 1
+    kitty = cards_of(obs["kitty"]) if seat == dealer and obs.get("kitty") else None
+    for c in kitty or ():
+        unseen[c] -= 1
+    voids = [[False] * GROUPS for _ in range(PLAYERS)]
+    trick: list[tuple[int, Cards]] = []
+    for event in obs.get("log", ()):
+        kind = event.get("type")
+        if kind == "play":
+            cards = cards_of(event["cards"])
+            for c in cards:
+                unseen[c] -= 1
+            if trick:
+                group = ctx.group[trick[0][1][0]]
+                if any(ctx.group[c] != group for c in cards):
+                    voids[event["seat"]][group] = True
+            trick.append((event["seat"], cards))
+        elif kind == "trick":
+            trick = []
+    call_obj = obs.get("friend_call")
+    call = None if call_obj is None else (int(call_obj["n"]), parse_card(call_obj["card"]))
+    lead = lead_of(trick[0][1], ctx) if trick else None
+    best_seat: int | None = None
+    best_rank: tuple[int, int] | None = None
+    if lead is not None:
+        for s, cards in trick:
+            rank = play_rank(cards, lead, ctx)
+            if rank is not None and (best_rank is None or rank > best_rank):
+                best_seat, best_rank = s, rank
+    counts = [int(n) for n in obs["counts"]]
+    view = TrickView(
+        seat=seat, ctx=ctx, hand=hand, dealer=dealer, counts=counts,
+        unseen=unseen, unseen_total=sum(unseen), voids=voids, hypotheses=[],
+        call=call, copies=int(obs.get("copies_played") or 0), friend=obs.get("friend"),
+        plays=trick, lead=lead, best_seat=best_seat, best_rank=best_rank,
+        tricks_left=max(counts), kitty=kitty)
+    view.hypotheses = _hypotheses(view)
+    return view
+
+
+def _hypotheses(view: TrickView) -> list[tuple[int | None, float]]:
+    if view.friend is not None:
+        return [(view.friend, 1.0)]
+    if _can_become_friend(view):
+        return [(view.seat, 1.0)]
+    others = [s for s in range(PLAYERS) if s not in (view.dealer, view.seat)]
+    if view.call is not None:
+        group = view.ctx.group[view.call[1]]
+        holders = [s for s in others if not view.voids[s][group]]
+        others = holders or others
+    if view.seat == view.dealer:
+        share = (1.0 - NOBODY) / len(others)
+        return [(None, NOBODY), *((s, share) for s in others)]
+    return [(s, 1.0 / len(others)) for s in others]
+
+
+__all__ = ["TrickView", "cards_of", "context", "read"]
