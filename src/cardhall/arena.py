@@ -109,13 +109,18 @@ def fixed_option(name: str) -> str | None:
 
 
 def play_deal(name: str, names: tuple[str, str], deal: int, seed: int,
-              fixed_landlord: bool = False) -> list[Game]:
-    """Both games of deal ``deal``: bot A on the first side, then bot B on it."""
+              fixed_landlord: bool = False, house: dict[str, Any] | None = None) -> list[Game]:
+    """Both games of deal ``deal``: bot A on the first side, then bot B on it.
+
+    ``house`` holds the table's options (保皇's mode, 烤牌, …) for every game.
+    """
     players = variant(name).players
     seat = deal % players
     game_seed = seed + deal
     key = fixed_option(name)
-    options: dict[str, Any] = {key: seat} if fixed_landlord and key else {}
+    options: dict[str, Any] = dict(house or {})
+    if fixed_landlord and key:
+        options[key] = seat
     out = []
     for swap in (0, 1):
         state = new_game(name, seed=game_seed, options=options)
@@ -140,13 +145,16 @@ def play_deal(name: str, names: tuple[str, str], deal: int, seed: int,
     return out
 
 
-def _play_deal_args(args: tuple[str, tuple[str, str], int, int, bool]) -> list[Game]:
+def _play_deal_args(args: tuple[str, tuple[str, str], int, int, bool, dict[str, Any]]
+                    ) -> list[Game]:
     return play_deal(*args)
 
 
 def run(name: str, names: Sequence[str], deals: int, seed: int = 0,
-        fixed_landlord: bool = False, jobs: int = 1) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals and summarise them (JSON-able)."""
+        fixed_landlord: bool = False, jobs: int = 1,
+        options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play ``deals`` duplicate deals and summarise them (JSON-able); ``options`` are the
+    table's house options, checked before any deal is played."""
     if len(names) != 2:
         raise bots.BotError("the arena seats two bots: --bots A,B")
     if deals < 1:
@@ -155,11 +163,13 @@ def run(name: str, names: Sequence[str], deals: int, seed: int = 0,
     if fixed_landlord and fixed_option(name) is None:
         raise IllegalAction(f"{name} has no fixed landlord or dealer option: play it without "
                             "--fixed-landlord")
+    house = dict(options or {})
+    new_game(name, seed=seed, options=house)  # a bad option fails here, with its message
     pair = (names[0], names[1])
     for bot_name in pair:  # fail early on an unknown bot or a variant it cannot play
         bots.make(bot_name, name, 0, seed)
     start = time.perf_counter()
-    tasks = [(name, pair, d, seed, fixed_landlord) for d in range(deals)]
+    tasks = [(name, pair, d, seed, fixed_landlord, house) for d in range(deals)]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             games = [g for pair_games in pool.map(_play_deal_args, tasks, chunksize=4)
@@ -167,7 +177,8 @@ def run(name: str, names: Sequence[str], deals: int, seed: int = 0,
     else:
         games = [g for task in tasks for g in _play_deal_args(task)]
     summary = summarise(games, pair)
-    summary.update(variant=name, deals=deals, seed=seed, fixed_landlord=fixed_landlord,
+    summary.update(variant=name, options=house, deals=deals, seed=seed,
+                   fixed_landlord=fixed_landlord,
                    seconds=round(time.perf_counter() - start, 1))
     return summary
 

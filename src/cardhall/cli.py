@@ -5,7 +5,8 @@
     cardhall rules variants
     cardhall play VARIANT [--seat N] [--seed S] [--bots NAME[,NAME...]] [--save FILE]
     cardhall simulate VARIANT --games N --seed S [--bots NAME[,NAME...]] [--json]
-    cardhall arena VARIANT --bots A,B --deals N --seed S [--fixed-landlord] [--jobs J] [--json]
+    cardhall arena VARIANT --bots A,B --deals N --seed S [--fixed-landlord] [--option K=V]
+                   [--jobs J] [--json]
     cardhall replay FILE [--seat N]
     cardhall demo
 
@@ -123,7 +124,7 @@ def _cmd_simulate(args: argparse.Namespace) -> object:
 
 def _cmd_arena(args: argparse.Namespace) -> object:
     summary = arena.run(args.variant, _bot_names(args.bots), args.deals, args.seed,
-                        args.fixed_landlord, args.jobs)
+                        args.fixed_landlord, args.jobs, _options(args.option))
     if args.json:
         return summary
     print(arena.describe(summary))
@@ -189,6 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena_cmd.add_argument("--fixed-landlord", action="store_true",
                            help="fix the landlord seat (no bidding), for peers that cannot bid")
     arena_cmd.add_argument("--jobs", type=int, default=1, help="worker processes")
+    arena_cmd.add_argument("--option", action="append", metavar="KEY=VALUE",
+                           help="a house option for every game (e.g. mode=simple)")
     arena_cmd.add_argument("--json", action="store_true")
     arena_cmd.set_defaults(run=_cmd_arena)
     replay_cmd = sub.add_parser("replay", help="step through a saved record")

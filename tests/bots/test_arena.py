@@ -36,6 +36,23 @@ def test_hidden_landlord_joins_the_landlord_side() -> None:
     assert set(games[0].seats) | set(games[1].seats) == set(range(5))
 
 
+def test_zhaopengyou_fixes_the_dealer() -> None:
+    """找朋友: --fixed-landlord is the dealer option; bot A deals first, then B on the same cards."""
+    games = arena.play_deal("zhaopengyou", ("planning", "tuoguan"), 2, seed=5,
+                            fixed_landlord=True)
+    assert [g.side for g in games] == ["dealer", "others"]
+    assert games[0].seats == (2,) and set(games[1].seats) == {0, 1, 3, 4}
+    assert games[0].cards == games[1].cards and not any(g.abandoned for g in games)
+
+
+def test_house_options_reach_every_game() -> None:
+    summary = arena.run("baohuang", ["planning", "tuoguan"], deals=1, seed=2,
+                        options={"mode": "simple"})
+    assert summary["options"] == {"mode": "simple"} and summary["games"] == 2
+    with pytest.raises(IllegalAction, match="mode"):
+        arena.run("baohuang", ["planning", "tuoguan"], deals=1, options={"mode": "nonesuch"})
+
+
 def test_summary_counts_both_bots() -> None:
     games = [arena.Game(0, "landlord", 2.0, 1.0), arena.Game(0, "farmers", -2.0, 0.0),
              arena.Game(1, "landlord", -4.0, 0.0), arena.Game(1, "farmers", 2.0, 1.0),
@@ -81,10 +98,15 @@ def test_run_and_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert printed["results"] == summary["results"]
     assert cli.main(["arena", "ddz3", "--bots", "planning,tuoguan", "--deals", "1"]) == 0
     assert "win rate" in capsys.readouterr().out
+    assert cli.main(["arena", "baohuang", "--bots", "planning,tuoguan", "--deals", "1",
+                     "--option", "mode=simple", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"] == {"mode": "simple"}
 
 
 def test_bad_requests() -> None:
-    with pytest.raises(IllegalAction, match="fixed landlord"):
+    with pytest.raises(IllegalAction, match="fixed landlord or dealer"):
         arena.run("baohuang", ["planning", "tuoguan"], deals=1, fixed_landlord=True)
     assert cli.main(["arena", "ddz3", "--bots", "planning", "--deals", "1"]) == 2
     assert cli.main(["arena", "ddz3", "--bots", "planning,nobody", "--deals", "1"]) == 2
+    assert cli.main(["arena", "baohuang", "--bots", "planning,tuoguan", "--deals", "1",
+                     "--option", "mode=nonesuch"]) == 2

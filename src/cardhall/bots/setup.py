@@ -29,11 +29,13 @@ from cardhall.bots.base import Observation
 from cardhall.cards import (
     BIG_JOKER,
     SMALL_JOKER,
+    SMALL_JOKER_CARD,
     TWO,
     Counts,
     card_rank,
     format_ranks,
     parse_card,
+    parse_cards,
     parse_ranks,
     to_counts,
 )
@@ -53,7 +55,8 @@ NON_COMMITTAL = ("pass", "no-call", "no-rob", "no-double", "decline", "start", "
 #: risks little; a rob, a double, a show each double the stake; 保皇's solo plays 1 vs 4.
 WANT = {"bid1": 0.55, "bid2": 0.70, "bid3": 0.85, "call": 0.60, "rob": 0.80,
         "double": 0.85, "show": 0.97, "farmer_double": 0.92, "reveal": 0.65,
-        "single_reveal": 0.92, "accept": 0.40, "solo": 0.97, "open": 0.80, "rebel": 0.75}
+        "single_reveal": 0.92, "accept": 0.40, "solo": 0.97, "open": 0.80, "rebel": 0.60,
+        "hidden_solo": 0.90, "rob_solo": 0.99}
 
 #: (median, spread) of the rating of a hand as dealt, per variant: its percentile is read
 #: as ``1 / (1 + exp(-(rating - median) / spread))`` (a logistic of the same variance).
@@ -96,7 +99,7 @@ def decide(obs: Observation, legal: Sequence[str], policy: Policy) -> str:
     p = percentile(variant, rating(hand, policy.planner)) if sum(hand) else 0.0
     have = set(legal)
     if variant == "baohuang":
-        return _baohuang(obs, legal, p)
+        return baohuang(obs, legal, p)
     if any(a.startswith("bid ") for a in legal):
         return _bid(legal, p)
     if any(a.startswith("take ") for a in legal):
@@ -165,27 +168,58 @@ def _kitty(obs: Observation, legal: Sequence[str], policy: Policy) -> str:
 # -- 保皇 ----------------------------------------------------------------------------------
 
 
-def _baohuang(obs: Observation, legal: Sequence[str], p: float) -> str:
-    """Emperor card, guard call, solo and rob, disclosure, rebellion (baohuang.md §2)."""
+def baohuang(obs: Observation, legal: Sequence[str], p: float) -> str:
+    """Emperor card, guard call, solo and rob, disclosure, rebellion (baohuang.md §2, §4).
+
+    - *Emperor card*: the emperor's score is twice the guard's, so a hand in the
+      lower part of the table cedes while ceding is allowed; in classic mode so
+      does one with no card held three times, which could name no guard and
+      would have to play the open solo.
+    - *Guard call* (classic): a card held three times names the holder of the
+      fourth copy as guard; a card held four times names nobody (暗独保:
+      +12 only if first out, −12 from third on), so it is called only with a
+      hand that expects to go out first; the open solo (±24) with a rarer one.
+      Among three-copy calls, the highest rank (see ``_call_key``).
+    - *Simple mode*, the emperor holding the guard card: he is alone either
+      way; he opens his solo only with the strongest hands.
+    - *抢独*: only a hand that beats nearly every dealt hand robs (it plays ±24
+      alone against four).
+    - *Disclosure*: the guard opens (×2) when his hand is strong enough that
+      the royal side expects to win.
+    - *造反* (simple mode): success doubles only the rebels' win, so a rebel
+      whose hand is better than most calls it; the guard answers ``no`` (he
+      gains nothing from a doubled loss).
+    """
     have = set(legal)
+    cards = parse_cards(obs.get("cards", ""))
     if "accept" in have:
-        return "accept" if p >= WANT["accept"] or "cede" not in have else "cede"
+        classic = (obs.get("rules") or {}).get("mode", "classic") == "classic"
+        callable_ = any(cards.count(c) >= 3 for c in set(cards) if c < SMALL_JOKER_CARD)
+        able = not classic or callable_ or p >= WANT["solo"]  # else only the open solo is left
+        return "accept" if (p >= WANT["accept"] and able) or "cede" not in have else "cede"
+    if "rob-solo" in have:
+        return "rob-solo" if p >= WANT["rob_solo"] else "no"
     calls = [a for a in legal if a.startswith("call ")]
     if calls or "solo" in have or "no-solo" in have or "hidden-solo" in have:
         if "solo" in have and p >= WANT["solo"]:
             return "solo"
-        if calls:
-            return max(calls, key=_call_key)
-        for answer in ("hidden-solo", "no-solo", "redeal", "solo"):
+        held = {a: cards.count(parse_card(a.split(None, 1)[1])) for a in calls}
+        guarded = [a for a in calls if held[a] == 3]
+        alone = [a for a in calls if held[a] >= 4]
+        if alone and (p >= WANT["hidden_solo"] or not guarded):
+            return max(alone, key=_call_key)
+        if guarded:
+            return max(guarded, key=_call_key)
+        if "hidden-solo" in have:
+            return "hidden-solo"
+        for answer in ("no-solo", "redeal", "solo"):
             if answer in have:
                 return answer
-    if "rob-solo" in have:
-        return "rob-solo" if p >= WANT["solo"] + 0.05 else "no"
     if "open" in have:
         return "open" if p >= WANT["open"] else "hidden"
     if "rebel" in have:
-        rebel = obs.get("role") == "rebel" or obs.get("role") is None
-        return "rebel" if rebel and 1.0 - p >= WANT["rebel"] else "no"
+        rebel = obs.get("role") != "guard"
+        return "rebel" if rebel and p >= WANT["rebel"] else "no"
     return _non_committal(legal)
 
 
