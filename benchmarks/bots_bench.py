@@ -20,7 +20,6 @@ import time
 
 from cardhall import bots
 from cardhall.games import VARIANTS, new_game
-from cardhall.rules import RULESETS
 from cardhall.sim import MAX_ACTIONS
 
 
@@ -62,7 +61,7 @@ def main() -> None:
     parser.add_argument("--bot", default="planning")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--variants", default=",".join(v for v in VARIANTS if v in RULESETS))
+    parser.add_argument("--variants", default=",".join(VARIANTS))
     args = parser.parse_args()
     print(f"{args.bot}: ms per decision (median / p90), {args.games} games per variant")
     print("| variant | play decisions | median | p90 | set-up median | searched | median |")

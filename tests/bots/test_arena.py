@@ -37,7 +37,7 @@ def test_hidden_landlord_joins_the_landlord_side() -> None:
 
 
 def test_zhaopengyou_fixes_the_dealer() -> None:
-    """找朋友: --fixed-landlord is the dealer option; bot A deals first, then B on the same cards."""
+    """找朋友: --fixed-landlord is the dealer option; A deals first, then B, on the same cards."""
     games = arena.play_deal("zhaopengyou", ("planning", "tuoguan"), 2, seed=5,
                             fixed_landlord=True)
     assert [g.side for g in games] == ["dealer", "others"]

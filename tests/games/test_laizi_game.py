@@ -1,5 +1,5 @@
 """癞子场 (ddz3_laizi) as a game: ddz-laizi.md §5's worked and cap examples, the wild draw,
-bomb classes and their factors, escape (Ruling 11) and a golden playthrough.
+bomb classes and their factors, escape (Ruling 11); its golden game is in test_golden.py.
 
 One deal serves the scripted tests. Seat 0 is the landlord after one rob (seat 1 calls,
 seat 0 robs) and holds QQQQ; seat 1 holds 888, one 9, the rocket, 34567, TTT KK and A,
@@ -14,7 +14,7 @@ import pytest
 
 from cardhall.cards import RANK_CHARS
 from cardhall.games import GameState, new_game
-from tests.games.test_happy import NO_DOUBLES, QUIET, READY, check_golden, run
+from tests.games.test_happy import NO_DOUBLES, QUIET, READY, run
 
 DEAL = {"hands": ["QQQQ 3 44 55 66 77 JJ 22", "888 9 X D 34567 TTT KK A",
                   "33 4 5 6 7 8 999 T J KK AA 2"], "kitty": "J A 2"}
@@ -162,7 +162,3 @@ def test_escape_is_capped() -> None:
     assert result is not None
     assert (result["M_act"], result["P"], result["X_esc"]) == (32, 128, 10_000)
     assert result["scores"] == [-10_000, 5_000, 5_000]
-
-
-def test_golden_playthrough() -> None:
-    check_golden("ddz3_laizi", 15)
