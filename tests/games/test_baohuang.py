@@ -18,7 +18,8 @@ import pytest
 from cardhall import bots, rules
 from cardhall.cards import BIG_JOKER_CARD, SIX, SMALL_JOKER_CARD, card_rank, format_cards
 from cardhall.games import IllegalAction, new_game, replay
-from cardhall.games.baohuang import SIZES, Baohuang
+from cardhall.games.baohuang import Baohuang
+from cardhall.games.baohuang_setup import SIZES
 from tests.games.hidden import hidden_zones, shuffle_hidden
 from tests.games.test_conformance import check_step, play_random
 
