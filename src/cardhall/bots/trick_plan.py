@@ -43,8 +43,19 @@ from collections.abc import Sequence
 from cardhall.bots.base import Observation
 from cardhall.bots.trick_odds import Odds
 from cardhall.bots.trick_view import KITTY, PLAYERS, Cards, TrickView, cards_of, context, read
-from cardhall.cards import ACE, KING, RANK_CHARS, SUIT_CHARS, Card, card, format_card, format_cards
-from cardhall.rules.trick import POINTS, TRUMP, Lead, Trumps, lead_of, play_rank
+from cardhall.cards import (
+    ACE,
+    KING,
+    RANK_CHARS,
+    SMALL_JOKER_CARD,
+    SUIT_CHARS,
+    Card,
+    card,
+    card_rank,
+    format_card,
+    format_cards,
+)
+from cardhall.rules.trick import POINTS, TRUMP, Lead, lead_of, play_rank, trumps
 
 #: Keep value of a trump: base plus this per step (BJ, at step 15, is worth most).
 TRUMP_BASE, TRUMP_STEP = 1.0, 0.35
@@ -75,16 +86,19 @@ DECLARE_BAR, OVERCALL_MARGIN = 11.0, 2.0
 
 def suit_strength(hand: Sequence[Card], level: int, suit: int) -> float:
     """How strong ``hand`` would be in trumps with ``suit`` trump (for the declaration)."""
-    ctx = Trumps(level, suit)
+    ctx = trumps(level, suit)
     counts = Counter(c for c in hand if ctx.is_trump(c))
     value = 0.0
     for c, n in counts.items():
-        weight = JOKER_WEIGHT if c >= 52 else LEVEL_WEIGHT if c // 4 == level else SUIT_WEIGHT
+        weight = (JOKER_WEIGHT if c >= SMALL_JOKER_CARD else
+                  LEVEL_WEIGHT if card_rank(c) == level else SUIT_WEIGHT)
         value += weight * n + (PAIR_WEIGHT if n >= 2 else 0.0)
     return value
 
 
 def declare(obs: Observation, legal: Sequence[str]) -> str:
+    """Declare the suit the hand is strongest in, with every copy held (nothing overcalls
+    three); overcall only a clearly weaker standing suit; never over oneself."""
     hand = cards_of(obs["hand"])
     level = RANK_CHARS.index(obs["level"])
     declarations = obs.get("declarations") or []
@@ -123,7 +137,7 @@ def bury(obs: Observation) -> str:
     top = KING if ctx.level == ACE else ACE
 
     def precious(c: Card) -> bool:
-        return ctx.is_trump(c) or POINTS[c] > 0 or c // 4 == top or counts[c] >= 2
+        return ctx.is_trump(c) or POINTS[c] > 0 or card_rank(c) == top or counts[c] >= 2
 
     chosen: list[Card] = []
     suits = sorted(range(4), key=lambda g: sum(1 for c in hand if ctx.group[c] == g))
@@ -136,7 +150,8 @@ def bury(obs: Observation) -> str:
     length = Counter(ctx.group[c] for c in rest.elements())
 
     def key(c: Card) -> tuple[int, int, int, int, int, Card]:
-        return (int(ctx.is_trump(c)), int(POINTS[c] > 0), int(counts[c] >= 2 or c // 4 == top),
+        return (int(ctx.is_trump(c)), int(POINTS[c] > 0),
+                int(counts[c] >= 2 or card_rank(c) == top),
                 length[ctx.group[c]], ctx.strength[c], c)
 
     for c in sorted(rest.elements(), key=key):
@@ -147,6 +162,9 @@ def bury(obs: Observation) -> str:
 
 
 def friend_call(obs: Observation) -> str:
+    """The first copy of a side suit's top card (A; K when ℓ is A) the dealer lacks, in his
+    shortest such suit: its holder can win tricks in a suit the dealer soon cannot follow.
+    Holding a copy of every one, the next copy after his own (he keeps his back)."""
     ctx = context(obs)
     hand = cards_of(obs["hand"])
     top = KING if ctx.level == ACE else ACE
