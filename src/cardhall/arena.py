@@ -222,7 +222,10 @@ def describe(summary: dict[str, Any]) -> str:
     """The summary as a few lines for people."""
     a, b = summary["bots"]
     ra, rb = summary["results"][a], summary["results"][b]
-    mode = "fixed landlord" if summary["fixed_landlord"] else "with bidding"
+    fixed = f"fixed {fixed_option(summary['variant'])}"
+    mode = fixed if summary["fixed_landlord"] else "with bidding"
+    if summary.get("options"):
+        mode += ", " + ", ".join(f"{k}={v}" for k, v in summary["options"].items())
     lines = [f"{summary['variant']}: {a} vs {b}, {summary['deals']} duplicate deals "
              f"({summary['games']} games, {mode}), seed {summary['seed']}, "
              f"{summary['seconds']} s"]

@@ -43,12 +43,15 @@ def test_zhaopengyou_fixes_the_dealer() -> None:
     assert [g.side for g in games] == ["dealer", "others"]
     assert games[0].seats == (2,) and set(games[1].seats) == {0, 1, 3, 4}
     assert games[0].cards == games[1].cards and not any(g.abandoned for g in games)
+    summary = arena.run("zhaopengyou", ["planning", "tuoguan"], deals=1, fixed_landlord=True)
+    assert "(2 games, fixed dealer)" in arena.describe(summary)
 
 
 def test_house_options_reach_every_game() -> None:
     summary = arena.run("baohuang", ["planning", "tuoguan"], deals=1, seed=2,
                         options={"mode": "simple"})
     assert summary["options"] == {"mode": "simple"} and summary["games"] == 2
+    assert "(2 games, with bidding, mode=simple)" in arena.describe(summary)
     with pytest.raises(IllegalAction, match="mode"):
         arena.run("baohuang", ["planning", "tuoguan"], deals=1, options={"mode": "nonesuch"})
 
