@@ -28,7 +28,7 @@ from typing import Any
 from cardhall.bots import setup, trick_plan
 from cardhall.bots.base import Bot, BotError, Observation
 from cardhall.bots.hands import Plan, Planner, planner
-from cardhall.bots.view import View, legal_plays, read_view
+from cardhall.bots.view import View, action_text, legal_plays, read_view
 from cardhall.cards import ACE, SMALL_JOKER, TWO, Counts
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
@@ -305,9 +305,7 @@ class PlanningBot(Bot):
         texts = legal_plays(observation, view)
         plays = [p for p in texts.values() if p is not None]
         choice = policy.choose(view, plays, "pass" in texts)
-        if choice is None:
-            return "pass"
-        for text, play in texts.items():
-            if play is choice:
-                return text
-        raise BotError(f"seat {self.seat}: chose a play that is not legal ({choice.text})")
+        text = action_text(texts, choice)
+        if text is None:
+            raise BotError(f"seat {self.seat}: chose a play that is not legal ({choice})")
+        return text

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 from cardhall.bots.base import Bot, BotError, Observation
 from cardhall.bots.planning import DECISIVE, TRICK_GAME, PlanningBot, Policy, rule_set
-from cardhall.bots.view import View, legal_plays, read_view
+from cardhall.bots.view import View, action_text, legal_plays, read_view
 from cardhall.cards import NUM_RANKS, Counts
 from cardhall.rules import Play
 
@@ -84,12 +84,10 @@ class SearchBot(Bot):
                 if len(tried) == self.candidates:
                     break
             choice = self.search(view, policy, tried)
-        if choice is None:
-            return "pass"
-        for text, play in texts.items():
-            if play is choice:
-                return text
-        raise BotError(f"seat {self.seat}: the search chose a play not offered ({choice.text})")
+        text = action_text(texts, choice)
+        if text is None:
+            raise BotError(f"seat {self.seat}: the search chose a play not offered ({choice})")
+        return text
 
     def _searchable(self, view: View) -> bool:
         """Sides known to this seat, and a game that ends when the first player goes out."""

@@ -245,6 +245,13 @@ def _exact_hands(obs: Observation, seat: int) -> dict[int, Counts]:
     return out
 
 
+def action_text(texts: dict[str, Play | None], choice: Play | None) -> str | None:
+    """The legal action's text for a chosen play (``pass`` for None); None if not offered."""
+    if choice is None:
+        return "pass"
+    return next((text for text, play in texts.items() if play is choice), None)
+
+
 def legal_plays(obs: Observation, view: View) -> dict[str, Play | None]:
     """The legal actions of a play decision: text → play (None for ``pass``).
 

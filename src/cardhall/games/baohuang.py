@@ -164,38 +164,20 @@ class Baohuang(BaohuangSetup):
             return f"{play.text} does not beat {self.trick[1].text}: {how}"
         return f"{play.text} is not a legal play now"
 
-    def _apply_pass(self) -> list[Event]:
-        seat = self.to_act
-        assert seat is not None and self.trick is not None
-        self.passes += 1
-        self.to_act = self._next(seat)
-        events: list[Event] = [{"type": "pass", "seat": seat}]
-        holder = self.trick[0]
-        others = sum(p is None for p in self.place) - (self.place[holder] is None)
-        if self.passes >= others:  # Ruling 16: the holder, or the next player after him
-            self.trick, self.passes = None, 0
-            events.append({"type": "trick-over", "leader": self.to_act})
-        return events
+    def _passes_to_close(self) -> int:
+        """Ruling 16: every other player still in, so a trick led on a hand that went out
+        ends with the next player after its holder."""
+        holder = self.trick[0] if self.trick is not None else None
+        return sum(p is None for p in self.place) - (holder is not None and
+                                                      self.place[holder] is None)
 
-    def _apply_play(self, play: Play, text: str) -> list[Event]:
-        seat = self.to_act
-        assert seat is not None
-        cards = self._take_cards(seat, play.cards)
-        self.played.extend(cards)
-        self.plays_made[seat] += 1
-        self.trick, self.passes = (seat, play), 0
-        events: list[Event] = [{"type": "play", "seat": seat, "cards": text, "kind": play.kind,
-                                "left": len(self.hands[seat])}]
-        events.extend(self._on_play(seat, play, cards))
-        if not self.hands[seat]:
-            self.out.append(seat)
-            self.place[seat] = len(self.out)
-            self.winner = self.out[0]
-            events.append({"type": "out", "seat": seat, "place": len(self.out)})
-            if self._play_over():
-                return events + self._finish()
-        self.to_act = self._next(seat)
-        return events
+    def _go_out(self, seat: int) -> list[Event]:
+        """Players leave one by one (头客, 二客, …); the game ends once the score is fixed."""
+        self.out.append(seat)
+        self.place[seat] = len(self.out)
+        self.winner = self.out[0]
+        events: list[Event] = [{"type": "out", "seat": seat, "place": len(self.out)}]
+        return events + self._finish() if self._play_over() else events
 
     def _on_play(self, seat: int, play: Play, cards: list[Card]) -> list[Event]:
         """The guard shows himself by playing the called card or the guard card (Ruling 8).

@@ -357,11 +357,15 @@ class ClimbingGame(GameState):
         self.passes += 1
         self.to_act = self._next(seat)
         events: list[Event] = [{"type": "pass", "seat": seat}]
-        if self.passes >= self.players - 1:
+        if self.passes >= self._passes_to_close():
             self.trick = None  # everyone else passed: the last player leads freely
             self.passes = 0
             events.append({"type": "trick-over", "leader": self.to_act})
         return events
+
+    def _passes_to_close(self) -> int:
+        """Passes in a row that end a trick: everyone but its holder."""
+        return self.players - 1
 
     def _apply_play(self, play: Play, text: str) -> list[Event]:
         seat = self.to_act
@@ -381,11 +385,16 @@ class ClimbingGame(GameState):
             event["bomb"] = True
         events = [event, *self._on_play(seat, play, cards)]
         if not self.hands[seat]:
-            self.winner = seat
-            events.extend(self._finish())
-        else:
-            self.to_act = self._next(seat)
+            events.extend(self._go_out(seat))
+            if self.over:
+                return events
+        self.to_act = self._next(seat)
         return events
+
+    def _go_out(self, seat: int) -> list[Event]:
+        """``seat`` has emptied its hand: the first player out ends the game."""
+        self.winner = seat
+        return self._finish()
 
     def _finish(self) -> list[Event]:
         self.phase = "over"
