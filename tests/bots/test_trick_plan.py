@@ -244,3 +244,33 @@ def test_a_holder_of_the_called_copy_becomes_the_friend() -> None:
         result = state.result()
         assert result is not None
         assert result["friend"] is not None and result["friend"] != result["dealer"]
+
+
+def test_the_view_is_true_to_the_hidden_cards() -> None:
+    """What a seat infers matches the cards it cannot see: the unseen copies are exactly the
+    other hands (and the kitty unless it buried it), a seat shown void holds none of that
+    group, and a friend hypothesis never names a seat that cannot be the friend."""
+    for seed in range(3):
+        state = new_game("zhaopengyou", seed=seed)
+        assert isinstance(state, ZhaoPengyou)
+        team = [make("planning", "zhaopengyou", s, seed) for s in range(5)]
+        while not state.over:
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observe(seat)
+            if obs["phase"] == "play":
+                view = read(obs)
+                hidden = [c for s in range(5) if s != seat for c in state.hands[s]]
+                if seat != state.dealer:
+                    hidden += state.kitty
+                assert view.unseen == [hidden.count(c) for c in range(54)]
+                for s in range(5):
+                    for group in range(5):
+                        if view.voids[s][group]:
+                            assert not any(view.ctx.group[c] == group for c in state.hands[s])
+                assert abs(sum(w for _, w in view.hypotheses) - 1) < 1e-9
+                if state.friend is not None:
+                    assert view.hypotheses == [(state.friend, 1.0)]
+                else:
+                    assert all(f != state.dealer for f, _ in view.hypotheses)
+            state.apply(team[seat].act(obs))

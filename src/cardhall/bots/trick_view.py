@@ -63,9 +63,6 @@ class TrickView:
     lead: Lead | None
     best_seat: int | None
     best_rank: tuple[int, int] | None
-    tricks_left: int
-    #: The buried cards, for the dealer (None for the others).
-    kitty: Cards | None = None
 
     def same(self, a: int, b: int) -> float:
         """Probability that seats ``a`` and ``b`` are on one side."""
@@ -145,8 +142,7 @@ def read(obs: Observation) -> TrickView:
         seat=seat, ctx=ctx, hand=hand, dealer=dealer, counts=counts,
         unseen=unseen, unseen_total=sum(unseen), voids=voids, hypotheses=[],
         call=call, copies=int(obs.get("copies_played") or 0), friend=obs.get("friend"),
-        plays=trick, lead=lead, best_seat=best_seat, best_rank=best_rank,
-        tricks_left=max(counts), kitty=kitty)
+        plays=trick, lead=lead, best_seat=best_seat, best_rank=best_rank)
     view.hypotheses = _hypotheses(view)
     return view
 
