@@ -29,6 +29,22 @@ BOTS: dict[str, Callable[..., Bot]] = {
 }
 
 
+def register(factory: type[Bot]) -> type[Bot]:
+    """Add a bot class under its ``name`` so that ``make``, the arena and the command find it.
+
+    Usable as a class decorator; a name already taken is refused rather than replaced.
+    Registration is per process: ``arena.run(..., jobs=1)`` sees it everywhere, worker
+    processes only where they are forked from this one.
+    """
+    name = getattr(factory, "name", "")
+    if not name or name == Bot.name:
+        raise BotError(f"{factory.__name__} needs a name of its own: set name = '...'")
+    if name in BOTS:
+        raise BotError(f"a bot named {name!r} exists already")
+    BOTS[name] = factory
+    return factory
+
+
 def make(name: str, variant: str, seat: int, seed: int = 0, **options: Any) -> Bot:
     """A bot by name for one seat of one variant; ``seed`` makes it repeatable."""
     try:
@@ -39,4 +55,4 @@ def make(name: str, variant: str, seat: int, seed: int = 0, **options: Any) -> B
 
 
 __all__ = ["BOTS", "Bot", "BotError", "PlanningBot", "RLCardRule", "RandomBot", "SearchBot",
-           "Tuoguan", "make"]
+           "Tuoguan", "make", "register"]
