@@ -1,5 +1,8 @@
 """The ``planning`` bot: plays the climbing games from a split of its hand and the cards out.
 
+(找朋友, the trick-taking game, is played by ``trick_plan``; ``PlanningBot`` hands it
+those observations.)
+
 Every play decision compares the legal plays by the worth of the hand each
 leaves (``hands.Planner``: fewest, strongest plays), then bends that by what
 the table shows:
