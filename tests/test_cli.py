@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardhall import bots
-from cardhall.games import new_game
+from cardhall.games import VARIANTS, new_game
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -97,6 +97,10 @@ def test_demo_runs_every_variant() -> None:
     assert out.returncode == 0, out.stderr
     for name in ("ddz2", "ddz3", "ddz3_laizi", "ddz4", "ddz5", "ddz_emperor", "baohuang"):
         assert f"{name}" in out.stdout
+    tour = out.stdout.split("the planning bot at every seat:\n", 1)[1].split("\n\n", 1)[0]
+    lines = tour.splitlines()
+    assert [line.split()[0] for line in lines] == list(VARIANTS)  # one finished hand each
+    assert not any("abandoned" in line for line in lines)
 
 
 # -- games from the command line ------------------------------------------------------------

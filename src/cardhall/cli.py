@@ -22,6 +22,7 @@ import argparse
 import json
 import random
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -29,7 +30,7 @@ from typing import NoReturn
 from cardhall import arena, rules, sim
 from cardhall.bots import BotError
 from cardhall.cards import CardError, card_rank, deck, format_ranks
-from cardhall.games import IllegalAction
+from cardhall.games import VARIANTS, IllegalAction, new_game
 from cardhall.rules import RuleError, RuleSet
 
 USAGE_ERROR = 2
@@ -84,7 +85,21 @@ def _cmd_demo(args: argparse.Namespace) -> None:
         print(f"{name}{wild}: {rs.description}")
         print(f"  hand {hand}: {len(leads)} legal leads of {len(kinds)} kinds")
         print(f"  e.g. {', '.join(p.text for p in leads[-4:])}")
+    print("\nOne hand of every game, the planning bot at every seat:")
+    seed = rng.randrange(1 << 16)
+    for name in VARIANTS:
+        state = new_game(name, seed=seed)
+        start = time.perf_counter()
+        finished = sim.play_out(state, sim.seat_bots(name, ["planning"], state.players, seed))
+        result = state.result() or {}
+        sides = sim.roles(state)
+        outcome = ", ".join(f"{role} {score:+}" for role, score
+                            in zip(sides, result.get("scores", ()), strict=False))
+        print(f"  {name:12} {len(state.actions):4} actions, {time.perf_counter() - start:5.2f} s"
+              f"  {outcome if finished else 'abandoned'}")
     print("\nTry: cardhall rules moves ddz3 33344455566+78 --last 3334")
+    print("     cardhall play zhaopengyou --bots planning    (you at seat 0)")
+    print("     cardhall arena ddz3 --bots planning,tuoguan --deals 200 --fixed-landlord")
 
 
 def _bot_names(text: str) -> list[str]:
