@@ -2,7 +2,8 @@
 
 ``hidden_zones(state, seat)`` names the places whose cards ``seat`` cannot see
 right now; ``shuffle_hidden`` deals those cards among those places again,
-keeping their sizes, so a test can check that an observation does not move.
+keeping their sizes, so a test can check that an observation does not move;
+``assert_no_leak`` is that check for every seat at once.
 """
 
 from __future__ import annotations
@@ -103,3 +104,17 @@ def shuffle_hidden(state: Any, zones: list[str], rng: random.Random) -> None:
     if "kitty" in zones:
         state.kitty_dealt = list(state.kitty)
     state._legal = None
+
+
+def assert_no_leak(state: GameState, rng: random.Random) -> None:
+    """For every seat: shuffling the cards it cannot see leaves its observation unchanged."""
+    for seat in range(state.players):
+        zones = hidden_zones(state, seat)
+        if not zones:
+            continue
+        twin = state.clone()
+        shuffle_hidden(twin, zones, rng)
+        mine, theirs = state.observe(seat), twin.observe(seat)
+        mine.pop("legal_actions", None)
+        theirs.pop("legal_actions", None)
+        assert mine == theirs, f"seat {seat} sees hidden cards in {state.phase}"

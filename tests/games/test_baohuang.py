@@ -20,7 +20,7 @@ from cardhall.cards import BIG_JOKER_CARD, SIX, SMALL_JOKER_CARD, card_rank, for
 from cardhall.games import IllegalAction, new_game, replay
 from cardhall.games.baohuang import Baohuang
 from cardhall.games.baohuang_setup import SIZES
-from tests.games.hidden import hidden_zones, shuffle_hidden
+from tests.games.hidden import assert_no_leak
 from tests.games.test_conformance import check_step, play_random
 
 P = "pass"
@@ -616,15 +616,7 @@ def contract_step(rng: random.Random) -> Any:
 
     def step(state: Any, legal: list[Any]) -> None:
         check_step(state, legal)
-        for seat in range(5):
-            zones = hidden_zones(state, seat)
-            if zones:
-                twin = state.clone()
-                shuffle_hidden(twin, zones, rng)
-                mine, theirs = state.observe(seat), twin.observe(seat)
-                mine.pop("legal_actions", None)
-                theirs.pop("legal_actions", None)
-                assert mine == theirs, f"seat {seat} sees hidden cards in {state.phase}"
+        assert_no_leak(state, rng)
 
     return step
 
