@@ -75,18 +75,31 @@ def new_game(name: str, seed: int = 0, options: Mapping[str, Any] | None = None)
 
 
 def replay(record: Mapping[str, Any]) -> GameState:
-    """Rebuild a game from ``state.record()``: same deal, same actions, same state."""
+    """Rebuild a game from ``state.record()``: same deal, same actions, same state.
+
+    A record names the version of its variant; one of another version is
+    refused, since the same actions could play differently there.
+    """
+    if not isinstance(record, Mapping):
+        raise IllegalAction("a record is a table with variant, version, seed and actions")
     try:
-        name, seed = record["variant"], record["seed"]
+        name, seed, version = record["variant"], record["seed"], record["version"]
         options, actions = record.get("options", {}), record["actions"]
-    except (KeyError, TypeError):
-        raise IllegalAction("a record needs variant, seed and actions") from None
+    except KeyError as exc:
+        raise IllegalAction(f"a record needs variant, version, seed and actions "
+                            f"(missing {exc.args[0]})") from None
+    v = variant(name)
+    if version != v.version:
+        raise IllegalAction(f"this record is of {v.id} version {version!r}; this cardhall "
+                            f"plays version {v.version} and cannot replay it")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise IllegalAction("a record's actions are a list of action texts")
     state = new_game(name, seed, options)
     for i, text in enumerate(actions):
         try:
             state.apply(text)
         except IllegalAction as exc:
-            raise IllegalAction(f"record action {i + 1} ({text!r}): {exc}") from None
+            raise IllegalAction(f"record action {i + 1} ({text[:60]!r}): {exc}") from None
     return state
 
 

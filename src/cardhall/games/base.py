@@ -2,39 +2,73 @@
 
 A game is a mutable, cloneable state machine. Everything that happens is an
 ``Action`` whose canonical text parses back; a game's whole story is its
-record (variant, options, seed, action texts), and ``replay`` rebuilds it
-exactly, because the only randomness is a ``random.Random`` seeded once.
+record (variant, version, options, seed, action texts), and ``replay``
+rebuilds it exactly, because the only randomness is the game's own documented
+generator (``games.rng``) seeded once.
 
 ``check`` is exact for any action and never changes anything; ``apply``
 raises ``IllegalAction`` with the same reason. ``observe(seat)`` is the only
-view a client or bot ever gets: redaction happens there and nowhere else.
+view a client or bot ever gets (typed: ``games.view.View``), and
+``events_for(events, seat)`` the only events a seat may be sent: redaction
+happens there and nowhere else.
+
+What every variant shares lives here, so that it is one rule, not nine:
+
+- who may act now (``acting``): one seat, or several at once where the rules
+  let them answer together; an answer by a seat other than ``to_act`` is
+  written ``@S verb`` in the record;
+- the out-of-turn actions of every game, from any seat at any time:
+  ``@S auto on`` / ``@S auto off`` (托管, platform.md §4: the fourth entry
+  locks it) and ``@S leave`` / ``@S leave forced`` (platform.md §5: each game
+  says what leaving costs);
+- how an action is read: always from its text (an ``Action`` built by hand or
+  taken from another game is read again), never more than ``MAX_ACTION_TEXT``
+  characters, reasons that quote at most a short excerpt of what was sent.
 """
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, ClassVar, Literal, Self
 
+from cardhall.games.rng import Rng
 from cardhall.rules import Play
 
 Event = dict[str, Any]
 Observation = dict[str, Any]
+
+#: The longest action text any game needs is well under this (a 34-card 保皇 play is
+#: about 40 characters); anything longer is refused before it is read.
+MAX_ACTION_TEXT = 256
+#: Entering 托管 for the fourth time in one game locks it (platform.md §4, "超过三次").
+AUTO_LOCK_ENTRY = 4
+#: Legal actions are listed in a view while their text totals at most this many
+#: characters; past it the plays are given as an index (``games.view.Plays``).
+LEGAL_TEXT_BUDGET = 6000
+#: The out-of-turn verbs every game accepts from any seat.
+META_VERBS = ("auto", "leave")
+LeavePolicy = Literal["escape", "autoplay"]
 
 
 class IllegalAction(ValueError):
     """An action that the game does not allow now; the message says why, for a player."""
 
 
+def excerpt(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a reason, cut short: a reason never echoes a whole hostile input."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision: a verb and its canonical argument (``"bid 3"``, ``"play 333+4"``).
 
-    ``seat`` is set only for the few actions a seat may take out of turn
-    (leaving a game); ``play`` carries the parsed reading of a play so that
-    applying it needs no second parse.
+    ``seat`` is set for the actions a seat takes out of turn (``@2 leave``) and
+    for answers given together with other seats (``@1 double``); ``play``
+    carries the parsed reading of a play so that applying it needs no second
+    parse.
     """
 
     verb: str
@@ -47,6 +81,10 @@ class Action:
         head = f"@{self.seat} " if self.seat is not None else ""
         return f"{head}{self.verb} {self.arg}" if self.arg else f"{head}{self.verb}"
 
+    def at(self, seat: int | None) -> Action:
+        """The same decision, said by ``seat`` (None: by the seat whose turn it is)."""
+        return self if seat == self.seat else Action(self.verb, self.arg, seat, self.play)
+
     def __str__(self) -> str:
         return self.text
 
@@ -54,15 +92,26 @@ class Action:
         return f"Action({self.text!r})"
 
 
+OptionKind = Literal["bool", "int", "number", "seat", "choice", "text", "deal"]
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One option of a variant: its default, and the values it accepts."""
+    """One option of a variant: its default, the values it accepts, and words for a form.
+
+    ``describe()`` is the same facts as plain data, so a hall or a browser can
+    build a room form without running Python.
+    """
 
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
     #: Validates and converts a supplied value; raises ValueError with a reason.
     convert: Callable[[Any], Any] | None = None
+    kind: OptionKind | None = None
+    help_zh: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
 
     def coerce(self, name: str, value: Any) -> Any:
         try:
@@ -72,6 +121,36 @@ class Option:
         if self.choices is not None and out not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise IllegalAction(f"option {name} must be one of {allowed}, not {value!r}")
+        if isinstance(out, (int, float)) and not isinstance(out, bool):
+            if self.minimum is not None and out < self.minimum:
+                raise IllegalAction(f"option {name} must be at least {self.minimum}, not {out}")
+            if self.maximum is not None and out > self.maximum:
+                raise IllegalAction(f"option {name} must be at most {self.maximum}, not {out}")
+        return out
+
+    def resolved_kind(self) -> OptionKind:
+        if self.kind is not None:
+            return self.kind
+        if isinstance(self.default, bool):
+            return "bool"
+        if self.choices is not None:
+            return "choice"
+        if isinstance(self.default, int):
+            return "int"
+        if isinstance(self.default, float):
+            return "number"
+        return "text"
+
+    def describe(self, name: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": name, "kind": self.resolved_kind(),
+                               "default": self.default, "help": self.help,
+                               "help_zh": self.help_zh or self.help}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
         return out
 
 
@@ -97,7 +176,12 @@ def seat_or_none(value: Any) -> int | None:
 
 @dataclass(frozen=True)
 class Variant:
-    """A playable variant: what the registry knows before a game starts."""
+    """A playable variant: what the registry knows before a game starts.
+
+    ``version`` is bumped whenever the same record would play differently
+    (rules, deal, action texts, the generator); a record carries it, and a
+    record of another version is refused rather than replayed wrongly.
+    """
 
     id: str
     name: str
@@ -106,15 +190,30 @@ class Variant:
     description: str
     options: Mapping[str, Option]
     factory: Callable[[Variant, int, dict[str, Any]], GameState]
+    version: int = 1
+    name_en: str = ""
+    #: Options that are never shown in a view (a given deal names every hand).
+    secret_options: tuple[str, ...] = ("deal",)
 
     def resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in, every value checked; an unknown option is an error."""
+        if options is not None and not isinstance(options, Mapping):
+            raise IllegalAction(f"options are a table of names to values, not "
+                                f"{type(options).__name__}")
         given = dict(options or {})
-        unknown = sorted(set(given) - set(self.options))
+        unknown = sorted(set(given) - set(self.options), key=str)
         if unknown:
-            raise IllegalAction(f"{self.id} has no option {unknown[0]!r}")
+            raise IllegalAction(f"{self.id} has no option {excerpt(str(unknown[0]))}")
         return {name: opt.coerce(name, given[name]) if name in given else opt.default
                 for name, opt in self.options.items()}
+
+    def describe(self) -> dict[str, Any]:
+        """The variant as plain data: for a lobby, a room form, a client's help."""
+        return {"id": self.id, "name": self.name, "name_en": self.name_en or self.id,
+                "players": self.players, "packs": self.packs, "version": self.version,
+                "description": self.description,
+                "options": [opt.describe(name) for name, opt in self.options.items()
+                            if name not in self.secret_options]}
 
 
 class GameState(ABC):
@@ -125,15 +224,25 @@ class GameState(ABC):
     options: dict[str, Any]
     to_act: int | None
     phase: str
+    #: What leaving a running game does (platform.md §5): the game ends and the
+    #: leaver pays (``escape``), or the leaver goes on 托管 and play goes on.
+    leave_policy: ClassVar[LeavePolicy] = "escape"
+    #: ``@S leave forced`` in an ``autoplay`` game: a forced quit or an admin's kick.
+    FORCED_LEAVE_PENALTY: ClassVar[int] = -40
 
     def __init__(self, variant: Variant, seed: int, options: dict[str, Any]) -> None:
         self.variant = variant
         self.seed = seed
         self.options = options
-        self.rng = random.Random(seed)
+        self.rng = Rng(seed)
         self.actions: list[str] = []
         self.to_act = None
         self.phase = "start"
+        n = variant.players
+        self.auto: list[bool] = [False] * n
+        self.auto_entries: list[int] = [0] * n
+        self.left: list[bool] = [False] * n
+        self.penalties: list[int] = [0] * n
 
     @property
     def players(self) -> int:
@@ -143,31 +252,196 @@ class GameState(ABC):
     def over(self) -> bool:
         return self.phase == "over"
 
+    @property
+    def acting(self) -> list[int]:
+        """Every seat that may act now, ``to_act`` first; empty when the game is over."""
+        if self.over or self.to_act is None:
+            return []
+        return self._acting()
+
+    def _acting(self) -> list[int]:
+        """Games with windows that several seats answer together widen this."""
+        assert self.to_act is not None
+        return [self.to_act]
+
+    def auto_locked(self, seat: int) -> bool:
+        return self.auto_entries[seat] >= AUTO_LOCK_ENTRY
+
+    def all_auto(self) -> bool:
+        """Every seat on 托管: a game that ends so is not scored (platform.md §4)."""
+        return all(self.auto)
+
     # -- the contract ------------------------------------------------------------------
 
-    @abstractmethod
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of ``to_act`` (empty when the game is over)."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` (default ``to_act``), out-of-turn ones aside.
+
+        The actions of ``to_act`` are written bare; those of another acting
+        seat carry it (``@1 double``), exactly as the record will.
+        """
+        if seat is None or seat == self.to_act:
+            return [] if self.to_act is None or self.over else self._legal_actions()
+        if seat not in self.acting:
+            return []
+        return [a.at(seat) for a in self._legal_for(seat)]
 
     @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """Every legal action of ``to_act``."""
+
+    def _legal_for(self, seat: int) -> list[Action]:
+        """Every legal action of an acting seat other than ``to_act`` (simultaneous windows)."""
+        return []
+
     def parse_action(self, text: str) -> Action:
         """The action ``text`` names, canonicalised; IllegalAction if it names none."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"an action is text or an Action, not {type(text).__name__}")
+        if len(text) > MAX_ACTION_TEXT:
+            raise IllegalAction(f"an action is at most {MAX_ACTION_TEXT} characters "
+                                f"(this one has {len(text)})")
+        body = text.strip()
+        known = self._known(body)
+        if known is not None:
+            return known
+        seat: int | None = None
+        if body.startswith("@"):
+            head, _, body = body.partition(" ")
+            if not head[1:].isdigit() or len(head) > 4:
+                raise IllegalAction(f"{excerpt(head)} is not a seat: write @SEAT ACTION "
+                                    "(e.g. @2 leave)")
+            seat = int(head[1:])
+            if seat >= self.players:
+                raise IllegalAction(f"there is no seat {seat} in this "
+                                    f"{self.players}-player game")
+            body = body.strip()
+        words = body.split(None, 1)
+        if not words:
+            raise IllegalAction("empty action")
+        verb, arg = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
+        if verb in META_VERBS:
+            return self._parse_meta(verb, arg).at(seat)
+        return self._parse(verb, arg).at(seat)
+
+    def _known(self, text: str) -> Action | None:
+        """A fast path: ``text`` exactly as one of the listed legal actions writes it."""
+        return None
+
+    @abstractmethod
+    def _parse(self, verb: str, arg: str) -> Action:
+        """The in-turn action ``verb arg`` names (no seat), canonicalised."""
+
+    @staticmethod
+    def _parse_meta(verb: str, arg: str) -> Action:
+        if verb == "auto":
+            if arg.lower() not in ("on", "off"):
+                raise IllegalAction("托管 is auto on or auto off (e.g. @2 auto on)")
+            return Action("auto", arg.lower())
+        if arg.lower() not in ("", "forced"):
+            raise IllegalAction("leaving is leave, or leave forced for a forced quit or a kick")
+        return Action("leave", arg.lower())
 
     @abstractmethod
     def _check(self, action: Action) -> str | None:
-        """None if ``action`` is legal now, else the reason."""
+        """None if ``action`` (bare, or tagged by an acting seat) is legal now, else why."""
 
     @abstractmethod
     def _apply(self, action: Action) -> list[Event]:
-        """Carry out a legal action."""
+        """Carry out a legal in-turn action."""
+
+    def observe(self, seat: int) -> Observation:
+        """Exactly what ``seat`` may know, as JSON-able data: a ``games.view.View``.
+
+        The common core comes from the hooks below; ``_detail`` adds what only
+        this game has. Legal actions are listed in full while they fit
+        ``LEGAL_TEXT_BUDGET``; past it the plays among them are given as a
+        ``Plays`` index (``_plays_index``) and ``legal_complete`` is false.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"no seat {seat!r} in a {self.players}-player game")
+        legal: list[str] = []
+        complete = True
+        plays = None
+        if seat in self.acting:
+            actions = self.legal_actions(seat)
+            legal = [a.text for a in actions]
+            if sum(len(t) + 3 for t in legal) > LEGAL_TEXT_BUDGET:
+                plays = self._plays_index(seat, actions)
+                if plays is not None:
+                    legal = [a.text for a in actions if a.verb != "play"]
+                    complete = False
+        view: Observation = {
+            "variant": self.variant.id,
+            "version": self.variant.version,
+            "seat": seat,
+            "phase": str(self.phase),
+            "acting": self.acting,
+            "to_act": self.to_act,
+            "hand": self._view_hand(seat),
+            "counts": self._view_counts(),
+            "roles": self._view_roles(seat),
+            "table": self._view_table(),
+            "played": self._view_played(),
+            "last": self._view_last(seat),
+            "warnings": self._view_warnings(),
+            "multiplier": self._view_multiplier(),
+            "options": {k: v for k, v in self.options.items()
+                        if k not in self.variant.secret_options},
+            "auto": list(self.auto),
+            "auto_locked": [self.auto_locked(s) for s in range(self.players)],
+            "left": list(self.left),
+            "legal": legal,
+            "legal_complete": complete,
+            "result": self.result(),
+            "detail": self._detail(seat),
+        }
+        if plays is not None:
+            view["plays"] = plays
+        return view
 
     @abstractmethod
-    def observe(self, seat: int) -> Observation:
-        """Exactly what ``seat`` may know, as JSON-able data."""
+    def _view_hand(self, seat: int) -> list[str]:
+        """The seat's own cards, each as suited card text, in the game's sort order."""
+
+    @abstractmethod
+    def _view_counts(self) -> list[int]:
+        """How many cards each seat holds."""
+
+    @abstractmethod
+    def _view_roles(self, seat: int) -> list[str | None]:
+        """Each seat's role as ``seat`` knows it (None: not fixed, or not known to it)."""
+
+    @abstractmethod
+    def _view_table(self) -> dict[str, Any] | None:
+        """The play to beat or the trick so far (``games.view.Table``), or None."""
+
+    @abstractmethod
+    def _view_played(self) -> list[str]:
+        """Each seat's cards played so far, public to all (a card counter's source)."""
+
+    @abstractmethod
+    def _view_last(self, seat: int) -> list[str | None]:
+        """Each seat's last action as ``seat`` may know it (the table's speech bubbles)."""
+
+    def _view_warnings(self) -> list[int]:
+        """Seats that all players are warned about (DDZ family: 1 or 2 cards left)."""
+        return []
+
+    @abstractmethod
+    def _view_multiplier(self) -> dict[str, Any]:
+        """The multiplier so far with its causes (``games.view.Multiplier``)."""
+
+    @abstractmethod
+    def _detail(self, seat: int) -> dict[str, Any]:
+        """What only this game shows, redacted for ``seat``."""
+
+    def _plays_index(self, seat: int, actions: list[Action]) -> dict[str, Any] | None:
+        """A ``games.view.Plays`` of the play actions, or None to list them all."""
+        return None
 
     @abstractmethod
     def result(self) -> dict[str, Any] | None:
-        """Per-seat score deltas and settlement detail once over, else None."""
+        """Once over: ``games.view.Result``; else None."""
 
     @abstractmethod
     def zones(self) -> dict[str, list[int]]:
@@ -181,32 +455,172 @@ class GameState(ABC):
         """None if legal, else a reason a player understands. Never changes the state.
 
         ``seat``, when given, is who is asking (a server passes the connection's
-        seat): an action from any seat but ``to_act`` is refused, except the few
-        taken out of turn, which must name that seat (``"@2 escape"``).
+        seat): only an acting seat may answer, and an action that names a seat
+        (``@2 leave``) must name the asker's.
         """
         try:
-            act = self._coerce(action)
+            self._resolve(action, seat)
         except IllegalAction as exc:
             return str(exc)
-        if self.over:
-            return "the game is over"
-        if seat is not None:
-            if not 0 <= seat < self.players:
-                return f"there is no seat {seat} in this {self.players}-player game"
-            actor = self.to_act if act.seat is None else act.seat
-            if seat != actor:
-                return (f"it is seat {self.to_act}'s turn, not seat {seat}'s"
-                        if act.seat is None else f"seat {seat} cannot act for seat {act.seat}")
-        return self._check(act)
+        return None
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
-        """Carry out ``action`` (or its text); raise IllegalAction and change nothing if illegal."""
+        """Carry out ``action`` (or its text); raise IllegalAction and change nothing if illegal.
+
+        Returns every event with its audience (``"to"``, when not everyone);
+        a server sends each seat only ``events_for(events, seat)``.
+        """
+        act = self._resolve(action, seat)
+        self.actions.append(act.text)
+        if act.verb in META_VERBS:
+            events = self._apply_meta(act)
+        else:
+            events = self._apply(act)
+        self._changed()
+        return events
+
+    def _resolve(self, action: Action | str, seat: int | None) -> Action:
+        """The canonical action meant, or IllegalAction with the reason."""
         act = self._coerce(action)
-        reason = self.check(act, seat)
+        if self.over:
+            raise IllegalAction("the game is over")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < self.players):
+            raise IllegalAction(f"there is no seat {seat!r} in this {self.players}-player game")
+        if act.seat is not None and seat is not None and act.seat != seat:
+            raise IllegalAction(f"seat {seat} cannot act for seat {act.seat}")
+        if act.verb in META_VERBS:
+            who = act.seat if act.seat is not None else seat
+            if who is None:
+                raise IllegalAction(f"say which seat: @SEAT {act.text} (e.g. @0 {act.text})")
+            act = act.at(who)
+            reason = self._check_meta(act)
+        else:
+            acting = self.acting
+            who = act.seat if act.seat is not None else seat if seat is not None else self.to_act
+            if who not in acting:
+                if len(acting) == 1:
+                    raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {who}'s")
+                raise IllegalAction(f"seat {who} has nothing to answer now (waiting for "
+                                    f"seats {', '.join(map(str, acting))})")
+            act = act.at(None if who == self.to_act and len(acting) == 1 else who)
+            reason = self._check(act)
         if reason is not None:
             raise IllegalAction(reason)
-        self.actions.append(act.text)
-        return self._apply(act)
+        return act
+
+    def _coerce(self, action: Action | str) -> Action:
+        """The action read from its text: an Action is never trusted for its fields."""
+        if isinstance(action, Action):
+            if self._is_listed(action):
+                return action
+            if not isinstance(action.verb, str) or not isinstance(action.arg, str) or not (
+                    action.seat is None or (isinstance(action.seat, int)
+                                            and not isinstance(action.seat, bool))):
+                raise IllegalAction("an Action holds a text verb, a text argument and a seat")
+            action = action.text
+        return self.parse_action(action)
+
+    def _is_listed(self, action: Action) -> bool:
+        """Whether ``action`` is the very object ``legal_actions()`` handed out (no re-read)."""
+        return False
+
+    def _changed(self) -> None:
+        """Called after every accepted action: drop anything cached for the old state."""
+
+    def outcome(self, *, ended: str, winners: list[int], points: list[Any],
+                multiplier: dict[str, Any], detail: dict[str, Any],
+                beans: list[int] | None = None) -> dict[str, Any]:
+        """A ``games.view.Result``, with the rules every game shares applied here once.
+
+        platform.md §4: a game that reaches its natural end with every seat on
+        托管 is not scored (no points, no beans, no fee); the table dissolves
+        after settlement when any seat is on 托管 at the end. Ruling 12 there:
+        an escape ends the game first, so it is always scored.
+        """
+        if ended == "finished" and self.all_auto():
+            ended = "unscored"
+            points = [0] * self.players
+            beans = None if beans is None else [0] * self.players
+            winners = []
+        result: dict[str, Any] = {
+            "variant": self.variant.id, "version": self.variant.version, "ended": ended,
+            "winners": sorted(winners), "points": list(points),
+            "penalties": list(self.penalties), "multiplier": multiplier,
+            "auto": list(self.auto), "dissolve": any(self.auto), "detail": detail}
+        if beans is not None:
+            result["beans"] = list(beans)
+        return result
+
+    # -- 托管 and leaving, the same in every game ---------------------------------------
+
+    def _check_meta(self, action: Action) -> str | None:
+        seat = action.seat
+        assert seat is not None
+        if action.verb == "auto":
+            if self.left[seat]:
+                return f"seat {seat} has left the game"
+            if action.arg == "on":
+                return f"seat {seat} is already on 托管" if self.auto[seat] else None
+            if not self.auto[seat]:
+                return f"seat {seat} is not on 托管"
+            if self.auto_locked(seat):
+                return f"托管 is locked for seat {seat}: it was entered {AUTO_LOCK_ENTRY} times"
+            return None
+        if self.left[seat]:
+            return f"seat {seat} has already left the game"
+        return None
+
+    def _apply_meta(self, action: Action) -> list[Event]:
+        seat = action.seat
+        assert seat is not None
+        if action.verb == "auto":
+            events = [self._set_auto(seat, action.arg == "on")]
+        else:
+            events = self._leave(seat, forced=action.arg == "forced")
+        self._log_events(events)
+        return events
+
+    def _set_auto(self, seat: int, on: bool) -> Event:
+        self.auto[seat] = on
+        if on:
+            self.auto_entries[seat] += 1
+        return {"type": "auto", "seat": seat, "on": on, "entries": self.auto_entries[seat],
+                "locked": self.auto_locked(seat)}
+
+    def _leave(self, seat: int, forced: bool) -> list[Event]:
+        """platform.md §5: escape games end here; autoplay games put the seat on 托管."""
+        self.left[seat] = True
+        if self.leave_policy == "escape":
+            return [{"type": "leave", "seat": seat, "forced": forced}, *self._escape(seat)]
+        events: list[Event] = [{"type": "leave", "seat": seat, "forced": forced}]
+        if forced:
+            self.penalties[seat] += self.FORCED_LEAVE_PENALTY
+            events[0]["penalty"] = self.FORCED_LEAVE_PENALTY
+        if not self.auto[seat]:
+            events.append(self._set_auto(seat, True))
+        return events
+
+    def _escape(self, seat: int) -> list[Event]:
+        """End the game now, ``seat`` paying its escape penalty (escape-policy games)."""
+        raise NotImplementedError(f"{self.variant.id} has no escape settlement")
+
+    def _log_events(self, events: list[Event]) -> None:
+        """Keep events a game wants in its own log (climbing games count from theirs)."""
+
+    # -- events and records ----------------------------------------------------------
+
+    @staticmethod
+    def events_for(events: Sequence[Event], seat: int) -> list[Event]:
+        """The events ``seat`` may be sent: others' private ones dropped, audiences removed."""
+        out: list[Event] = []
+        for e in events:
+            to = e.get("to")
+            if to is None:
+                out.append(e)
+            elif seat in to:
+                out.append({k: v for k, v in e.items() if k != "to"})
+        return out
 
     def clone(self) -> Self:
         """An independent copy: applying actions to it leaves this state untouched."""
@@ -215,26 +629,15 @@ class GameState(ABC):
         return twin
 
     def _copy_fields(self) -> dict[str, Any]:
-        """Field values for a clone: containers copied two levels deep, values shared.
+        """Field values for a clone: every mutable container copied, immutable values shared.
 
-        Game states hold plain data (ints, tuples, frozen plays) in lists, dicts
-        and sets, at most a list of lists (hands); copying those levels is
-        enough for independence and far cheaper than ``deepcopy``.
+        Game states hold plain data (ints, text, tuples, frozen plays) in lists,
+        dicts and sets; copying the containers all the way down is enough for
+        independence and far cheaper than ``deepcopy``, which would also copy
+        the shared rule sets and interned plays.
         """
-        fields: dict[str, Any] = {}
-        for name, value in self.__dict__.items():
-            copy: Any = value
-            if isinstance(value, list):
-                copy = [list(v) if isinstance(v, list) else
-                        dict(v) if isinstance(v, dict) else v for v in value]
-            elif isinstance(value, dict):
-                copy = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
-            elif isinstance(value, set):
-                copy = set(value)
-            fields[name] = copy
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        fields["rng"] = rng
+        fields = {name: _copy(value) for name, value in self.__dict__.items()}
+        fields["rng"] = self.rng.copy()
         return fields
 
     def record(self) -> dict[str, Any]:
@@ -243,12 +646,16 @@ class GameState(ABC):
         Every option is written out, defaults included, so a record still
         replays the same game if a later version changes a default.
         """
-        return {"variant": self.variant.id, "options": dict(self.options), "seed": self.seed,
+        return {"variant": self.variant.id, "version": self.variant.version,
+                "options": dict(self.options), "seed": self.seed,
                 "actions": list(self.actions)}
 
-    def _coerce(self, action: Action | str) -> Action:
-        if isinstance(action, Action):
-            return action
-        if not isinstance(action, str):
-            raise IllegalAction(f"an action is text or an Action, not {type(action).__name__}")
-        return self.parse_action(action)
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, set):
+        return set(value)
+    return value

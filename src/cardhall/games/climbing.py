@@ -27,12 +27,13 @@ from cardhall.cards import (
     Counts,
     card_rank,
     deck,
-    format_cards,
+    format_card,
     format_ranks,
     parse_cards,
     parse_ranks,
 )
 from cardhall.games.base import Action, Event, GameState, IllegalAction, Observation, Variant
+from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 
@@ -83,6 +84,8 @@ class ClimbingGame(GameState):
         self.winner: int | None = None
         self.marked: set[Card] = set()
         self.played: list[Card] = []
+        self.played_by: list[list[Card]] = [[] for _ in range(n)]
+        self.last: list[str | None] = [None] * n
         self._legal: list[Action] | None = None
         self._legal_index: tuple[list[Action] | None, dict[str, Action]] = (None, {})
         self._result: dict[str, Any] | None = None
@@ -118,7 +121,15 @@ class ClimbingGame(GameState):
         return play.is_bomb
 
     def _observe_extra(self, seat: int, obs: Observation) -> None:
-        """Variant-specific public and private information."""
+        """Variant-specific public and private information, into the view's ``detail``."""
+
+    def _multiplier_causes(self) -> dict[str, Any]:
+        """The stake so far by cause (``games.view.Multiplier``); variants say theirs."""
+        return {"causes": {}, "total": 1}
+
+    def _last_text(self, seat: int, action: Action) -> str | None:
+        """What the table shows of ``seat``'s action (None keeps it hidden for now)."""
+        return action.at(None).text
 
     # -- dealing -----------------------------------------------------------------------
 
@@ -140,6 +151,8 @@ class ClimbingGame(GameState):
         self.kitty, self.dead = kitty, dead
         self.kitty_dealt = list(kitty)
         self.played = []
+        self.played_by = [[] for _ in range(n)]
+        self.last = [None] * n
         return [{"type": "deal", "deal": self.deals}]
 
     def _given_deal(self, given: Any) -> tuple[list[list[Card]], list[Card], list[Card]]:
@@ -203,64 +216,50 @@ class ClimbingGame(GameState):
 
     # -- the contract --------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[Action]:
         if self._legal is None:
-            if self.over or self.to_act is None:
-                self._legal = []
-            elif self.phase == "play":
-                self._legal = self._play_actions()
-            else:
-                self._legal = self._setup_actions()
+            self._legal = self._play_actions() if self.phase == "play" else self._setup_actions()
         return list(self._legal)
 
     def _legal_by_text(self) -> dict[str, Action]:
         """The legal actions by text, rebuilt when they change: a wildcard lead has
         1 000+ plays, and reading a wild play's text through the rules costs milliseconds."""
-        self.legal_actions()  # fills the cache
+        if self.over or self.to_act is None:
+            return {}
+        self._legal_actions()  # fills the cache
         legal = self._legal
         if self._legal_index[0] is not legal:
             self._legal_index = (legal, {a.text: a for a in legal or ()})
         return self._legal_index[1]
 
-    def parse_action(self, text: str) -> Action:
-        if not self.over and isinstance(text, str):
-            known = self._legal_by_text().get(text.strip())
-            if known is not None:  # the common case: a listed action's own text
-                return known
-        words = text.strip().split(None, 1)
-        if not words:
-            raise IllegalAction("empty action")
-        seat: int | None = None
-        if words[0].startswith("@"):
-            try:
-                seat = int(words[0][1:])
-            except ValueError:
-                raise IllegalAction(f"bad seat in {text!r}") from None
-            words = words[1].split(None, 1) if len(words) > 1 else []
-            if not words:
-                raise IllegalAction("empty action")
-        verb, arg = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
+    def _known(self, text: str) -> Action | None:
+        return self._legal_by_text().get(text)  # the common case: a listed action's own text
+
+    def _is_listed(self, action: Action) -> bool:
+        return self._legal is not None and any(legal is action for legal in self._legal)
+
+    def _changed(self) -> None:
+        self._legal = None
+
+    def _log_events(self, events: list[Event]) -> None:
+        self.log.extend(events)
+
+    def _parse(self, verb: str, arg: str) -> Action:
         if verb == "pass" and not arg:
-            action = PASS
-        elif verb == "play":
+            return PASS
+        if verb == "play":
             try:
                 play = self.rs.parse_play(arg)
             except (RuleError, CardError) as exc:
                 raise IllegalAction(str(exc)) from None
-            action = self._play_action(play)
-        else:
-            action = self._setup_parse(verb, arg)
-        if seat is not None:
-            action = Action(action.verb, action.arg, seat, action.play)
-        return action
+            return self._play_action(play)
+        return self._setup_parse(verb, arg)
 
     def _check(self, action: Action) -> str | None:
         if self._legal is not None and action.seat is None:
             for legal in self._legal:  # the common case: an action from legal_actions()
                 if legal is action:
                     return None
-        if action.seat is not None:
-            return self._check_out_of_turn(action)
         if self.phase != "play":
             if action.verb == "play":
                 return f"no cards are played during {self.phase}"
@@ -269,15 +268,8 @@ class ClimbingGame(GameState):
             return "you lead: you must play" if self._leading() else None
         if action.verb != "play":
             return f"{action.text!r} is not a play: play cards or pass"
-        if action.play is None:  # built by hand, not parsed: read its text
-            try:
-                return self._check(self.parse_action(action.text))
-            except IllegalAction as exc:
-                return str(exc)
+        assert action.play is not None
         return self._check_play(action.play)
-
-    def _check_out_of_turn(self, action: Action) -> str | None:
-        return f"{action.verb} cannot be done out of turn"
 
     def _check_play(self, play: Play) -> str | None:
         assert self.to_act is not None
@@ -303,9 +295,10 @@ class ClimbingGame(GameState):
         return counts
 
     def _apply(self, action: Action) -> list[Event]:
-        if action.verb == "play" and action.play is None:
-            action = self.parse_action(action.text)
         self._legal = None
+        seat = self.to_act if action.seat is None else action.seat
+        assert seat is not None
+        shown = self._last_text(seat, action)
         if self.phase != "play":
             events = self._setup_apply(action)
         elif action.verb == "pass":
@@ -313,6 +306,7 @@ class ClimbingGame(GameState):
         else:
             assert action.play is not None
             events = self._apply_play(action.play, action.arg)
+        self.last[seat] = shown
         self.log.extend(events)
         return events
 
@@ -372,6 +366,7 @@ class ClimbingGame(GameState):
         assert seat is not None
         cards = self._take_cards(seat, play.cards)
         self.played.extend(cards)
+        self.played_by[seat].extend(cards)
         self.plays_made[seat] += 1
         self.trick = (seat, play)
         self.passes = 0
@@ -405,6 +400,12 @@ class ClimbingGame(GameState):
     def result(self) -> dict[str, Any] | None:
         return self._result
 
+    def _outcome(self, detail: dict[str, Any], winners: list[int], points: list[Any],
+                 ended: str = "finished", beans: list[int] | None = None) -> dict[str, Any]:
+        """The game's ``Result`` from its settlement (``detail`` keeps the game's own words)."""
+        return self.outcome(ended=ended, winners=winners, points=points, detail=detail,
+                            multiplier=self._multiplier_causes(), beans=beans)
+
     # -- views -----------------------------------------------------------------------------
 
     def spring(self) -> str | None:
@@ -418,30 +419,54 @@ class ClimbingGame(GameState):
             return "anti-spring"
         return None
 
-    def observe(self, seat: int) -> Observation:
-        if not 0 <= seat < self.players:
-            raise IllegalAction(f"no seat {seat} in a {self.players}-player game")
-        obs: Observation = {
-            "variant": self.variant.id,
-            "seat": seat,
-            "phase": self.phase,
-            "to_act": self.to_act,
-            "hand": format_ranks(card_rank(c) for c in self.hands[seat]),
-            "cards": format_cards(self.hands[seat]),
-            "counts": [len(h) for h in self.hands],
-            "landlord": self.landlord,
-            "trick": None if self.trick is None else {
-                "seat": self.trick[0], "cards": self.trick[1].text, "kind": self.trick[1].kind},
-            "warnings": [s for s, h in enumerate(self.hands) if 0 < len(h) <= 2],
-            "log": [e for e in self.log if seat in e.get("to", (seat,))],
-        }
+    def _view_hand(self, seat: int) -> list[str]:
+        return [format_card(c) for c in self.hands[seat]]
+
+    def _view_counts(self) -> list[int]:
+        return [len(h) for h in self.hands]
+
+    def _view_roles(self, seat: int) -> list[str | None]:
+        if self.landlord is None:
+            return [None] * self.players
+        return ["landlord" if self.side[s] == 0 else "farmer" for s in range(self.players)]
+
+    def _view_table(self) -> dict[str, Any] | None:
+        if self.trick is None:
+            return None
+        return {"seat": self.trick[0], "cards": self.trick[1].text, "kind": self.trick[1].kind}
+
+    def _view_played(self) -> list[str]:
+        return [hand_text(sorted(cards)) for cards in self.played_by]
+
+    def _view_last(self, seat: int) -> list[str | None]:
+        return list(self.last)
+
+    def _view_warnings(self) -> list[int]:
+        return [s for s, h in enumerate(self.hands) if 0 < len(h) <= 2]
+
+    def _view_multiplier(self) -> dict[str, Any]:
+        return self._multiplier_causes()
+
+    def _detail(self, seat: int) -> dict[str, Any]:
+        detail: dict[str, Any] = {"landlord": self.landlord}
         if self.phase == "over":
-            obs["result"] = self._result
-            obs["hands"] = [format_ranks(card_rank(c) for c in h) for h in self.hands]
-        self._observe_extra(seat, obs)
-        if seat == self.to_act:
-            obs["legal_actions"] = [a.text for a in self.legal_actions()]
-        return obs
+            detail["hands"] = [hand_text(h) for h in self.hands]
+        self._observe_extra(seat, detail)
+        return detail
+
+    def _plays_index(self, seat: int, actions: list[Action]) -> dict[str, Any] | None:
+        ranks = [r for r in range(NUM_RANKS) if self.counts[seat][r]]
+        position = {r: i for i, r in enumerate(ranks)}
+        selections = []
+        for a in actions:
+            if a.play is None:
+                continue
+            vec = [0] * len(ranks)
+            for r in a.play.cards:
+                vec[position[r]] += 1
+            selections.append(tuple(vec))
+        return plays_index([format_ranks([r]) for r in ranks], selections,
+                           [self.counts[seat][r] for r in ranks])
 
     def deck_cards(self) -> list[Card]:
         return list(deck(self.rs.packs, self.rs.absent))
