@@ -33,6 +33,7 @@ from cardhall.cards import (
     parse_ranks,
 )
 from cardhall.games.base import Action, Event, GameState, IllegalAction, Observation, Variant
+from cardhall.games.deal import given_deal
 from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
@@ -157,35 +158,10 @@ class ClimbingGame(GameState):
 
     def _given_deal(self, given: Any) -> tuple[list[list[Card]], list[Card], list[Card]]:
         """A deal from options: ``{"hands": [...], "kitty": "...", "dead": "..."}``."""
-        n, lay = self.players, self.layout
-        if not isinstance(given, dict) or not isinstance(given.get("hands"), list):
-            raise IllegalAction('option deal must be {"hands": [one text per seat], "kitty": ...}')
-        texts = [*given["hands"], given.get("kitty", ""), given.get("dead", "")]
-        if len(given["hands"]) != n or not all(isinstance(t, str) for t in texts):
-            raise IllegalAction(f"option deal needs {n} hands as card text")
-        pool = list(deck(self.rs.packs, self.rs.absent))
-        parts: list[list[Card]] = []
-        try:
-            wanted = [_parse_any(t) for t in texts]
-        except CardError as exc:
-            raise IllegalAction(f"option deal: {exc}") from None
-        for want in wanted:  # exact suited cards first, then any card of a rank
-            part = []
-            for c in sorted(want, key=lambda c: c < 0):
-                if c < 0:
-                    match = next((d for d in pool if card_rank(d) == -1 - c), None)
-                else:
-                    match = c if c in pool else None
-                if match is None:
-                    raise IllegalAction("option deal: more cards than the deck holds")
-                pool.remove(match)
-                part.append(match)
-            parts.append(sorted(part))
-        sizes = [len(p) for p in parts[:n]]
-        if pool or sizes != [lay.hand] * n or len(parts[n]) != lay.kitty:
-            raise IllegalAction(f"option deal must give {n} hands of {lay.hand}, a kitty of "
-                                f"{lay.kitty} and {lay.dead} dead cards: the whole deck")
-        return parts[:n], parts[n], parts[n + 1]
+        lay = self.layout
+        parts: dict[str, int | None] = {"kitty": lay.kitty, "dead": lay.dead}
+        hands, piles = given_deal(given, self.deck_cards(), parts, self.players, lay.hand)
+        return hands, piles["kitty"], piles["dead"]
 
     @staticmethod
     def _count(cards: Sequence[Card]) -> Counts:
