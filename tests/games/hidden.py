@@ -115,6 +115,7 @@ def assert_no_leak(state: GameState, rng: random.Random) -> None:
         twin = state.clone()
         shuffle_hidden(twin, zones, rng)
         mine, theirs = state.observe(seat), twin.observe(seat)
-        mine.pop("legal_actions", None)
-        theirs.pop("legal_actions", None)
+        for key in ("legal", "legal_complete", "plays"):  # the seat's own choices
+            mine.pop(key, None)
+            theirs.pop(key, None)
         assert mine == theirs, f"seat {seat} sees hidden cards in {state.phase}"

@@ -18,6 +18,7 @@ import pytest
 
 from cardhall.games import VARIANTS, GameState, new_game, replay
 from tests.games.hidden import assert_no_leak
+from tests.games.shapes import assert_result_shape
 
 GAMES_PER_VARIANT = 12
 IDS = sorted(VARIANTS)
@@ -54,8 +55,7 @@ def test_random_games_keep_the_contract(name: str) -> None:
         assert state.to_act is None and state.legal_actions() == []
         result = state.result()
         assert result is not None
-        assert sum(result["scores"]) == 0, "scores are not zero-sum"
-        json.dumps(result)
+        assert_result_shape(state, result)
         assert state.check(state.actions[-1]) == "the game is over"
 
 
@@ -94,7 +94,7 @@ def test_same_seed_same_game(name: str) -> None:
     assert first_hands(a) != first_hands(c)
 
 
-def first_hands(state: GameState) -> list[str]:
+def first_hands(state: GameState) -> list[list[str]]:
     """Each seat's hand as first seen: a pre-deal phase (欢乐's 明牌开始) shows no cards
     yet, so it is answered with its first legal action until cards are dealt."""
     state = state.clone()
@@ -122,7 +122,8 @@ def test_bad_actions_change_nothing(name: str) -> None:
         if state.over:
             break
         before = json.dumps([state.observe(s) for s in range(state.players)], sort_keys=True)
-        for bad in ("", "fly away", "play 33Z", "play", "bid 9", "@9 pass"):
+        for bad in ("", "fly away", "play 33Z", "play", "bid 9", "@9 pass", "pass now",
+                    "@x leave", "auto", "@0 auto maybe", "@0 leave now", "play " + "3" * 300):
             assert state.check(bad), f"{bad!r} accepted"
             with pytest.raises(ValueError, match=r"\w"):
                 state.apply(bad)
@@ -143,8 +144,13 @@ def test_acting_out_of_turn_is_refused(name: str) -> None:
         assert actor is not None
         other = (actor + 1) % state.players
         before = json.dumps([state.observe(s) for s in range(state.players)], sort_keys=True)
-        assert state.check(action, seat=other) == f"it is seat {actor}'s turn, not seat {other}'s"
-        with pytest.raises(ValueError, match="turn"):
+        if other in state.acting:  # a window several seats answer at once
+            state.apply(action, seat=actor)
+            continue
+        reason = state.check(action, seat=other)
+        assert reason is not None and (f"seat {actor}'s turn" in reason or "waiting" in reason
+                                       or "cannot act for" in reason), reason
+        with pytest.raises(ValueError, match="turn|waiting|cannot act"):
             state.apply(action, seat=other)
         assert state.check(action, seat=state.players) is not None
         after = json.dumps([state.observe(s) for s in range(state.players)], sort_keys=True)
