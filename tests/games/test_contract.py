@@ -373,3 +373,14 @@ def _advanced(name: str, steps: int) -> GameState:
             state.apply(rng.choice(state.legal_actions()))
         _ADVANCED[key] = state
     return _ADVANCED[key].clone()
+
+
+def test_the_published_schema_is_current() -> None:
+    """docs/schema.json is what outside clients validate against: it must match the types."""
+    from pathlib import Path
+
+    from cardhall.games.schema import schema
+
+    published = Path(__file__).parents[2] / "docs" / "schema.json"
+    assert json.loads(published.read_text(encoding="utf-8")) == schema(), (
+        "run: python -m cardhall.games.schema > docs/schema.json")
