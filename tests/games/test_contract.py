@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from cardhall.games import VARIANTS, Action, GameState, IllegalAction, new_game, replay
 from cardhall.games.base import AUTO_LOCK_ENTRY, MAX_ACTION_TEXT
 from cardhall.games.rng import Rng
+from cardhall.games.schema import schema
 from cardhall.games.view import judge
 from tests.games.hidden import hidden_zones, shuffle_hidden
 from tests.games.shapes import assert_result_shape, assert_view_shape
@@ -377,10 +379,6 @@ def _advanced(name: str, steps: int) -> GameState:
 
 def test_the_published_schema_is_current() -> None:
     """docs/schema.json is what outside clients validate against: it must match the types."""
-    from pathlib import Path
-
-    from cardhall.games.schema import schema
-
     published = Path(__file__).parents[2] / "docs" / "schema.json"
     assert json.loads(published.read_text(encoding="utf-8")) == schema(), (
         "run: python -m cardhall.games.schema > docs/schema.json")

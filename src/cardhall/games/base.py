@@ -472,10 +472,7 @@ class GameState(ABC):
         """
         act = self._resolve(action, seat)
         self.actions.append(act.text)
-        if act.verb in META_VERBS:
-            events = self._apply_meta(act)
-        else:
-            events = self._apply(act)
+        events = self._apply_meta(act) if act.verb in META_VERBS else self._apply(act)
         self._changed()
         return events
 
@@ -533,7 +530,7 @@ class GameState(ABC):
         """Whether ``action`` is the very object ``legal_actions()`` handed out (no re-read)."""
         return False
 
-    def _changed(self) -> None:
+    def _changed(self) -> None:  # noqa: B027 - a hook most games need not fill
         """Called after every accepted action: drop anything cached for the old state."""
 
     def outcome(self, *, ended: str, winners: list[int], points: list[Any],
@@ -613,7 +610,7 @@ class GameState(ABC):
         """End the game now, ``seat`` paying its escape penalty (escape-policy games)."""
         raise NotImplementedError(f"{self.variant.id} has no escape settlement")
 
-    def _log_events(self, events: list[Event]) -> None:
+    def _log_events(self, events: list[Event]) -> None:  # noqa: B027 - an optional hook
         """Keep events a game wants in its own log (climbing games count from theirs)."""
 
     # -- events and records ----------------------------------------------------------
