@@ -150,7 +150,7 @@ def test_acting_out_of_turn_is_refused(name: str) -> None:
         reason = state.check(action, seat=other)
         assert reason is not None and (f"seat {actor}'s turn" in reason or "waiting" in reason
                                        or "cannot act for" in reason), reason
-        with pytest.raises(ValueError, match="turn|waiting|cannot act"):
+        with pytest.raises(ValueError, match=r"turn|waiting|cannot act"):
             state.apply(action, seat=other)
         assert state.check(action, seat=state.players) is not None
         after = json.dumps([state.observe(s) for s in range(state.players)], sort_keys=True)
