@@ -54,7 +54,7 @@ def test_random_games_keep_the_contract(name: str) -> None:
         assert state.to_act is None and state.legal_actions() == []
         result = state.result()
         assert result is not None
-        assert sum(result["scores"]) == 0, "scores are not zero-sum"
+        assert sum(result["points"]) == 0, "points are not zero-sum"
         json.dumps(result)
         assert state.check(state.actions[-1]) == "the game is over"
 
@@ -141,6 +141,9 @@ def test_acting_out_of_turn_is_refused(name: str) -> None:
         action = rng.choice(state.legal_actions())
         actor = state.to_act
         assert actor is not None
+        if len(state.acting) > 1:  # a window answered at once: each game tests its own
+            state.apply(action, seat=actor)
+            continue
         other = (actor + 1) % state.players
         before = json.dumps([state.observe(s) for s in range(state.players)], sort_keys=True)
         assert state.check(action, seat=other) == f"it is seat {actor}'s turn, not seat {other}'s"
