@@ -488,7 +488,8 @@ class Happy(HappyScoring):
         window = self.phase == Phase.DOUBLE
         obs["doubling"] = {
             "eligible": None if self.eligible is None else list(self.eligible),
-            "doubled": [s for s, d in self.doubled.items() if d and (s == seat or not window)],
+            "doubled": [s for s in range(self.players)
+                        if self.doubled.get(s) and (s == seat or not window)],
         }
         obs["eye"] = {"items": self.items[seat], "uses": self.eye_uses[seat]}
         if self.landlord is not None or self.over:
