@@ -329,6 +329,20 @@ def test_hostile_actions_are_refused_and_change_nothing(variant_id: str, prefix:
     assert state.items == items
 
 
+def test_junk_is_refused_without_building_a_wild_lead() -> None:
+    """A 20-card 癞子 lead with four wild cards has thousands of plays: refusing junk,
+    cards not held or a play that does not beat must not list them."""
+    state = game(variant="ddz3_laizi", wild="9", landlord=0, deal={
+        "hands": ["3344556677889999T", "33445566778TTTJJJ", "8JQQQQKKKKAAAA222"],
+        "kitty": "2XD"})
+    run(state, ["start"] * 3 + ["no-show"] * 6 + NO_DOUBLES + ["no-show"])
+    state._changed()
+    for bad in ("play 3" * 40, "pass now", "play QQQQ", "play 3Z", "eye 9 9", "x" * 10_000):
+        assert state.check(bad)
+    assert state._legal is None
+    assert state.check("play 334455") is None and state._legal is not None  # now listed
+
+
 def test_a_listed_eye_is_taken_once_and_a_built_one_read_again() -> None:
     state = game(golden_eye=1)
     run(state, QUIET)

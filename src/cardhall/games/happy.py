@@ -47,12 +47,21 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from cardhall.cards import RANK_CHARS, TWO, Card, CardError, card_rank, format_card
+from cardhall.cards import (
+    NUM_RANKS,
+    RANK_CHARS,
+    TWO,
+    Card,
+    CardError,
+    card_rank,
+    format_card,
+    format_ranks,
+)
 from cardhall.games.base import Action, Event, IllegalAction, Observation, Option, excerpt
 from cardhall.games.climbing import Layout, hand_text
 from cardhall.games.deal import parse_mixed
 from cardhall.games.happy_score import HappyScoring, LaiziScoring
-from cardhall.rules import RuleError
+from cardhall.rules import Play, RuleError
 
 
 class Phase(StrEnum):
@@ -262,6 +271,27 @@ class Happy(HappyScoring):
         return actions
 
     # -- reading and checking ----------------------------------------------------------------
+
+    def _known(self, text: str) -> Action | None:
+        """The listed action by text, only once listed: a 癞子 lead has thousands of plays,
+        and junk must be refused without building them."""
+        return super()._known(text) if self._legal is not None else None
+
+    def _check_play(self, play: Play) -> str | None:
+        """Cheap reasons first (cards not held, does not beat); the legal list decides."""
+        assert self.to_act is not None
+        hand = self.counts[self.to_act]
+        need = self._count_ranks(play.cards)
+        if any(need[r] > hand[r] for r in range(NUM_RANKS)):
+            missing = "".join(format_ranks([r]) * (need[r] - hand[r])
+                              for r in range(NUM_RANKS) if need[r] > hand[r])
+            return f"you do not hold {play.text} (missing {missing})"
+        if self.trick is not None and not self.rs.beats(play, self.trick[1]):
+            return f"{play.text} does not beat {self.trick[1].text}"
+        action = self._play_action(play)
+        if self._legal_by_text().get(action.text) == action:
+            return None
+        return f"{play.text} is not a legal play now"
 
     def _parse(self, verb: str, arg: str) -> Action:
         if verb == "play":
