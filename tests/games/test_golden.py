@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from cardhall.games import VARIANTS, new_game, replay
+from cardhall.games import VARIANTS, GameState, new_game, replay
 from tests.games.test_happy import ROOM
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -41,9 +41,11 @@ def transcript(name: str) -> dict[str, Any]:
     seed, options = GAMES[name]
     state = new_game(name, seed=seed, options=options)
     rng = random.Random(seed)
+    # the opening events (the deal) come before any action; then what seat 0 is sent
+    events = GameState.events_for(list(getattr(state, "log", [])), 0)
     while not state.over:
-        state.apply(rng.choice(state.legal_actions()))
-    return json.loads(json.dumps({"record": state.record(), "events": state.observe(0)["log"],
+        events += GameState.events_for(state.apply(rng.choice(state.legal_actions())), 0)
+    return json.loads(json.dumps({"record": state.record(), "events": events,
                                   "result": state.result()}))
 
 
