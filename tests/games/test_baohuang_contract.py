@@ -439,3 +439,31 @@ def test_a_long_lead_list_becomes_a_plays_index() -> None:
             selection[label] = selection.get(label, 0) + 1
         assert judge(obs["plays"], selection)
     assert not judge(obs["plays"], {"6": 1, "7": 1})
+
+
+# -- roles as each seat knows them --------------------------------------------------------------
+
+
+def roles_seen(state: Baohuang) -> list[list[str | None]]:
+    return [state.observe(s)["roles"] for s in range(5)]
+
+
+def test_roles_as_each_seat_knows_them() -> None:
+    E, G, R, N = "emperor", "guard", "rebel", None
+    state = game(REBELLION, "simple", sword=2)
+    assert roles_seen(state) == [[N] * 5] * 5  # the emperor card is still travelling
+    state.apply("accept")
+    assert roles_seen(state) == [[E, N, N, N, N]] * 5  # the guard window is open
+    state.apply("no-solo")
+    assert roles_seen(state) == [
+        [E, N, N, N, N],  # the emperor does not know his guard
+        [E, R, N, N, N],  # a rebel knows himself
+        [E, R, G, R, R],  # the guard knows everyone
+        [E, N, N, R, N],
+        [E, N, N, N, R]]
+    state.apply("open")
+    assert roles_seen(state) == [[E, R, G, R, R]] * 5
+    alone = game(["XD7", "9", "8", "T", "J"], "simple", sword=0)
+    run(alone, ["accept", "hidden-solo"])
+    assert roles_seen(alone)[0] == [E, R, R, R, R]  # alone, he knows all are rebels
+    assert roles_seen(alone)[1] == [E, R, N, N, N]

@@ -296,11 +296,12 @@ class Baohuang(BaohuangSetup):
         roles: list[str | None] = [None] * PLAYERS
         if self.emperor is None or self.phase == Phase.EMPEROR:
             return roles
+        roles[self.emperor] = EMPEROR  # public from his acceptance on
+        if self.phase == Phase.GUARD:
+            return roles
         truth = self.roles()
         if self._public() or seat == self.guard:
-            return truth if truth[0] is not None else [
-                EMPEROR if s == self.emperor else None for s in range(PLAYERS)]
-        roles[self.emperor] = EMPEROR
+            return truth
         roles[seat] = truth[seat]
         return roles
 
