@@ -21,12 +21,14 @@ Rules (../shared/rules/baohuang.md; numbers are its rulings):
   guard card's holder is the guard; holding it himself the emperor answers
   ``hidden-solo`` (暗独保) or ``solo`` (明独保, declaring it), else ``no-solo``.
   With option ``qiangdu`` the four others answer ``rob-solo`` / ``no`` in the
-  same window; the emperor's own solo has priority, else the robber nearest
+  same window, all five at once in any order (``acting``, docs/rulings.md);
+  the emperor's own solo has priority, else the robber nearest
   him in the 上家 direction becomes emperor with 明独保 (Ruling 7) and leads
   (Ruling 20).
 - Disclosure (``disclose``): the guard answers ``open`` (明保, ×2) or
-  ``hidden`` (暗保). Rebellion (``rebellion``, simple mode): the four
-  non-emperors answer ``rebel`` / ``no``; two or more rebels reveal the guard
+  ``hidden`` (暗保); only he sees that it is his turn. Rebellion
+  (``rebellion``, simple mode): the four non-emperors answer ``rebel`` / ``no``
+  at once, in any order; two or more rebels reveal the guard
   (or the solo) and, if the rebels win, ×2 (Ruling 9).
 - Play: the emperor leads; hands are sets and joker-hung sets compared card by
   card (``rules.get("baohuang")``; options ``kaopai`` 烤牌 and ``bie6`` 憋6).
