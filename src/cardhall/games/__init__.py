@@ -49,7 +49,9 @@ VARIANTS: dict[str, Variant] = {
         Variant("baohuang", "保皇", 5, 4,
                 "Five players, four packs without 3/4/5: the emperor and his guard against "
                 "three rebels; classic or simple mode, 烤牌, 憋6, 抢独.",
-                baohuang_options(), Baohuang),
+                baohuang_options(), Baohuang, version=2,
+                # the guard card's seat names the simple mode's guard
+                secret_options=("deal", "guard_card")),
         Variant("zhaopengyou", "找朋友", 5, 3,
                 "Five players, three packs, tricks with trumps and tractors; the dealer calls "
                 "a friend by a card; every player keeps his own level.",
