@@ -54,7 +54,7 @@ def test_random_games_keep_the_contract(name: str) -> None:
         assert state.to_act is None and state.legal_actions() == []
         result = state.result()
         assert result is not None
-        assert sum(result["scores"]) == 0, "scores are not zero-sum"
+        assert sum(result["points"]) == 0, "points are not zero-sum"
         json.dumps(result)
         assert state.check(state.actions[-1]) == "the game is over"
 

@@ -41,9 +41,10 @@ def transcript(name: str) -> dict[str, Any]:
     seed, options = GAMES[name]
     state = new_game(name, seed=seed, options=options)
     rng = random.Random(seed)
+    events = []  # as seat 0 was sent them (a view holds no log any more)
     while not state.over:
-        state.apply(rng.choice(state.legal_actions()))
-    return json.loads(json.dumps({"record": state.record(), "events": state.observe(0)["log"],
+        events.extend(state.events_for(state.apply(rng.choice(state.legal_actions())), 0))
+    return json.loads(json.dumps({"record": state.record(), "events": events,
                                   "result": state.result()}))
 
 
