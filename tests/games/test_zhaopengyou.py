@@ -523,6 +523,7 @@ def play_hand(state: Any, seed: int) -> None:
 
 def test_a_match_carries_levels_and_the_dealer() -> None:
     match = Match(seed=3)
+    assert isinstance(match.hand, ZhaoPengyou)
     assert match.hand.dealer is None and match.levels == ["2"] * 5
     with pytest.raises(IllegalAction, match="still being played"):
         match.next_hand()
@@ -532,6 +533,7 @@ def test_a_match_carries_levels_and_the_dealer() -> None:
         assert result is not None
         detail = result["detail"]
         hand = match.next_hand()
+        assert isinstance(hand, ZhaoPengyou)
         assert hand.options["levels"] == detail["levels_after"]
         assert hand.options["dealer"] == hand.dealer == detail["next_dealer"]
         assert hand.observe(0)["detail"]["level"] == detail["next_level"]
