@@ -46,7 +46,8 @@ calls; every single, pair and tractor to lead, and per suit the largest throw
 its leader can *see* will hold (judged from his own hand, the played cards and,
 for the dealer, the kitty — the other hands would leak); every legal follow up
 to ``trick_follow.FOLLOW_LIMIT`` of them, else the cheapest and a seeded sample
-(then the view says ``legal_complete: false``). The burial space (C(38, 7) ≈
+no longer than a view lists as text (the view then says ``legal_complete:
+false``; a long complete list goes out as a ``plays`` index). The burial space (C(38, 7) ≈
 12.6 million) gets a representative few: the platform's default burial
 (platform §4), the kitty as taken, the 7 lowest cards, and the shortest side
 suits first. ``check`` judges ANY action exactly: any burial of 7 held cards,
@@ -61,6 +62,7 @@ texts], "kitty": text}``, every card suited).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -289,7 +291,12 @@ class ZhaoPengyou(ZhaoPengyouSetup):
         return view
 
     def _plays_index(self, seat: int, actions: list[Action]) -> dict[str, Any] | None:
-        """A long complete follow list as a ``Plays`` index over the hand's faces."""
+        """A long complete follow list as a ``Plays`` index over the hand's faces.
+
+        A complete list shares structure (the cards a follow must hold, then any
+        few of the rest), so its index is a fraction of its text; where it is not,
+        the text is kept (None).
+        """
         faces = sorted(set(self.hands[seat]))
         position = {c: i for i, c in enumerate(faces)}
         selections = []
@@ -299,8 +306,10 @@ class ZhaoPengyou(ZhaoPengyouSetup):
                 vec[position[c]] += 1
             selections.append(tuple(vec))
         counts = self.counts[seat]
-        return dict(plays_index([format_card(c) for c in faces], selections,
-                                [counts[c] for c in faces]))
+        index = dict(plays_index([format_card(c) for c in faces], selections,
+                                 [counts[c] for c in faces]))
+        text = sum(len(a.text) + 3 for a in actions)
+        return index if len(json.dumps(index)) < text else None
 
     def _friend_known(self) -> bool:
         return self.friend is not None or self.over

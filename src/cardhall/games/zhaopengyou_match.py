@@ -187,8 +187,10 @@ class Match:
     seat on 托管 at the end of a hand (platform §4).
 
         >>> match = Match(seed=1)
-        >>> match.hand.phase
+        >>> str(match.hand.phase)
         'declare'
+        >>> replay_match(match.record()).record() == match.record()
+        True
     """
 
     def __init__(self, seed: int = 0, levels: Sequence[str] | None = None,
