@@ -55,7 +55,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("zhaopengyou", "找朋友", 5, 3,
                 "Five players, three packs, tricks with trumps and tractors; the dealer calls "
                 "a friend by a card; every player keeps his own level.",
-                zhaopengyou_options(), ZhaoPengyou),
+                zhaopengyou_options(), ZhaoPengyou, version=2, name_en="Find Friends"),
     )
 }
 
