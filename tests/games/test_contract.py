@@ -29,6 +29,8 @@ from tests.games.shapes import assert_result_shape, assert_view_shape
 IDS = sorted(VARIANTS)
 #: Variants whose rules have windows answered by several seats at once.
 SIMULTANEOUS = {"ddz3_happy", "ddz3_laizi", "ddz5", "baohuang"}
+#: Options that open those windows where the defaults do not (保皇's 抢独, simple mode's 造反).
+WINDOW_OPTIONS: dict[str, dict[str, Any]] = {"baohuang": {"qiangdu": True, "mode": "simple"}}
 
 
 def snapshot(state: GameState) -> str:
@@ -126,7 +128,7 @@ def test_simultaneous_answers_in_any_order(name: str) -> None:
     windows = 0
     for seed in range(10):
         rng = random.Random(seed)
-        state = new_game(name, seed=seed)
+        state = new_game(name, seed=seed, options=WINDOW_OPTIONS.get(name))
         while not state.over:
             acting = state.acting
             if len(acting) > 1:
