@@ -43,7 +43,8 @@ def transcript(name: str) -> dict[str, Any]:
     rng = random.Random(seed)
     while not state.over:
         state.apply(rng.choice(state.legal_actions()))
-    return json.loads(json.dumps({"record": state.record(), "events": state.observe(0)["log"],
+    events = state.events_for(getattr(state, "log", []), 0)  # the game's log: deal included
+    return json.loads(json.dumps({"record": state.record(), "events": events,
                                   "result": state.result()}))
 
 
