@@ -251,7 +251,7 @@ class ClimbingGame(GameState):
         if action.verb == "pass":
             return "you lead: you must play" if self._leading() else None
         if action.verb != "play":
-            return f"{action.text!r} is not a play: play cards or pass"
+            return f"{excerpt(action.text)} is not a play: play cards or pass"
         assert action.play is not None
         return self._check_play(action.play)
 

@@ -168,7 +168,7 @@ class BiddingGame(ClimbingGame):
     def _setup_parse(self, verb: str, arg: str) -> Action:
         if verb == "bid" and arg in ("1", "2", "3"):
             return Action("bid", arg)
-        if verb == "take":
+        if verb == "take" and self.kitty_to == "choose":
             if arg.lower() in ("none", "-", ""):
                 return Action("take", "none")
             try:
@@ -198,7 +198,7 @@ class BiddingGame(ClimbingGame):
             want = self._count_ranks(parse_ranks(action.arg))
             have = self._count(self.kitty)
             if any(w > h for w, h in zip(want, have, strict=True)):
-                return f"the kitty holds {hand_text(self.kitty)}, not {action.arg}"
+                return f"the kitty holds {hand_text(self.kitty)}, not {excerpt(action.arg)}"
             return None
         return f"nothing to do during {self.phase}"
 

@@ -422,7 +422,7 @@ class FivePlayer(ClimbingGame):
         }
         n, fee, balances = (self.options[k] for k in ("N", "A", "balances"))
         changes = None
-        if n is not None:
+        if n is not None and not self.all_auto():  # all on 托管: unscored, no beans move
             if self.hidden is None:
                 bean = settle(self.open_landlord, {f: x for (_, f), x in pairs.items()},
                               lords_win, n, fee, balances)
