@@ -421,8 +421,8 @@ class FivePlayer(ClimbingGame):
                       for (lo, f), x in pairs.items()],
         }
         n, fee, balances = (self.options[k] for k in ("N", "A", "balances"))
-        changes = None
-        if n is not None and not self.all_auto():  # all on 托管: unscored, no beans move
+        changes = None if n is None else [0] * PLAYERS  # all on 托管: unscored, no beans
+        if n is not None and not self.all_auto():
             if self.hidden is None:
                 bean = settle(self.open_landlord, {f: x for (_, f), x in pairs.items()},
                               lords_win, n, fee, balances)
@@ -524,7 +524,8 @@ class FivePlayer(ClimbingGame):
         obs["doubling"] = {  # as in ddz3_happy: others' answers only once all have answered
             "eligible": self._double_block(seat) is None,
             "answer": self.doubled.get(seat),
-            "doubled": [s for s, d in self.doubled.items() if d and (s == seat or not window)]}
+            "doubled": [s for s in range(PLAYERS)  # seat order: the answers' order is no one's
+                        if self.doubled.get(s) and (s == seat or not window)]}
         obs["identity_answer"] = self.answers.get(seat)
         obs["bombs"] = len(self.bombs)
         obs["multiplier"] = self.multiplier()
