@@ -65,7 +65,7 @@ def test_search_is_reproducible_and_legal() -> None:
             seat = state.to_act
             obs = state.observe(seat)
             answer = seats[seat].act(obs)
-            assert answer in obs["legal_actions"]
+            assert answer in obs["legal"]
             state.apply(answer)
         return state.actions
 
