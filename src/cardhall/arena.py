@@ -13,11 +13,11 @@ flags the same first bidder, reveals the same card), so both games of a deal
 use one seed. With ``fixed_landlord`` the landlord is also fixed by the
 ``landlord`` option and bidding is skipped, for peers that cannot bid; the
 landlord's side is read from the roles the seats' own views give at the start
-(五人斗地主's hidden landlord knows he is on it). In 找朋友 it fixes the dealer instead (``--fixed-landlord`` is the
-``dealer`` option there: the hand is then played as a later hand of a match,
-the others still take part in choosing trump), bot A sitting at the dealer's
-seat, then B. Without it the bots bid: bot A sits alone at the rotating seat
-and B at the others, then the reverse.
+(五人斗地主's hidden landlord knows he is on it). In 找朋友 it fixes the dealer
+instead (``--fixed-landlord`` is the ``dealer`` option there: the hand is then
+played as a later hand of a match, the others still take part in choosing
+trump), bot A sitting at the dealer's seat, then B. Without it the bots bid:
+bot A sits alone at the rotating seat and B at the others, then the reverse.
 
 A bot's result in a game is the sum of its seats' points (the game's
 ``Result``): games are zero-sum,

@@ -111,7 +111,7 @@ class Lines:
 
 
 def command(text: str, seat: int, variant_id: str) -> str:
-    """The action text a typed line means: ``auto``/``leave`` for this seat, bare cards as a play."""
+    """The action a typed line means: ``auto``/``leave`` for this seat, bare cards a play."""
     words = text.split(None, 1)
     verb = words[0].lower()
     if verb in ("auto", "leave"):

@@ -65,3 +65,15 @@ def expected(name: str, results: bool = False, roles: bool = False) -> pytest.Ma
 def variants(names: list[str], results: bool = False) -> list[object]:
     """``names`` as pytest params, each marked ``expected``."""
     return [pytest.param(n, marks=expected(n, results)) for n in names]
+
+
+@cache
+def escape_moved(name: str) -> bool:
+    """Leaving a game of ``name`` ends it with the escape settlement (platform.md §5)."""
+    state = new_game(name, seed=0)
+    try:
+        state.apply("@1 leave")
+    except NotImplementedError:
+        return False
+    result = state.result()
+    return isinstance(result, dict) and result.get("ended") == "escape"

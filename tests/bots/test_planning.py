@@ -7,8 +7,8 @@ landlord, seats 1 and 2 the farmers); the bot is then asked what it does.
 from __future__ import annotations
 
 from cardhall import bots
-from cardhall.bots.planning import Policy, rule_set
-from cardhall.bots.view import read_view
+from cardhall.bots.planning import Policy
+from cardhall.bots.view import read_view, rule_set
 from cardhall.cards import parse_counts, parse_ranks
 from cardhall.rules import get as get_rules
 from tests.bots.scenario import ddz3

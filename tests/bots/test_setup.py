@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from cardhall.bots import make, setup
-from cardhall.bots.planning import Policy, rule_set
+from cardhall.bots.planning import Policy
+from cardhall.bots.view import rule_set
 from cardhall.cards import parse_ranks
 from cardhall.games import new_game
 from cardhall.games.baohuang import Baohuang

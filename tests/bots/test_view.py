@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardhall import bots
-from cardhall.bots.view import ranks_of, reader, read_view, rule_set, sides
+from cardhall.bots.view import ranks_of, read_view, reader, rule_set, sides
 from cardhall.cards import parse_ranks, to_counts
 from cardhall.rules.wild import HARD, PURE, SOFT
 from tests.bots.scenario import ddz3
