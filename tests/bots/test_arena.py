@@ -8,9 +8,14 @@ import math
 import pytest
 
 from cardhall import arena, cli
-from cardhall.games import IllegalAction
+from cardhall.games import IllegalAction, new_game
+from tests.bots.moved import expected
+
+#: Every ddz3 game here is scored from its games.view.Result.
+ddz3_results = expected("ddz3", results=True)
 
 
+@ddz3_results
 def test_both_sides_play_the_same_cards() -> None:
     games = [g for d in range(3) for g in arena.play_deal("ddz3", ("planning", "tuoguan"), d,
                                                            seed=40, fixed_landlord=True)]
@@ -24,11 +29,13 @@ def test_both_sides_play_the_same_cards() -> None:
     assert len({g.cards for g in games}) == 3  # and a new deal each time
 
 
+@ddz3_results
 def test_zero_sum_totals_and_wins() -> None:
     for g in arena.play_deal("ddz3", ("planning", "random"), 0, seed=1, fixed_landlord=True):
         assert g.win == (1.0 if g.score > 0 else 0.0 if g.score < 0 else 0.5)
 
 
+@expected("ddz5", results=True)
 def test_hidden_landlord_joins_the_landlord_side() -> None:
     """五人斗地主 with a fixed open landlord: bot A holds both landlord seats when two exist."""
     games = arena.play_deal("ddz5", ("planning", "tuoguan"), 0, seed=3, fixed_landlord=True)
@@ -36,6 +43,7 @@ def test_hidden_landlord_joins_the_landlord_side() -> None:
     assert set(games[0].seats) | set(games[1].seats) == set(range(5))
 
 
+@expected("zhaopengyou", results=True)
 def test_zhaopengyou_fixes_the_dealer() -> None:
     """找朋友: --fixed-landlord is the dealer option; A deals first, then B, on the same cards."""
     games = arena.play_deal("zhaopengyou", ("planning", "tuoguan"), 2, seed=5,
@@ -47,13 +55,24 @@ def test_zhaopengyou_fixes_the_dealer() -> None:
     assert "(2 games, fixed dealer)" in arena.describe(summary)
 
 
-def test_house_options_reach_every_game() -> None:
+@expected("baohuang", results=True)
+def test_house_options_reach_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     summary = arena.run("baohuang", ["planning", "tuoguan"], deals=1, seed=2,
                         options={"mode": "simple"})
     assert summary["options"] == {"mode": "simple"} and summary["games"] == 2
     assert "(2 games, with bidding, mode=simple)" in arena.describe(summary)
     with pytest.raises(IllegalAction, match="mode"):
         arena.run("baohuang", ["planning", "tuoguan"], deals=1, options={"mode": "nonesuch"})
+    assert cli.main(["arena", "baohuang", "--bots", "planning,tuoguan", "--deals", "1",
+                     "--option", "mode=simple", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"] == {"mode": "simple"}
+
+
+def test_the_landlord_side_comes_from_the_seats_own_roles() -> None:
+    """Before play, with the landlord fixed: every seat's view names its own role."""
+    state = new_game("ddz3", seed=2, options={"landlord": 1})
+    assert arena.landlord_side(state) == [1]
+    assert arena.landlord_side(new_game("ddz3", seed=2)) is None  # bidding: no roles yet
 
 
 def test_summary_counts_both_bots() -> None:
@@ -92,6 +111,7 @@ def test_interval_without_spread_falls_back_to_wilson() -> None:
     assert high == 1.0 and low < 1.0
 
 
+@ddz3_results
 def test_run_and_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     summary = arena.run("ddz3", ["planning", "tuoguan"], deals=2, seed=5, fixed_landlord=True)
     assert summary["games"] == 4 and summary["deals"] == 2
@@ -101,9 +121,6 @@ def test_run_and_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert printed["results"] == summary["results"]
     assert cli.main(["arena", "ddz3", "--bots", "planning,tuoguan", "--deals", "1"]) == 0
     assert "win rate" in capsys.readouterr().out
-    assert cli.main(["arena", "baohuang", "--bots", "planning,tuoguan", "--deals", "1",
-                     "--option", "mode=simple", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["options"] == {"mode": "simple"}
 
 
 def test_bad_requests() -> None:
