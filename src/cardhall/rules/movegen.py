@@ -91,6 +91,8 @@ class MoveGen:
         self._specs = [(p.width, self._allowed[i], p.chain[0], p.chain[1], p.unit,
                         bool(p.kickers or p.second)) for i, p in enumerate(self.patterns)]
         self._jokers = [i for i, p in enumerate(self.patterns) if p.jokers]
+        #: Cards per chain unit of each pattern (a property: classify reads it per pattern).
+        self.units = [p.unit for p in self.patterns]
         self._widest = max((max(p.width, p.second) for p in self.patterns), default=0)
 
     # -- codes and plays -------------------------------------------------------------

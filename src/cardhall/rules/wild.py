@@ -192,13 +192,22 @@ def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
     base[wild] = 0
     seen: set[Play] = set()
     out: list[Play] = []
+    cache = rs.gen.readings
     for subs in combinations_with_replacement(range(TWO + 1), n_wild):
         virtual = list(base)
         for r in subs:
             virtual[r] += 1
         if max(virtual[: SMALL_JOKER]) > _PACK_COPIES:
             continue
-        for natural in climb.classify(rs, virtual):
+        # The natural readings of a virtual hand do not depend on the wild rank, and
+        # the same virtual hands come back for every wild card set: share the memo.
+        key = tuple(virtual)
+        readings = cache.get(key)
+        if readings is None:
+            if len(cache) > _MEMO_LIMIT:
+                cache.clear()
+            readings = cache[key] = tuple(climb.classify(rs, virtual))
+        for natural in readings:
             use: dict[Rank, int] = {}
             for r in subs:
                 use[r] = use.get(r, 0) + 1
