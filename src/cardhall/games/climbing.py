@@ -317,7 +317,18 @@ class ClimbingGame(GameState):
                     act = cache[code] = self._play_action(gen.play(code))
                 actions.append(act)
         else:
-            actions = [self._play_action(p) for p in self.rs.moves(hand, last)]
+            # Wild plays are interned by the rules (wild.moves's memo), so their actions
+            # are kept by identity: formatting thousands of texts per lead was the cost.
+            # (An id is checked against the action's own play: ids are reused once freed.)
+            known = _ACTIONS.setdefault(f"{self.rs.name}:by-id", {})
+            if len(known) > 1 << 17:
+                known.clear()
+            actions = []
+            for p in self.rs.moves(hand, last):
+                act = known.get(id(p))
+                if act is None or act.play is not p:
+                    act = known[id(p)] = self._play_action(p)
+                actions.append(act)
         return actions if last is None else [PASS, *actions]
 
     def _begin_play(self, leader: int) -> None:
