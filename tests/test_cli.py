@@ -14,14 +14,9 @@ import pytest
 
 from cardhall import bots, terminal
 from cardhall.games import VARIANTS, new_game, replay, variant
-from tests.bots.moved import escape_moved, expected, results_moved
 
 #: Games played through to their end are reported from their games.view.Result.
-ddz2_results = expected("ddz2", results=True)
-ddz3_results = expected("ddz3", results=True)
 #: Leaving a Dou Dizhu game is an escape: the game's escape settlement (g-ddz).
-ddz3_escape = pytest.mark.xfail(not escape_moved("ddz3"), strict=False,
-                                reason="ddz3's escape settlement is not moved on this branch yet")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -103,8 +98,6 @@ def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], reason: str) -> 
     assert reason in lines[0]
 
 
-@pytest.mark.xfail(not all(results_moved(v) for v in VARIANTS), strict=False,
-                   reason="the demo reports every variant's Result: not all moved on this branch")
 def test_demo_runs_every_variant() -> None:
     out = run("demo", "--seed", "1")
     assert out.returncode == 0, out.stderr
@@ -119,7 +112,6 @@ def test_demo_runs_every_variant() -> None:
 # -- games from the command line ------------------------------------------------------------
 
 
-@ddz3_results
 def test_simulate_reports_roles_multiplier_and_speed() -> None:
     out = run("simulate", "ddz3", "--games", "20", "--seed", "3", "--json")
     assert out.returncode == 0, out.stderr
@@ -160,7 +152,6 @@ def seat0_script(seed: int) -> list[str]:
     return typed
 
 
-@ddz2_results
 def test_play_in_the_terminal_rejects_bad_entries_and_saves_a_replayable_record(
         tmp_path: Path) -> None:
     record = tmp_path / "game.json"
@@ -259,7 +250,6 @@ def test_auto_on_plays_for_the_player_until_auto_off() -> None:
     assert proc.stdout.count("legal: ") == 1  # asked again after auto off
 
 
-@ddz3_escape
 def test_leave_is_an_escape_in_dou_dizhu(tmp_path: Path) -> None:
     record = tmp_path / "escape.json"
     proc = play("ddz3", "--seed", "9", "--save", str(record), script="leave\n")

@@ -9,13 +9,10 @@ import pytest
 
 from cardhall import arena, cli
 from cardhall.games import IllegalAction, new_game
-from tests.bots.moved import expected
 
 #: Every ddz3 game here is scored from its games.view.Result.
-ddz3_results = expected("ddz3", results=True)
 
 
-@ddz3_results
 def test_both_sides_play_the_same_cards() -> None:
     games = [g for d in range(3) for g in arena.play_deal("ddz3", ("planning", "tuoguan"), d,
                                                            seed=40, fixed_landlord=True)]
@@ -29,13 +26,11 @@ def test_both_sides_play_the_same_cards() -> None:
     assert len({g.cards for g in games}) == 3  # and a new deal each time
 
 
-@ddz3_results
 def test_zero_sum_totals_and_wins() -> None:
     for g in arena.play_deal("ddz3", ("planning", "random"), 0, seed=1, fixed_landlord=True):
         assert g.win == (1.0 if g.score > 0 else 0.0 if g.score < 0 else 0.5)
 
 
-@expected("ddz5", results=True)
 def test_hidden_landlord_joins_the_landlord_side() -> None:
     """五人斗地主 with a fixed open landlord: bot A holds both landlord seats when two exist."""
     games = arena.play_deal("ddz5", ("planning", "tuoguan"), 0, seed=3, fixed_landlord=True)
@@ -43,7 +38,6 @@ def test_hidden_landlord_joins_the_landlord_side() -> None:
     assert set(games[0].seats) | set(games[1].seats) == set(range(5))
 
 
-@expected("zhaopengyou", results=True)
 def test_zhaopengyou_fixes_the_dealer() -> None:
     """找朋友: --fixed-landlord is the dealer option; A deals first, then B, on the same cards."""
     games = arena.play_deal("zhaopengyou", ("planning", "tuoguan"), 2, seed=5,
@@ -55,7 +49,6 @@ def test_zhaopengyou_fixes_the_dealer() -> None:
     assert "(2 games, fixed dealer)" in arena.describe(summary)
 
 
-@expected("baohuang", results=True)
 def test_house_options_reach_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     summary = arena.run("baohuang", ["planning", "tuoguan"], deals=1, seed=2,
                         options={"mode": "simple"})
@@ -111,7 +104,6 @@ def test_interval_without_spread_falls_back_to_wilson() -> None:
     assert high == 1.0 and low < 1.0
 
 
-@ddz3_results
 def test_run_and_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     summary = arena.run("ddz3", ["planning", "tuoguan"], deals=2, seed=5, fixed_landlord=True)
     assert summary["games"] == 4 and summary["deals"] == 2

@@ -8,7 +8,6 @@ import pytest
 
 from cardhall import arena, bots
 from cardhall.bots.base import Bot, Observation
-from tests.bots.moved import expected
 
 
 class Greedy(Bot):
@@ -28,7 +27,6 @@ def greedy() -> Iterator[type[Bot]]:
     del bots.BOTS[Greedy.name]
 
 
-@expected("ddz3", results=True)
 def test_a_registered_bot_plays_in_the_arena(greedy: type[Bot]) -> None:
     assert isinstance(bots.make("greedy-test", "ddz3", 0), Greedy)
     summary = arena.run("ddz3", ["greedy-test", "planning"], deals=4, fixed_landlord=True)

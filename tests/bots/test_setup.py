@@ -18,7 +18,6 @@ from cardhall.bots.view import rule_set
 from cardhall.cards import parse_ranks
 from cardhall.games import new_game
 from cardhall.games.baohuang import Baohuang
-from tests.bots.moved import expected
 from tests.bots.scenario import deal
 
 
@@ -86,7 +85,6 @@ def test_rob_the_solo(p: float, answer: str) -> None:
     assert setup.baohuang(obs, legal, p) == answer
 
 
-@expected("baohuang", roles=True)
 @pytest.mark.parametrize(("p", "answer"), [(0.85, "open"), (0.5, "hidden")])
 def test_guard_disclosure(p: float, answer: str) -> None:
     obs, legal = bh(["D 8s 8s 8s", "8s 9h", "6h", "7h", "Th"], ["accept", "call 8s"], 1)
@@ -97,7 +95,7 @@ def test_guard_disclosure(p: float, answer: str) -> None:
 @pytest.mark.parametrize(("seat", "p", "answer"), [
     (2, 0.7, "rebel"),   # a rebel with a good hand: a won rebellion counts double
     (2, 0.4, "no"),
-    pytest.param(1, 0.9, "no", marks=expected("baohuang", roles=True)),  # the guard never
+    pytest.param(1, 0.9, "no"),  # the guard never
 ])                                                          # doubles his own loss
 def test_rebellion(seat: int, p: float, answer: str) -> None:
     hands = ["D 7h", "X 9h", "6h", "8h", "Th"]

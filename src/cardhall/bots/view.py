@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardhall.cards import NUM_RANKS, RANK_CHARS, Counts, format_ranks, parse_ranks, to_counts
-from cardhall.games.view import judge
+from cardhall.games.view import expand, judge
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 from cardhall.rules.wild import HARD, PURE, SOFT
@@ -42,6 +42,8 @@ TEAMS = {"landlord": 0, "farmer": 1, "emperor": 0, "guard": 0, "rebel": 1,
          "dealer": 0, "friend": 0, "attacker": 1}
 #: Options of a view that change how plays are judged (保皇's 烤牌 and 憋6).
 RULE_OPTIONS = ("kaopai", "bie6")
+#: Variants whose plays follow tricks, not the climbing rules (their cards are suited).
+TRICK_VARIANTS = ("zhaopengyou",)
 _SUIT_MARKS = str.maketrans("", "", "shcd♠♥♣♦")
 
 
@@ -365,6 +367,11 @@ def legal_texts(obs: Observation, rs: RuleSet | None = None) -> list[str]:
     """Every legal action text of a view: the listed ones, and generated plays if the
     list is not complete (for bots that choose among texts)."""
     listed = list(obs.get("legal") or ())
+    index = obs.get("plays")
+    if obs.get("variant") in TRICK_VARIANTS:
+        # A trick game's index is over suited cards and spells its plays out itself; a
+        # list cut short is a fair sample of them, which a bot may choose from.
+        return listed + (["play " + " ".join(cards) for cards in expand(index)] if index else [])
     if obs.get("legal_complete", True):
         return listed
     rs = rs if rs is not None else rule_set(obs)

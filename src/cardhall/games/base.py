@@ -58,7 +58,10 @@ class IllegalAction(ValueError):
 
 def excerpt(text: str, limit: int = 40) -> str:
     """``text`` quoted for a reason, cut short: a reason never echoes a whole hostile input."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
+    quoted = repr(text[:limit])
+    if len(quoted) > 2 * limit:  # characters repr spells out as escapes
+        quoted = quoted[:2 * limit] + "…'"
+    return quoted if len(text) <= limit else quoted + f"… ({len(text)} characters)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -323,7 +323,9 @@ class ZhaoPengyou(ZhaoPengyouSetup):
     def _view_roles(self, seat: int) -> list[str | None]:
         """The dealer once fixed; friend and attackers once the friend is known (else None)."""
         dealer = self.dealer
-        if dealer is None or self.phase == Phase.DECLARE:
+        # A later hand of a match knows its dealer from the start; a first hand's dealer
+        # is the last declarer, known once the window closes.
+        if dealer is None or (self.phase == Phase.DECLARE and self.options["dealer"] is None):
             return [None] * PLAYERS
         if not self._friend_known():
             return ["dealer" if s == dealer else None for s in range(PLAYERS)]
