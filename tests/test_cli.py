@@ -161,10 +161,10 @@ def test_play_in_the_terminal_rejects_bad_entries_and_saves_a_replayable_record(
     assert "seed 4: replay this deal with --seed 4" in proc.stdout
     assert "bots: planning" in proc.stdout  # the default
     assert "not allowed: unexpected 'Z' at position 3" in proc.stdout
-    assert "not allowed: bid 3 is not an action of ddz2: call or no-call" in proc.stdout
+    assert "not allowed: 'bid 3' is not an action of ddz2: call, no-call" in proc.stdout
     assert "legal: call, no-call" in proc.stdout
     assert "your hand: " in proc.stdout and "game over (finished)" in proc.stdout
-    assert "not allowed" not in proc.stdout.split("bid 3 is not")[1]  # lower case accepted
+    assert "not allowed" not in proc.stdout.split("bid 3' is not")[1]  # lower case accepted
     assert_readable(proc.stdout)
     over = proc.stdout.split("game over")[1]
     assert "landlord" in over and "farmer" in over and "multiplier: ×" in over

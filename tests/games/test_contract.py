@@ -198,7 +198,7 @@ def test_auto_locks_on_the_fourth_entry_and_replays(name: str) -> None:
             state.apply("@1 auto off", seat=1)
     assert state.auto_locked(1)
     assert "locked" in (state.check("@1 auto off") or "")
-    assert state.check("@1 auto off", seat=2) == "seat 2 cannot act for seat 1"
+    assert state.check("@1 auto off", seat=0) == "seat 0 cannot act for seat 1"
     again = replay(json.loads(json.dumps(state.record())))
     assert again.auto_locked(1) and again.observe(1)["auto_locked"][1]
 

@@ -2,8 +2,8 @@
 
     >>> from cardhall.games import new_game, replay
     >>> state = new_game("ddz3", seed=7)
-    >>> state.phase, state.to_act is not None
-    ('bid', True)
+    >>> state.phase == "bid", state.to_act in state.acting
+    (True, True)
     >>> replay(state.record()).observe(0) == state.observe(0)
     True
 """
