@@ -1,0 +1,142 @@
+"""What the registry knows of a variant before a game starts: its options, as data.
+
+A variant is one declaration (``games.VARIANTS``): players, packs, version,
+options. Options are data a hall or a browser can read (``describe``) to build
+a room form without running Python; ``resolve`` fills defaults and checks
+every value, so a game only ever starts from valid options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from cardhall.games.errors import IllegalAction, excerpt
+
+if TYPE_CHECKING:
+    from cardhall.games.base import GameState
+
+
+OptionKind = Literal["bool", "int", "number", "seat", "choice", "text", "deal"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a variant: its default, the values it accepts, and words for a form.
+
+    ``describe()`` is the same facts as plain data, so a hall or a browser can
+    build a room form without running Python.
+    """
+
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    #: Validates and converts a supplied value; raises ValueError with a reason.
+    convert: Callable[[Any], Any] | None = None
+    kind: OptionKind | None = None
+    help_zh: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def coerce(self, name: str, value: Any) -> Any:
+        try:
+            out = self.convert(value) if self.convert is not None else value
+        except (TypeError, ValueError) as exc:
+            raise IllegalAction(f"option {name}: {exc}") from None
+        if self.choices is not None and out not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise IllegalAction(f"option {name} must be one of {allowed}, not {value!r}")
+        if isinstance(out, (int, float)) and not isinstance(out, bool):
+            if self.minimum is not None and out < self.minimum:
+                raise IllegalAction(f"option {name} must be at least {self.minimum}, not {out}")
+            if self.maximum is not None and out > self.maximum:
+                raise IllegalAction(f"option {name} must be at most {self.maximum}, not {out}")
+        return out
+
+    def resolved_kind(self) -> OptionKind:
+        if self.kind is not None:
+            return self.kind
+        if isinstance(self.default, bool):
+            return "bool"
+        if self.choices is not None:
+            return "choice"
+        if isinstance(self.default, int):
+            return "int"
+        if isinstance(self.default, float):
+            return "number"
+        return "text"
+
+    def describe(self, name: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": name, "kind": self.resolved_kind(),
+                               "default": self.default, "help": self.help,
+                               "help_zh": self.help_zh or self.help}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+def flag(value: Any) -> bool:
+    """Option converter: a boolean, also from the text a command line gives."""
+    if isinstance(value, bool):
+        return value
+    if str(value).strip().lower() in ("true", "1", "yes", "on"):
+        return True
+    if str(value).strip().lower() in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(f"true or false, not {value!r}")
+
+
+def seat_or_none(value: Any) -> int | None:
+    """Option converter: a seat number or None (range is checked by the option's choices)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"a seat number, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A playable variant: what the registry knows before a game starts.
+
+    ``version`` is bumped whenever the same record would play differently
+    (rules, deal, action texts, the generator); a record carries it, and a
+    record of another version is refused rather than replayed wrongly.
+    """
+
+    id: str
+    name: str
+    players: int
+    packs: int
+    description: str
+    options: Mapping[str, Option]
+    factory: Callable[[Variant, int, dict[str, Any]], GameState]
+    version: int = 1
+    name_en: str = ""
+    #: Options that are never shown in a view (a given deal names every hand).
+    secret_options: tuple[str, ...] = ("deal",)
+
+    def resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled in, every value checked; an unknown option is an error."""
+        if options is not None and not isinstance(options, Mapping):
+            raise IllegalAction(f"options are a table of names to values, not "
+                                f"{type(options).__name__}")
+        given = dict(options or {})
+        unknown = sorted(set(given) - set(self.options), key=str)
+        if unknown:
+            raise IllegalAction(f"{self.id} has no option {excerpt(str(unknown[0]))}")
+        return {name: opt.coerce(name, given[name]) if name in given else opt.default
+                for name, opt in self.options.items()}
+
+    def describe(self) -> dict[str, Any]:
+        """The variant as plain data: for a lobby, a room form, a client's help."""
+        return {"id": self.id, "name": self.name, "name_en": self.name_en or self.id,
+                "players": self.players, "packs": self.packs, "version": self.version,
+                "description": self.description,
+                "options": [opt.describe(name) for name, opt in self.options.items()
+                            if name not in self.secret_options]}
