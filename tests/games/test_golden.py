@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from cardhall.games import VARIANTS, GameState, new_game, replay
+from cardhall.games import VARIANTS, new_game, replay
 from tests.games.test_happy import ROOM
 
 GOLDEN = Path(__file__).parent / "golden"
