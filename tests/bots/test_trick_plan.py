@@ -30,7 +30,6 @@ from cardhall.games.zhaopengyou import ZhaoPengyou
 from cardhall.rules.trick import POINTS, play_rank
 from tests.games.test_zhaopengyou import make_deal
 
-
 #: 31 cards with one level card (2d) and no long suit: too weak to name trump unasked.
 WEAK = "3s 4s 5s 6s 7s 8s 9s 3h 4h 5h 6h 7h 8h 9h 3c 4c 5c 6c 7c 8c 9c 3d 4d 5d 6d 7d 8d 9d " \
        "Ts Th 2d"

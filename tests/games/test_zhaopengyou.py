@@ -568,9 +568,10 @@ def test_tuoguan_answers() -> None:
     run(state, ["play Ad"])
     follower = make_bot("tuoguan", "zhaopengyou", 3)
     assert follower.act(state.observe(3)) == "play 2d"  # cheapest follow
-    leading = {"variant": "zhaopengyou", "phase": "play", "level": "5", "trump": "s",
-               "hand": "Th 3s Kd", "trick": None}
-    assert bot.act({**leading, "legal_actions": ["play Th", "play 3s", "play Kd"]}) == \
+    leading = {"variant": "zhaopengyou", "phase": "play", "hand": ["Th", "3s", "Kd"],
+               "table": None, "detail": {"level": "5", "trump": "s"}}
+    assert bot.act({**leading, "legal": ["play Th", "play 3s", "play Kd"],
+                    "legal_complete": True}) == \
         "play Th"  # only point cards and trumps: the lowest single by rank, points or not
     fresh = game(deal=example_deal(), levels=EXAMPLE_LEVELS, dealer=DEALER)
     assert bot.act(fresh.observe(DEALER)) == "pass"  # never declares

@@ -14,7 +14,9 @@ seat's side, in points (``score``):
 - *the cards spent*: each card has a keep value, what it is worth in tricks
   still to come (trumps by height, a side card by how many higher ones are
   unseen; breaking a pair costs extra); a card that wins the trick realises
-  most of it, a card thrown away loses all of it.
+  most of it, a card thrown away loses all of it. Winning over a partner
+  realises only what the partner's play would not have held: taking a
+  partner's sure trick with a trump spends the trump for nothing.
 
 So a follower feeds points to a partner who holds the trick and keeps them
 from an opponent who does, wins a trick with points as cheaply as it can and
@@ -257,6 +259,9 @@ class Scorer:
         view = self.view
         ctx = view.ctx
         me = view.seat
+        # The chance this side would take the trick without this play (the standing play
+        # holding, where it is a partner's): what overtaking it does not win.
+        prior = 0.0
         if view.lead is None:
             lead = lead_of(cards, ctx)
             rank = play_rank(cards, lead, ctx)
@@ -266,11 +271,15 @@ class Scorer:
             lead = view.lead
             rank = play_rank(cards, lead, ctx)
             later = view.after_me()
-            assert view.best_seat is not None and view.best_rank is not None
-            if rank is not None and rank > view.best_rank:
+            standing, best = view.best_seat, view.best_rank
+            assert standing is not None and best is not None
+            if rank is not None and rank > best:
                 holder = me
+                partner = view.same(me, standing)
+                if partner > 0:
+                    prior = partner * self.outcome(lead, standing, best, later)[0]
             else:
-                holder, rank = view.best_seat, view.best_rank
+                holder, rank = standing, best
         hold, signed = self.outcome(lead, holder, rank, later)
         points = self.on_table + sum(POINTS[c] for c in cards)
         value = points * signed
@@ -283,7 +292,9 @@ class Scorer:
             drop += together * PARTNER_DROP + (1.0 - together) * FORCED_DROP * (lead.group != TRUMP)
         value += hold * self.signs[holder] * drop * size
         value += TEMPO * signed
-        mine = hold if holder == me else 0.0
+        # A card realises its worth by winning what the side would not have won anyway:
+        # over a partner sure to hold, a high trump is spent for nothing.
+        mine = hold * (1.0 - prior) if holder == me else 0.0
         value -= self.spent(cards) * (1.0 - REALISE * mine)
         value += self.friend_term(cards)
         if view.lead is None:
