@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,17 @@ def test_views_keep_the_shape_and_size(name: str) -> None:
         for seat in range(state.players):
             largest = max(largest, assert_view_shape(state_end, seat, state.observe(seat)))
     assert largest > 500, "views are suspiciously small"
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_one_phase_enum_per_game(name: str) -> None:
+    kinds = set()
+    for seed in range(3):
+        for state, _ in random_steps(name, seed):
+            kinds.add(type(state.phase))
+        kinds.add(type(state.phase))  # over
+    (kind,) = kinds
+    assert issubclass(kind, StrEnum) and {"play", "over"} <= {p.value for p in kind}
 
 
 @pytest.mark.parametrize("name", IDS)

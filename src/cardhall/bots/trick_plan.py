@@ -47,8 +47,6 @@ from collections.abc import Sequence
 from cardhall.bots.base import Observation
 from cardhall.bots.trick_odds import Odds
 from cardhall.bots.trick_view import (
-    KITTY,
-    PLAYERS,
     Cards,
     TrickView,
     cards_of,
@@ -68,6 +66,8 @@ from cardhall.cards import (
     format_card,
     format_cards,
 )
+from cardhall.games.zhaopengyou_match import PLAYERS
+from cardhall.games.zhaopengyou_setup import KITTY
 from cardhall.rules.trick import POINTS, TRUMP, Lead, lead_of, play_rank, trumps
 
 #: Keep value of a trump: base plus this per step (BJ, at step 15, is worth most).

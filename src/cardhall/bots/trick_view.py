@@ -28,9 +28,10 @@ from typing import Any
 from cardhall.bots.base import Observation
 from cardhall.cards import RANK_CHARS, SUIT_CHARS, Card, parse_card
 from cardhall.cards import parse_cards as _parse
+from cardhall.games.zhaopengyou_match import PLAYERS
+from cardhall.games.zhaopengyou_setup import PACKS
 from cardhall.rules.trick import GROUPS, Lead, Trumps, lead_of, play_rank, trumps
 
-PLAYERS, PACKS, KITTY = 5, 3, 7
 Cards = tuple[Card, ...]
 #: Weight of "nobody is the friend" among the dealer's hypotheses before the reveal.
 NOBODY = 0.05

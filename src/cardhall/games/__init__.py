@@ -13,47 +13,56 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cardhall.games import baohuang_score, ddz5, zhaopengyou_match, zhaopengyou_setup
 from cardhall.games.baohuang import Baohuang
 from cardhall.games.baohuang import options as baohuang_options
 from cardhall.games.base import Action, Event, GameState, IllegalAction, Option, Variant
+from cardhall.games.climbing import ClimbingGame
 from cardhall.games.ddz import Classic, Emperor, FourPlayer, TwoPlayer, common_options
 from cardhall.games.ddz5 import FivePlayer
 from cardhall.games.ddz5 import options as ddz5_options
 from cardhall.games.happy import Happy, Laizi, happy_options
 from cardhall.games.zhaopengyou import ZhaoPengyou
 from cardhall.games.zhaopengyou import options as zhaopengyou_options
+from cardhall.rules import get as get_rules
+
+
+def _packs(game: type[ClimbingGame]) -> int:
+    """A climbing game's packs, as its rule set declares them (rules/variants.py)."""
+    return get_rules(game.ruleset).packs
+
 
 VARIANTS: dict[str, Variant] = {
     v.id: v for v in (
-        Variant("ddz2", "二人斗地主", 2, 1,
+        Variant("ddz2", "二人斗地主", 2, _packs(TwoPlayer),
                 "Two players, one pack, 11 dead cards; call or no-call.",
                 common_options(2), TwoPlayer, version=2, name_en="Two-player Dou Dizhu"),
-        Variant("ddz3", "三人斗地主", 3, 1,
+        Variant("ddz3", "三人斗地主", 3, _packs(Classic),
                 "Classic three-player Dou Dizhu with 1/2/3-point bidding.",
                 common_options(3), Classic, version=2, name_en="Dou Dizhu"),
-        Variant("ddz4", "四人斗地主", 4, 2,
+        Variant("ddz4", "四人斗地主", 4, _packs(FourPlayer),
                 "Four players, two packs, hidden 8-card kitty, big bombs double.",
                 common_options(4), FourPlayer, version=2,
                 name_en="Four-player Dou Dizhu"),
-        Variant("ddz5", "五人斗地主", 5, 2,
+        Variant("ddz5", "五人斗地主", ddz5.PLAYERS, _packs(FivePlayer),
                 "Five players, two packs; the revealed card names an open and a hidden landlord.",
                 ddz5_options(), FivePlayer, version=2, name_en="Five-player Dou Dizhu"),
-        Variant("ddz3_happy", "欢乐斗地主", 3, 1,
+        Variant("ddz3_happy", "欢乐斗地主", 3, _packs(Happy),
                 "Call and rob the landlord, show cards, double; beans with floors, caps and fee.",
                 happy_options(), Happy, version=2),
-        Variant("ddz3_laizi", "癞子斗地主", 3, 1,
+        Variant("ddz3_laizi", "癞子斗地主", 3, _packs(Laizi),
                 "Happy Dou Dizhu with a wild rank drawn after robbing; soft/hard/pure bombs.",
                 happy_options(laizi=True), Laizi, version=2),
-        Variant("ddz_emperor", "斗帝主", 3, 2,
+        Variant("ddz_emperor", "斗帝主", 3, _packs(Emperor),
                 "Three players, two packs, 16 hand types; the emperor keeps any of 6 kitty cards.",
                 common_options(3), Emperor, version=2, name_en="Dou Dizhu Emperor"),
-        Variant("baohuang", "保皇", 5, 4,
+        Variant("baohuang", "保皇", baohuang_score.PLAYERS, _packs(Baohuang),
                 "Five players, four packs without 3/4/5: the emperor and his guard against "
                 "three rebels; classic or simple mode, 烤牌, 憋6, 抢独.",
                 baohuang_options(), Baohuang, version=2,
                 # the guard card's seat names the simple mode's guard
                 secret_options=("deal", "guard_card")),
-        Variant("zhaopengyou", "找朋友", 5, 3,
+        Variant("zhaopengyou", "找朋友", zhaopengyou_match.PLAYERS, zhaopengyou_setup.PACKS,
                 "Five players, three packs, tricks with trumps and tractors; the dealer calls "
                 "a friend by a card; every player keeps his own level.",
                 zhaopengyou_options(), ZhaoPengyou, version=2, name_en="Find Friends"),

@@ -71,8 +71,16 @@ from cardhall.cards import (
     format_card,
     format_cards,
 )
-from cardhall.games.baohuang_score import EMPEROR, GUARD, HIDDEN_SOLO, OPEN_SOLO, REBEL, settle
-from cardhall.games.baohuang_setup import PLAYERS, BaohuangSetup, Phase
+from cardhall.games.baohuang_score import (
+    EMPEROR,
+    GUARD,
+    HIDDEN_SOLO,
+    OPEN_SOLO,
+    PLAYERS,
+    REBEL,
+    settle,
+)
+from cardhall.games.baohuang_setup import BaohuangSetup, Phase
 from cardhall.games.base import (
     Action,
     Event,

@@ -31,12 +31,11 @@ from cardhall.cards import (
     format_cards,
     parse_card,
 )
-from cardhall.games.baohuang_score import GUARD, HIDDEN_SOLO, OPEN_SOLO
+from cardhall.games.baohuang_score import GUARD, HIDDEN_SOLO, OPEN_SOLO, PLAYERS
 from cardhall.games.base import Action, Event, IllegalAction, excerpt
 from cardhall.games.climbing import ClimbingGame
 from cardhall.games.deal import given_deal
 
-PLAYERS = 5
 #: Cards per seat in deal order from the first seat (Ruling 2).
 SIZES = (34, 34, 34, 33, 33)
 CLASSIC_LAP = 5  # declines after which the first holder must accept
@@ -71,6 +70,7 @@ PROMPTS = {
 class BaohuangSetup(ClimbingGame):
     """The set-up phases of 保皇; ``baohuang.Baohuang`` adds play, settlement and views."""
 
+    phases = Phase
     mode: str
 
     # -- dealing and the emperor card -------------------------------------------------------

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from enum import StrEnum
+from typing import Any, ClassVar, cast
 
 from cardhall.cards import (
     NUM_RANKS,
@@ -29,8 +30,6 @@ from cardhall.cards import (
     deck,
     format_card,
     format_ranks,
-    parse_cards,
-    parse_ranks,
 )
 from cardhall.games.base import (
     Action,
@@ -47,7 +46,6 @@ from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 
 PASS = Action("pass")
-_SUIT_MARKS = set("shcd♠♥♣♦")
 
 
 @dataclass(frozen=True)
@@ -59,18 +57,13 @@ class Layout:
     dead: int = 0
 
 
-def _parse_any(text: str) -> list[Card] | list[int]:
-    """Suited cards if the text has suits, else ranks (the deal picks suits)."""
-    if any(ch in _SUIT_MARKS for ch in text):
-        return list(parse_cards(text))
-    return [-1 - r for r in parse_ranks(text)]  # negative: "any card of rank r"
-
-
 class ClimbingGame(GameState):
     """Shared state and play phase of the shedding games."""
 
     layout: Layout
     ruleset: str
+    #: The game's one Phase enum; the shared play phase enters its PLAY and OVER.
+    phases: ClassVar[type[StrEnum]]
 
     def __init__(self, variant: Variant, seed: int, options: dict[str, Any]) -> None:
         super().__init__(variant, seed, options)
@@ -332,7 +325,7 @@ class ClimbingGame(GameState):
         return actions if last is None else [PASS, *actions]
 
     def _begin_play(self, leader: int) -> None:
-        self.phase = "play"
+        self.phase = self.phases("play")
         self.to_act = leader
         self.trick = None
         self.passes = 0
@@ -387,7 +380,7 @@ class ClimbingGame(GameState):
         return self._finish()
 
     def _finish(self) -> list[Event]:
-        self.phase = "over"
+        self.phase = self.phases("over")
         self.to_act = None
         self._result = self._settle()
         return [{"type": "over", "result": self._result}]
@@ -397,7 +390,7 @@ class ClimbingGame(GameState):
 
     def _end_with(self, result: dict[str, Any]) -> list[Event]:
         """End the game now with ``result`` (an escape): the closing ``over`` event."""
-        self.phase = "over"
+        self.phase = self.phases("over")
         self.to_act = None
         self._result = result
         return [{"type": "over", "result": result}]

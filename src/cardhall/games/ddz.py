@@ -104,6 +104,7 @@ def count_bombs(counts: Counts, least: int, jokers: int) -> int:
 class BiddingGame(ClimbingGame):
     """A one-round 1/2/3 auction, then kitty and play; settlement by contract × 2^k."""
 
+    phases = Phase
     max_deals: int | None = None  # deals passed out in a row before the table dissolves
     flagged_first_bidder = True
     kitty_to: str = "all"  # who sees the kitty: "all", "landlord", or "choose" (斗帝主)

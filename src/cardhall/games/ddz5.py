@@ -161,6 +161,7 @@ class FivePlayer(ClimbingGame):
 
     layout = Layout(hand=21, kitty=3)
     ruleset = "ddz5"
+    phases = Phase
 
     def _start(self) -> None:
         self.phase = Phase.START

@@ -199,6 +199,7 @@ class Happy(HappyScoring):
     """欢乐斗地主: the set-up phases above, the shared play phase, §4 settlement."""
 
     layout = Layout(hand=HAND, kitty=3)
+    phases = Phase
     ruleset = "ddz3_happy"
 
     def _start(self) -> None:

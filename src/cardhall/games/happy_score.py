@@ -185,7 +185,7 @@ class HappyScoring(ClimbingGame):
                                           self.options["balances"])
             detail["beans"] = settled.to_json()
             changes = list(settled.changes)
-        self.phase = "over"
+        self.phase = self.phases("over")
         self.to_act = None
         self.queue = []
         others = [s for s in range(self.players) if s != seat]
