@@ -1,4 +1,4 @@
-"""Card notation (ARCHITECTURE.md "Card notation"): parse forgivingly, format canonically."""
+"""Card notation (README, "Card notation"): parse forgivingly, format canonically."""
 
 from collections import Counter
 

@@ -1,4 +1,4 @@
-"""保皇 (baohuang) scripted games: ../shared/rules/baohuang.md, every phase and ruling.
+"""保皇 (baohuang) scripted games: docs/rules/baohuang.md, every phase and ruling.
 
 Most deals are puzzles: a few cards per seat written out with the ``deal`` option (the
 rest of the deck is out of play), ``emperor_card`` naming the seat dealt the emperor

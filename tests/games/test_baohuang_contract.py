@@ -1,5 +1,5 @@
 """保皇 on the game contract: simultaneous windows in every order, leaving, 托管, results,
-scriptable set-ups, hostile actions and compact views (../shared/rules/baohuang.md,
+scriptable set-ups, hostile actions and compact views (docs/rules/baohuang.md,
 platform.md §4–5; the house rulings are in docs/rulings.md, 保皇).
 
 Deals are puzzles as in test_baohuang.py: a few cards per seat, the rest out of play;

@@ -1,4 +1,4 @@
-"""保皇 scoring by finishing order, to the exact number (../shared/rules/baohuang.md §4,
+"""保皇 scoring by finishing order, to the exact number (docs/rules/baohuang.md §4,
 Rulings 10–12). Seats in these tables: the emperor sits at 0 and the guard at 1 unless
 a row says otherwise; places are 1 (头客) … 5 (大拉), None for "play stopped first".
 """

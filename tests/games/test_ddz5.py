@@ -1,4 +1,4 @@
-"""五人斗地主 (ddz5) scripted games: ../shared/rules/ddz-5p.md, every phase and ruling.
+"""五人斗地主 (ddz5) scripted games: docs/rules/ddz5.md, every phase and ruling.
 
 Deals are written out with the ``deal`` option: a few cards per seat that the
 script needs, the two copies of the revealed card Kd placed by hand, the rest

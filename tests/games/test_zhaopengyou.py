@@ -1,4 +1,4 @@
-"""找朋友 (``zhaopengyou``) scripted games: ../shared/rules/zhao-pengyou.md, phase by phase.
+"""找朋友 (``zhaopengyou``) scripted games: docs/rules/zhaopengyou.md, phase by phase.
 
 The centre piece plays the rule file's worked example as a whole hand: seat 2
 deals at level 5 (others 2/3/4/6), calls "2nd ♣A", seat 3 plays the 2nd ♣A in

@@ -1,4 +1,4 @@
-"""The bot contract (ARCHITECTURE.md): ``act(view) -> action text``.
+"""The bot contract (docs/contract.md): ``act(view) -> action text``.
 
 A bot sees one seat's view (``games.view.View``) and nothing else. It answers
 with one of the view's ``legal`` actions or, when that list is not complete

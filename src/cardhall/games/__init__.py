@@ -1,4 +1,4 @@
-"""Every variant as a complete, replayable game behind one contract (ARCHITECTURE.md).
+"""Every variant as a complete, replayable game behind one contract (docs/contract.md).
 
     >>> from cardhall.games import new_game, replay
     >>> state = new_game("ddz3", seed=7)

@@ -1,6 +1,6 @@
 """保皇 (``baohuang``): five players, four packs without 3/4/5, the emperor and his guard.
 
-Rules (../shared/rules/baohuang.md; numbers are its rulings):
+Rules (docs/rules/baohuang.md; numbers are its rulings):
 
 - Deck and deal: four packs without 3, 4, 5 (168 cards, Ruling 1), dealt one at
   a time from seat ``first`` (option; the leftmost seat 0 in a first game, the

@@ -1,4 +1,4 @@
-"""保皇 settlement by finishing order (../shared/rules/baohuang.md §4, Rulings 10–12).
+"""保皇 settlement by finishing order (docs/rules/baohuang.md §4, Rulings 10–12).
 
 Pure functions, kept apart from the game so that every formula of the rule file
 can be checked to the exact number without playing a hand. Places are 1 … 5:

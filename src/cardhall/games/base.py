@@ -1,4 +1,4 @@
-"""The game contract every variant keeps (ARCHITECTURE.md, "The game contract").
+"""The game contract every variant keeps (docs/contract.md).
 
 A game is a mutable, cloneable state machine. Everything that happens is an
 ``Action`` whose canonical text parses back; a game's whole story is its

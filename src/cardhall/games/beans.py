@@ -2,7 +2,7 @@
 
 The game modules work out *what happened* (the multiplier, who doubled, who
 won or escaped); this module turns that into points and bean changes, and the
-hall calls the same functions. Rules (../shared/rules/ddz-happy.md §4,
+hall calls the same functions. Rules (docs/rules/ddz3_happy.md §4,
 ddz-laizi.md §5, platform.md §6), step by step:
 
 Points (happy §4.2, Ruling 7). Each farmer F plays one pair against the

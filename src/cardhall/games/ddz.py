@@ -1,6 +1,6 @@
 """Dou Dizhu with contract bidding: ``ddz3`` (classic), ``ddz4``, ``ddz_emperor``, and ``ddz2``.
 
-Rules (../shared/rules/ddz-classic.md, ddz-4p.md, dou-dizhu-emperor.md, ddz-2p.md):
+Rules (docs/rules/ddz3.md, ddz-4p.md, dou-dizhu-emperor.md, ddz-2p.md):
 
 - ddz3: one pack, 17 each and 3 kitty. One random dealt card is flagged; its
   holder bids first. Each player bids once, in turn: pass or 1/2/3 above the

@@ -1,6 +1,6 @@
 """五人斗地主 (``ddz5``): five players, two packs, an open and a hidden landlord.
 
-Rules (../shared/rules/ddz-5p.md; rulings by number):
+Rules (docs/rules/ddz5.md; rulings by number):
 
 - Deal: two packs (108 cards), 21 to each seat, 3 hidden kitty cards. A random
   non-joker card among the 105 dealt cards is the revealed card (明牌, Ruling 1);

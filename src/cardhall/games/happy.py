@@ -1,6 +1,6 @@
 """欢乐斗地主 (``ddz3_happy``) and its 癞子场 (``ddz3_laizi``): call/rob, show, double, beans.
 
-Rules (../shared/rules/ddz-happy.md, ddz-laizi.md; numbers are their rulings):
+Rules (docs/rules/ddz3_happy.md, ddz-laizi.md; numbers are their rulings):
 
 - One pack, 17 each and a 3-card kitty; seat ``i`` is followed by ``i + 1``.
 - Pre-deal (phase ``ready``): every player answers ``start`` or

@@ -1,6 +1,6 @@
 """Settlement of 欢乐斗地主 and its 癞子场: the multiplier, the natural end, the escape.
 
-Rules (../shared/rules/ddz-happy.md §4, ddz-laizi.md §5; numbers are their rulings):
+Rules (docs/rules/ddz3_happy.md §4, ddz-laizi.md §5; numbers are their rulings):
 
 - M = M0 × 2^robs × show factor (the largest, Ruling 5) × bomb factors ×
   2 for spring or anti-spring (Ruling 9). Happy: every bomb and the rocket

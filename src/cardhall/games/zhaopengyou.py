@@ -1,6 +1,6 @@
 """找朋友 (``zhaopengyou``): five players, three packs, tricks, a called friend and levels.
 
-Rules (../shared/rules/zhao-pengyou.md; numbers are its rulings):
+Rules (docs/rules/zhaopengyou.md; numbers are its rulings):
 
 - Three packs, 162 cards: 31 to each seat, 7 to the kitty (底牌). Point cards:
   every 5 is 5, every 10 and K is 10 (300 in all). Seat ``i`` plays after

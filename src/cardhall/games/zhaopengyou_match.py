@@ -1,6 +1,6 @@
 """找朋友 settlement and matches: attackers' points, 扣底, levels, the next dealer, many hands.
 
-Rules (../shared/rules/zhao-pengyou.md §5, Rulings 1–3, 11, 12, 16):
+Rules (docs/rules/zhaopengyou.md §5, Rulings 1–3, 11, 12, 16):
 
 - Attackers' points P = points in the tricks the attackers won, by the teams
   as they stand at the end (the friend applied retroactively, Ruling 11), plus

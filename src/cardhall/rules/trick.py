@@ -1,4 +1,4 @@
-"""Trick-taking rules of 找朋友 (../shared/rules/zhao-pengyou.md §2 and §4): order, units, winner.
+"""Trick-taking rules of 找朋友 (docs/rules/zhaopengyou.md §2 and §4): order, units, winner.
 
 Cards are the suited ints of ``cardhall.cards`` (``rank * 4 + suit``, jokers 52
 and 53). Three packs make identical cards: a hand is a multiset of ids.

@@ -1,4 +1,4 @@
-"""Every variant's rule set, declared as data (../shared/rules, one file each).
+"""Every variant's rule set, declared as data (docs/rules/, one page each).
 
 Each declaration names its hand types in the order moves are listed, its
 bomb ladder (``tier``: higher beats lower, any bomb beats any other hand) and
