@@ -479,6 +479,14 @@ class GameState(ABC):
         self._changed()
         return events
 
+    def canonical(self, action: Action | str, seat: int | None = None) -> str:
+        """The exact text ``apply(action, seat)`` would record, or IllegalAction with the reason.
+
+        A server writes this text to its action log first and applies it after,
+        so that nothing anyone is told of can be lost.
+        """
+        return self._resolve(action, seat).text
+
     def _resolve(self, action: Action | str, seat: int | None) -> Action:
         """The canonical action meant, or IllegalAction with the reason."""
         act = self._coerce(action)
