@@ -50,7 +50,8 @@ async def create_game(db: Database, *, table_id: str, room_id: str, variant: str
     if len(set(humans)) != len(humans):
         raise BadRequest("a player can take only one seat in a game")
     gid = game_id or new_id()
-    record = {"variant": variant, "options": dict(options or {}), "seed": seed, "actions": []}
+    record = {"variant": variant, "version": VARIANTS[variant].version,
+              "options": dict(options or {}), "seed": seed, "actions": []}
     async with db.transaction() as s:
         if humans:
             found = set((await s.execute(select(Player.id).where(Player.id.in_(humans))))

@@ -217,9 +217,8 @@ class Table:
         try:
             canonical = game.canonical(text, seat)
         except IllegalAction as exc:
-            code = "not_your_turn" if "turn" in str(exc) or "waiting" in str(exc) \
-                else "illegal"
-            raise ProtocolError(code, str(exc)) from None
+            turn = "turn" in str(exc) or "waiting" in str(exc)
+            raise ProtocolError("not_your_turn" if turn else "illegal", str(exc)) from None
         await self._accept(canonical, seat)
 
     async def _on_bot(self, cmd: Command) -> None:
@@ -311,6 +310,19 @@ class Table:
         seat = self.seat_of(cmd.player or "")
         if seat is not None:
             await self._leave(seat, forced=True, reason="kicked")
+
+    async def _on_sit(self, cmd: Command) -> None:
+        """A friend takes a free seat at a private table; the table starts once full."""
+        if self.phase != TablePhase.WAITING:
+            raise ProtocolError("not_allowed", "that table has started")
+        free = next((i for i, s in enumerate(self.seats) if not s.human), None)
+        if free is None:
+            raise ProtocolError("not_allowed", "that table is full")
+        self.seats[free] = Seat(player=cmd.player, name=cmd.text, title=str(cmd.token or ""))
+        for p in self.humans():
+            self._send_state(p)
+        if all(s.human for s in self.seats):
+            await self._start_game()
 
     async def _on_start_now(self, cmd: Command) -> None:
         """A private table's owner starts it: bots take the empty seats."""
