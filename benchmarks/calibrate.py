@@ -22,11 +22,11 @@ import statistics
 import time
 from typing import Any
 
-from cardhall import bots
+from cardhall import bots, sim
 from cardhall.bots import setup
 from cardhall.bots.hands import planner
-from cardhall.bots.planning import rule_set
-from cardhall.cards import card_rank, format_ranks, parse_ranks, to_counts
+from cardhall.bots.view import ranks_of, rule_set, team
+from cardhall.cards import card_rank, to_counts
 from cardhall.games import VARIANTS, new_game
 from cardhall.sim import play_out
 
@@ -73,20 +73,17 @@ def measure(name: str, deals: int, seed: int) -> list[tuple[float, float]]:
             hand = to_counts(card_rank(c) for c in state.zones()[f"hand{seat}"])
             obs = state.observe(seat)
             rated = setup.rating(hand, planner(rule_set(obs)))
-            team = [bots.make("planning", name, s, seed + d) for s in range(players)]
-            if not play_out(state, team):
+            seats = [bots.make("planning", name, s, seed + d) for s in range(players)]
+            if not play_out(state, seats):
                 continue
-            result = state.result() or {}
-            scores = result.get("scores") or [0] * players
-            side = getattr(state, "side", None)
-            if name == "baohuang":
-                roles = result.get("roles") or []
-                ours = [s for s, r in enumerate(roles) if r in ("emperor", "guard")]
-            else:
-                ours = [s for s in range(players) if side is not None and side[s] == 0]
-            if result.get("dissolved") or not ours:
+            result = state.result()
+            if result is None or result["ended"] in ("dissolved", "unscored"):
                 continue
-            points.append((rated, 1.0 if sum(scores[s] for s in ours) > 0 else 0.0))
+            # The landlord's (emperor's) side, by each seat's role as its own view names it.
+            ours = [s for s, role in enumerate(sim.roles(state)) if team(role) == 0]
+            if not ours:
+                continue
+            points.append((rated, 1.0 if ours[0] in result["winners"] else 0.0))
     return points
 
 
@@ -99,9 +96,9 @@ def ratings(name: str, hands: int, seed: int) -> list[float]:
         deal += 1
         for seat in range(state.players):
             obs = state.observe(seat)
-            cards = obs.get("hand") or format_ranks(
+            ranks = ranks_of(obs["hand"]) or tuple(
                 card_rank(c) for c in state.zones()[f"hand{seat}"])
-            out.append(setup.rating(to_counts(parse_ranks(cards)), planner(rule_set(obs))))
+            out.append(setup.rating(to_counts(ranks), planner(rule_set(obs))))
     return out[:hands]
 
 

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from cardhall import bots
-from cardhall.games import VARIANTS, new_game
+from cardhall import bots, terminal
+from cardhall.games import VARIANTS, new_game, replay, variant
+
+#: Games played through to their end are reported from their games.view.Result.
+#: Leaving a Dou Dizhu game is an escape: the game's escape settlement (g-ddz).
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -120,18 +126,26 @@ def test_simulate_reports_roles_multiplier_and_speed() -> None:
     assert again["roles"] == summary["roles"]  # seeded: the same games
 
 
+def play(*args: str, script: str = "", timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    """``cardhall play ...`` with ``script`` as what the player types."""
+    return subprocess.run([sys.executable, "-m", "cardhall", "play", *args], input=script,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
 def seat0_script(seed: int) -> list[str]:
-    """What seat 0 will type: call, then the 托管 policy; computed on the same seeded game."""
+    """What seat 0 will type against planning bots: call, then the 托管 policy, plays in
+    lower case without their verb; computed on the same seeded game."""
     state = new_game("ddz2", seed=seed)
     me = bots.make("tuoguan", "ddz2", 0, seed)
-    other = bots.make("tuoguan", "ddz2", 1, seed)
+    other = bots.make("planning", "ddz2", 1, seed)
     typed = []
     while not state.over:
         seat = state.to_act
+        assert seat is not None
         obs = state.observe(seat)
         if seat == 0:
-            text = "call" if "call" in obs["legal_actions"] else me.act(obs)
-            typed.append(text)
+            text = "call" if "call" in obs["legal"] else me.act(obs)
+            typed.append(text[5:].lower() if text.startswith("play ") else text)
         else:
             text = other.act(obs)
         state.apply(text)
@@ -142,26 +156,159 @@ def test_play_in_the_terminal_rejects_bad_entries_and_saves_a_replayable_record(
         tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     script = "\n".join(["33Z", "hint", "bid 3", *seat0_script(4)]) + "\n"
-    proc = subprocess.run(
-        [sys.executable, "-m", "cardhall", "play", "ddz2", "--seed", "4", "--bots", "tuoguan",
-         "--save", str(record)],
-        input=script, capture_output=True, text=True, timeout=120, check=False)
+    proc = play("ddz2", "--seed", "4", "--save", str(record), script=script)
     assert proc.returncode == 0, proc.stderr
+    assert "seed 4: replay this deal with --seed 4" in proc.stdout
+    assert "bots: planning" in proc.stdout  # the default
     assert "not allowed: unexpected 'Z' at position 3" in proc.stdout
-    assert "not allowed: bid 3 is not an action of ddz2: call or no-call" in proc.stdout
+    assert "not allowed: 'bid 3' is not an action of ddz2: call, no-call" in proc.stdout
     assert "legal: call, no-call" in proc.stdout
-    assert "your hand: " in proc.stdout and "game over: " in proc.stdout
+    assert "your hand: " in proc.stdout and "game over (finished)" in proc.stdout
+    assert "not allowed" not in proc.stdout.split("bid 3' is not")[1]  # lower case accepted
+    assert_readable(proc.stdout)
+    over = proc.stdout.split("game over")[1]
+    assert "landlord" in over and "farmer" in over and "multiplier: ×" in over
     saved = json.loads(record.read_text())
     assert saved["variant"] == "ddz2" and saved["seed"] == 4
+    assert replay(saved).over
     replayed = run("replay", str(record), "--seat", "0")
     assert replayed.returncode == 0, replayed.stderr
-    assert replayed.stdout.strip().splitlines()[-1].startswith("result: ")
+    assert "game over (finished)" in replayed.stdout
     assert "seat 0: call" in replayed.stdout
+    assert_readable(replayed.stdout)
+
+
+def assert_readable(text: str) -> None:
+    """No raw dicts, lists or JSON on the player's screen."""
+    for raw in ("{'", '{"', "['", '["', "None", "True", "False"):
+        assert raw not in text, f"raw data on screen: {raw!r}"
+
+
+def test_a_fresh_seed_is_drawn_and_printed() -> None:
+    seeds = set()
+    for _ in range(2):
+        proc = play("ddz3", script="quit\n")
+        assert proc.returncode == 0, proc.stderr
+        head = proc.stdout.splitlines()[0]
+        assert "replay this deal with --seed" in head
+        seeds.add(int(head.rsplit("--seed ", 1)[1].split(".")[0]))
+    assert len(seeds) == 2
+
+
+def test_help_names_the_bots_and_the_default() -> None:
+    out = run("play", "--help")
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    assert "default: planning" in text and "tuoguan" in text and "search" in text
+    assert "fresh seed" in text
+
+
+def test_the_last_action_of_each_seat_is_the_views() -> None:
+    """A pass shows as pass (not "bid 0"), a bid as the bid."""
+    proc = play("ddz3", "--seed", "5", "--bots", "tuoguan", script="pass\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "bid 0" not in proc.stdout
+    assert "seat 0 (you): pass" in proc.stdout
+    assert "last: pass" in proc.stdout
+
+
+def test_end_of_input_and_quit_save_the_game_so_far(tmp_path: Path) -> None:
+    record = tmp_path / "left.json"
+    proc = play("ddz3", "--seed", "6", "--save", str(record), script="")
+    assert proc.returncode == 0, proc.stderr
+    assert "you left the table" in proc.stdout and "Traceback" not in proc.stderr
+    saved = json.loads(record.read_text())
+    assert saved["seed"] == 6 and not replay(saved).over
+    out = run("replay", str(record))
+    assert out.returncode == 0 and "the game is not over" in out.stdout
+
+
+def test_ctrl_c_leaves_cleanly_and_saves(tmp_path: Path) -> None:
+    record = tmp_path / "interrupted.json"
+    proc = subprocess.Popen([sys.executable, "-m", "cardhall", "play", "ddz3", "--seed", "7",
+                             "--save", str(record)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdin is not None
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"> " not in seen and time.monotonic() < deadline:
+        seen += os.read(proc.stdout.fileno(), 4096)  # the prompt: it waits for the player
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert b"Traceback" not in err and b"interrupted" in seen + out
+    assert json.loads(record.read_text())["seed"] == 7
+
+
+def test_auto_on_plays_for_the_player_until_auto_off() -> None:
+    """托管: the bot plays the seat; a typed 'auto off' gives it back at the next turn."""
+    proc = play("ddz3", "--seed", "8", "--bots", "tuoguan",
+                script="auto on\nauto off\nhint\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "seat 0: 托管 on" in proc.stdout and "seat 0: 托管 off" in proc.stdout
+    assert "(you, 托管)" in proc.stdout  # at least one turn played for the player
+    assert proc.stdout.count("legal: ") == 1  # asked again after auto off
+
+
+def test_leave_is_an_escape_in_dou_dizhu(tmp_path: Path) -> None:
+    record = tmp_path / "escape.json"
+    proc = play("ddz3", "--seed", "9", "--save", str(record), script="leave\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "seat 0 left the table" in proc.stdout and "game over (a player escaped)" in proc.stdout
+    assert json.loads(record.read_text())["actions"][-1] == "@0 leave"
+
+
+@pytest.mark.parametrize(("typed", "suited", "sent"), [
+    ("tt", False, "play TT"), ("j", False, "play J"), ("333+4", False, "play 333+4"),
+    ("play xd", False, "play XD"), ("pass", False, "pass"), ("double", False, "double"),
+    ("ah", True, "play Ah"), ("tsts", True, "play TsTs"), ("dd", True, "play DD"),
+    ("auto on", False, "@2 auto on"), ("leave", False, "@2 leave"), ("bid 3", False, "bid 3"),
+])
+def test_typed_lines_become_actions(typed: str, suited: bool, sent: str) -> None:
+    assert terminal.command(typed, 2, "zhaopengyou" if suited else "ddz3") == sent
+
+
+def test_words_on_screen() -> None:
+    assert terminal.multiplier_text({"total": 20, "causes": {"rob": 2, "show": 5, "call": 1,
+                                                             "bombs": 2}}) \
+        == "×20 (rob ×2, show ×5, bombs ×2)"
+    assert terminal.multiplier_text({"total": 1, "causes": {}}) == "×1"
+    assert terminal.friend_call_text({"n": 1, "card": "Ah"}) \
+        == "whoever plays the 1st A♥ is the dealer's friend"
+    lines = terminal.grouped_suits(["X", "2h", "As", "Ks", "3d", "2s"],
+                                   {"level": "2", "trump": "h"})
+    assert lines == ["trumps: SJ 2♥ 2♠", "♠ (s): A K", "♦ (d): 3"]
+    assert terminal.grouped_ranks(["3s", "3h", "5d", "X", "D"]) == "33 5 X D"
+
+
+def test_trick_game_events_say_who_won_and_the_points() -> None:
+    lines = terminal.event_lines([{"type": "trick", "number": 3, "winner": 2, "points": 15},
+                                  {"type": "friend", "seat": 4, "card": "Ah", "n": 1},
+                                  {"type": "reveal", "seat": 3, "how": "copy"},
+                                  {"type": "revealed-card", "card": "7h", "landlord": 1}])
+    assert lines == ["  seat 2 wins trick 3 (15 points)",
+                     "  seat 4 is the friend (played the 1st A♥)",
+                     "  seat 3 is revealed as the second landlord",
+                     "  the revealed card is 7♥"]
+
+
+def test_five_player_shows_the_revealed_card_and_the_second_landlord() -> None:
+    view = {"variant": "ddz5", "seat": 2, "phase": "play", "acting": [2], "counts": [21] * 5,
+            "roles": ["landlord", "farmer", "farmer", "landlord", "farmer"],
+            "last": [None] * 5, "warnings": [], "auto": [False] * 5, "left": [False] * 5,
+            "table": None, "multiplier": {"total": 2, "causes": {"double": 2}},
+            "hand": ["3s", "3h"],
+            "detail": {"revealed_card": "7h", "hidden_landlord": 3, "revealed": "copy"}}
+    text = terminal.describe(view)
+    assert "revealed card: 7♥" in text and "second landlord: seat 3 (revealed)" in text
+    assert "multiplier: ×2 (double ×2)" in text
+    assert_readable(text)
 
 
 def test_replay_rejects_a_broken_record(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"variant": "ddz3", "seed": 1, "actions": ["bid 3", "fly"]}))
+    bad.write_text(json.dumps({"variant": "ddz3", "version": variant("ddz3").version, "seed": 1,
+                               "actions": ["bid 3", "fly"]}))
     out = run("replay", str(bad))
     assert out.returncode == 2
     assert "record action 2 ('fly')" in out.stderr

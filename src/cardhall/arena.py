@@ -12,14 +12,15 @@ A game's deal is fixed by its seed (the same seed deals the same cards,
 flags the same first bidder, reveals the same card), so both games of a deal
 use one seed. With ``fixed_landlord`` the landlord is also fixed by the
 ``landlord`` option and bidding is skipped, for peers that cannot bid; the
-landlord's side is read from the new game (五人斗地主's hidden landlord is on
-it). In 找朋友 it fixes the dealer instead (``--fixed-landlord`` is the
-``dealer`` option there: the hand is then played as a later hand of a match,
-the others still take part in choosing trump), bot A sitting at the dealer's
-seat, then B. Without it the bots bid: bot A sits alone at the rotating seat
-and B at the others, then the reverse.
+landlord's side is read from the roles the seats' own views give at the start
+(五人斗地主's hidden landlord knows he is on it). In 找朋友 it fixes the dealer
+instead (``--fixed-landlord`` is the ``dealer`` option there: the hand is then
+played as a later hand of a match, the others still take part in choosing
+trump), bot A sitting at the dealer's seat, then B. Without it the bots bid:
+bot A sits alone at the rotating seat and B at the others, then the reverse.
 
-A bot's result in a game is the sum of its seats' scores: games are zero-sum,
+A bot's result in a game is the sum of its seats' points (the game's
+``Result``): games are zero-sum,
 so bot A's total is minus bot B's, and A wins the game when its total is
 positive (a draw at zero, e.g. a dissolved table, counts half). The win
 rate's 95% interval is over deals, not games: the two games of a deal share
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardhall import bots
+from cardhall.bots.view import TEAMS, team
 from cardhall.cards import format_cards
 from cardhall.games import GameState, IllegalAction, new_game, variant
 from cardhall.sim import play_out
@@ -90,15 +92,15 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def landlord_side(state: GameState, fixed: int | None) -> list[int] | None:
-    """Seats of the landlord's side at the start of play, if the game has fixed them."""
-    landlord = getattr(state, "landlord", None)
-    side = getattr(state, "side", None)
-    if landlord is not None and isinstance(side, list):
-        return [s for s, x in enumerate(side) if x == 0]
-    if fixed is not None:
-        return [fixed]
-    return None
+def landlord_side(state: GameState) -> list[int] | None:
+    """Seats on the side of the fixed landlord (or 找朋友's dealer) at the start, if roles
+    are fixed: every seat whose own view gives it a role on that seat's team (五人斗地主's
+    hidden landlord knows he is one). None while no seat has a role (bidding)."""
+    own = [team(state.observe(s)["roles"][s]) for s in range(state.players)]
+    lead = next((s for s, t in enumerate(own) if t == TEAMS["landlord"]), None)
+    if lead is None:
+        return None
+    return [s for s, t in enumerate(own) if t == own[lead]]
 
 
 def fixed_option(name: str) -> str | None:
@@ -126,7 +128,7 @@ def play_deal(name: str, names: tuple[str, str], deal: int, seed: int,
         state = new_game(name, seed=game_seed, options=options)
         zones = state.zones()
         cards = tuple(format_cards(zones[f"hand{s}"]) for s in range(players))
-        first = landlord_side(state, seat if fixed_landlord else None)
+        first = landlord_side(state) if fixed_landlord else None
         if first is not None:
             labels = ("dealer", "others") if key == "dealer" else ("landlord", "farmers")
         else:
@@ -137,9 +139,9 @@ def play_deal(name: str, names: tuple[str, str], deal: int, seed: int,
         team = [bots.make(b, name, s, game_seed) for s, b in enumerate(seating)]
         finished = play_out(state, team)
         a_seats = [s for s in range(players) if (s in first) == (swap == 0)]
-        result = state.result() or {}
-        scores = result.get("scores") or [0] * players
-        total = float(sum(scores[s] for s in a_seats)) if finished else 0.0
+        result = state.result()
+        points = result["points"] if finished and result is not None else [0] * players
+        total = float(sum(points[s] for s in a_seats))
         win = 1.0 if total > 0 else 0.0 if total < 0 else 0.5
         out.append(Game(deal, labels[swap], total, win, not finished, tuple(a_seats), cards))
     return out

@@ -4,6 +4,7 @@
     cardhall rules moves VARIANT HAND [--last CARDS] [--wild RANK] [--option KEY=VALUE]...
     cardhall rules variants
     cardhall play VARIANT [--seat N] [--seed S] [--bots NAME[,NAME...]] [--save FILE]
+                  [--option KEY=VALUE]...
     cardhall simulate VARIANT --games N --seed S [--bots NAME[,NAME...]] [--json]
     cardhall arena VARIANT --bots A,B --deals N --seed S [--fixed-landlord] [--option K=V]
                    [--jobs J] [--json]
@@ -27,8 +28,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from cardhall import arena, rules, sim
-from cardhall.bots import BotError
+from cardhall import arena, rules, sim, terminal
+from cardhall.bots import BOTS, BotError
 from cardhall.cards import CardError, card_rank, deck, format_ranks
 from cardhall.games import VARIANTS, IllegalAction, new_game
 from cardhall.rules import RuleError, RuleSet
@@ -91,15 +92,16 @@ def _cmd_demo(args: argparse.Namespace) -> None:
         state = new_game(name, seed=seed)
         start = time.perf_counter()
         finished = sim.play_out(state, sim.seat_bots(name, ["planning"], state.players, seed))
-        result = state.result() or {}
+        result = state.result()
         sides = sim.roles(state)
-        outcome = ", ".join(f"{role} {score:+}" for role, score
-                            in zip(sides, result.get("scores", ()), strict=False))
+        points = result["points"] if result is not None else []
+        outcome = ", ".join(f"{role} {terminal.signed(score)}"
+                            for role, score in zip(sides, points, strict=False))
         print(f"  {name:12} {len(state.actions):4} actions, {time.perf_counter() - start:5.2f} s"
               f"  {outcome if finished else 'abandoned'}")
-    print("\nTry: cardhall rules moves ddz3 33344455566+78 --last 3334")
-    print("     cardhall play zhaopengyou --bots planning    (you at seat 0)")
-    print("     cardhall arena ddz3 --bots planning,tuoguan --deals 200 --fixed-landlord")
+    print("\nTry: scripts/hall rules moves ddz3 33344455566+78 --last 3334")
+    print("     scripts/hall play zhaopengyou    (you at seat 0, planning bots)")
+    print("     scripts/hall arena ddz3 --bots planning,tuoguan --deals 200 --fixed-landlord")
 
 
 def _bot_names(text: str) -> list[str]:
@@ -128,8 +130,9 @@ def _cmd_simulate(args: argparse.Namespace) -> object:
         return summary
     print(f"{summary['variant']}: {summary['games']} games, bots {','.join(summary['bots'])}, "
           f"seed {summary['seed']}: {summary['games_per_second']} games/s")
-    if summary["abandoned"] or summary["dissolved"]:
-        print(f"  abandoned {summary['abandoned']}, dissolved or void {summary['dissolved']}")
+    if summary["abandoned"] or summary["dissolved"] or summary["unscored"]:
+        print(f"  abandoned {summary['abandoned']}, dissolved {summary['dissolved']}, "
+              f"unscored {summary['unscored']}")
     print(f"  mean multiplier {summary['mean_multiplier']}")
     for role, row in summary["roles"].items():
         print(f"  {role:10} win rate {row['win_rate']:.3f}  mean points {row['mean_points']:+.3f}"
@@ -151,8 +154,12 @@ def _cmd_play(args: argparse.Namespace) -> None:
         Path(args.save).write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n")
         print(f"saved to {args.save}")
 
-    sim.terminal(args.variant, args.seat, args.seed, _bot_names(args.bots), sys.stdin,
-                 sys.stdout, _options(args.option), save if args.save else None)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    try:
+        terminal.terminal(args.variant, args.seat, seed, _bot_names(args.bots), sys.stdin,
+                          sys.stdout, _options(args.option), save if args.save else None)
+    except KeyboardInterrupt:  # between games' output and the save: still no traceback
+        print("\n(interrupted)")
 
 
 def _cmd_replay(args: argparse.Namespace) -> None:
@@ -160,7 +167,19 @@ def _cmd_replay(args: argparse.Namespace) -> None:
         record = json.loads(Path(args.file).read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise RuleError(f"cannot read record {args.file}: {exc}") from None
-    sim.replay_steps(record, sys.stdout, args.seat)
+    terminal.replay_steps(record, sys.stdout, args.seat)
+
+
+def _game_args(parser: argparse.ArgumentParser, bots: str, seed: int | None) -> None:
+    parser.add_argument("variant")
+    parser.add_argument("--seed", type=int, default=seed,
+                        help="the deal's seed" + (" (default: a fresh one, printed)"
+                                                  if seed is None else f" (default {seed})"))
+    parser.add_argument("--bots", default=bots,
+                        help=f"bot names, one for every seat or one per seat (comma "
+                             f"separated), from: {', '.join(BOTS)} (default {bots})")
+    parser.add_argument("--option", action="append", metavar="KEY=VALUE",
+                        help="a game option; the value is read as JSON when it parses")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -182,21 +201,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     moves.add_argument("--last", help="the play to beat (a move beating any reading is listed)")
     moves.set_defaults(run=_cmd_moves)
     rules_cmd.add_parser("variants", help="the variant ids").set_defaults(run=_cmd_variants)
-    game_opts = _Parser(add_help=False)
-    game_opts.add_argument("variant")
-    game_opts.add_argument("--seed", type=int, default=0)
-    game_opts.add_argument("--bots", default="tuoguan",
-                           help="bot names, one for every seat or one per seat (comma separated)")
-    game_opts.add_argument("--option", action="append", metavar="KEY=VALUE",
-                           help="a game option; the value is read as JSON when it parses")
-    play = sub.add_parser("play", parents=[game_opts], help="play a hand in the terminal")
+    play = sub.add_parser(
+        "play", help="play a hand in the terminal against bots",
+        description="Play one hand at one seat against bots (default: planning at every "
+                    f"other seat; known bots: {', '.join(BOTS)}). A fresh seed is drawn and "
+                    "printed unless --seed is given, so any game can be played again.")
+    _game_args(play, bots="planning", seed=None)
     play.add_argument("--seat", type=int, default=0)
-    play.add_argument("--save", help="write the game's record here at the end")
-    play.set_defaults(run=_cmd_play, bots="random")
-    simulate = sub.add_parser("simulate", parents=[game_opts], help="bots play seeded games")
+    play.add_argument("--save", help="write the game's record here when it ends, however it "
+                                     "ends (over, left, stopped, Ctrl-C)")
+    play.set_defaults(run=_cmd_play)
+    simulate = sub.add_parser("simulate", help="bots play seeded games")
+    _game_args(simulate, bots="random", seed=0)
     simulate.add_argument("--games", type=int, default=100)
     simulate.add_argument("--json", action="store_true")
-    simulate.set_defaults(run=_cmd_simulate, bots="random")
+    simulate.set_defaults(run=_cmd_simulate)
     arena_cmd = sub.add_parser("arena", help="two bots on duplicate deals, sides swapped")
     arena_cmd.add_argument("variant")
     arena_cmd.add_argument("--bots", required=True, help="two bot names: A,B")

@@ -8,7 +8,9 @@ import math
 import pytest
 
 from cardhall import arena, cli
-from cardhall.games import IllegalAction
+from cardhall.games import IllegalAction, new_game
+
+#: Every ddz3 game here is scored from its games.view.Result.
 
 
 def test_both_sides_play_the_same_cards() -> None:
@@ -47,13 +49,23 @@ def test_zhaopengyou_fixes_the_dealer() -> None:
     assert "(2 games, fixed dealer)" in arena.describe(summary)
 
 
-def test_house_options_reach_every_game() -> None:
+def test_house_options_reach_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     summary = arena.run("baohuang", ["planning", "tuoguan"], deals=1, seed=2,
                         options={"mode": "simple"})
     assert summary["options"] == {"mode": "simple"} and summary["games"] == 2
     assert "(2 games, with bidding, mode=simple)" in arena.describe(summary)
     with pytest.raises(IllegalAction, match="mode"):
         arena.run("baohuang", ["planning", "tuoguan"], deals=1, options={"mode": "nonesuch"})
+    assert cli.main(["arena", "baohuang", "--bots", "planning,tuoguan", "--deals", "1",
+                     "--option", "mode=simple", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"] == {"mode": "simple"}
+
+
+def test_the_landlord_side_comes_from_the_seats_own_roles() -> None:
+    """Before play, with the landlord fixed: every seat's view names its own role."""
+    state = new_game("ddz3", seed=2, options={"landlord": 1})
+    assert arena.landlord_side(state) == [1]
+    assert arena.landlord_side(new_game("ddz3", seed=2)) is None  # bidding: no roles yet
 
 
 def test_summary_counts_both_bots() -> None:
@@ -101,9 +113,6 @@ def test_run_and_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert printed["results"] == summary["results"]
     assert cli.main(["arena", "ddz3", "--bots", "planning,tuoguan", "--deals", "1"]) == 0
     assert "win rate" in capsys.readouterr().out
-    assert cli.main(["arena", "baohuang", "--bots", "planning,tuoguan", "--deals", "1",
-                     "--option", "mode=simple", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["options"] == {"mode": "simple"}
 
 
 def test_bad_requests() -> None:

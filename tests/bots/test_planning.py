@@ -7,8 +7,8 @@ landlord, seats 1 and 2 the farmers); the bot is then asked what it does.
 from __future__ import annotations
 
 from cardhall import bots
-from cardhall.bots.planning import Policy, rule_set
-from cardhall.bots.view import read_view
+from cardhall.bots.planning import Policy
+from cardhall.bots.view import read_view, rule_set
 from cardhall.cards import parse_counts, parse_ranks
 from cardhall.rules import get as get_rules
 from tests.bots.scenario import ddz3
@@ -22,7 +22,7 @@ def test_does_not_beat_a_partner_who_holds_the_trick() -> None:
     # The landlord leads 3, farmer 1 plays K; farmer 2 could beat it (A, 2) but does not.
     state = ddz3({1: "3456789TTJJQQKKKA"}, "play 3", "play K")
     obs = state.observe(2)
-    assert any(a.startswith("play ") for a in obs["legal_actions"])
+    assert any(a.startswith("play ") for a in obs["legal"])
     assert answer(state, 2) == "pass"
 
 
@@ -34,7 +34,7 @@ def test_beats_a_partner_only_to_go_out() -> None:
                  "play 3456789TJQKA", "pass", "pass", "play 888", "pass", "play 999",
                  "pass", "pass", "play 5")
     assert state.observe(2)["counts"][2] == 1 and state.to_act == 2
-    assert state.observe(2)["trick"]["seat"] == 1
+    assert state.observe(2)["table"]["seat"] == 1
     assert answer(state, 2) == "play 2"
 
 
@@ -74,9 +74,9 @@ def test_counts_the_cards_played() -> None:
     state = ddz3({1: "3456789TTJJQQKKKA"}, "play 3", "play K", "pass")
     obs = state.observe(1)
     view = read_view(obs, rule_set(obs))
-    hand = parse_counts(obs["hand"])
+    hand = parse_counts("".join(card[0] for card in obs["hand"]))
     played = parse_counts("3K")
-    kitty = parse_counts(obs["kitty"])
+    kitty = parse_counts(obs["detail"]["kitty"])
     deck = get_rules("ddz3").limits
     assert view.unseen == tuple(deck[r] - hand[r] - played[r] for r in range(15))
     # The public kitty is known to be in the landlord's hand (minus what it has played).

@@ -39,7 +39,7 @@ else:
         state = ddz3({1: "3456789TTJJQQKKKA"}, "play 3", "play K", "pass")
         bot = bots.make("rlcard-rule", "ddz3", 0, 1)
         obs = state.observe(0)
-        raw = bot.raw_obs(obs, obs["legal_actions"])  # type: ignore[attr-defined]
+        raw = bot.raw_obs(obs, obs["legal"])  # type: ignore[attr-defined]
         assert raw["trace"] == [(0, "3"), (1, "K"), (2, "pass")]
         assert raw["landlord"] == 0 and raw["self"] == 0
         assert raw["played_cards"] == ["3", "K", ""]
@@ -55,7 +55,7 @@ else:
             while not state.over:
                 obs = state.observe(state.to_act)
                 answer = seats[state.to_act].act(obs)
-                assert answer in obs["legal_actions"]
+                assert answer in obs["legal"]
                 state.apply(answer)
             return state.actions
 

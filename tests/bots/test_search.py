@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from cardhall import bots
-from cardhall.bots.planning import Policy, rule_set
+from cardhall.bots.planning import Policy
 from cardhall.bots.search import Rollout, SearchBot, determinise
-from cardhall.bots.view import read_view
+from cardhall.bots.view import read_view, rule_set
 from cardhall.games import new_game
 from tests.bots.scenario import ddz3
 
@@ -65,7 +65,7 @@ def test_search_is_reproducible_and_legal() -> None:
             seat = state.to_act
             obs = state.observe(seat)
             answer = seats[seat].act(obs)
-            assert answer in obs["legal_actions"]
+            assert answer in obs["legal"]
             state.apply(answer)
         return state.actions
 

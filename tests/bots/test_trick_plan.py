@@ -30,6 +30,7 @@ from cardhall.games.zhaopengyou import ZhaoPengyou
 from cardhall.rules.trick import POINTS, play_rank
 from tests.games.test_zhaopengyou import make_deal
 
+
 #: 31 cards with one level card (2d) and no long suit: too weak to name trump unasked.
 WEAK = "3s 4s 5s 6s 7s 8s 9s 3h 4h 5h 6h 7h 8h 9h 3c 4c 5c 6c 7c 8c 9c 3d 4d 5d 6d 7d 8d 9d " \
        "Ts Th 2d"
@@ -174,8 +175,9 @@ def played() -> list[tuple[dict[str, Any], str]]:
 
 
 def last_with_known_teams(obs: dict[str, Any]) -> bool:
-    trick = obs["trick"]
-    return obs["friend"] is not None and trick is not None and len(trick["plays"]) == 4
+    trick = obs["table"]
+    return obs["detail"]["friend"] is not None and trick is not None \
+        and len(trick["plays"]) == 4
 
 
 def follows(obs: dict[str, Any]) -> list[tuple[tuple[int, ...], bool, int]]:
@@ -183,7 +185,7 @@ def follows(obs: dict[str, Any]) -> list[tuple[tuple[int, ...], bool, int]]:
     view = read(obs)
     assert view.lead is not None and view.best_rank is not None
     out = []
-    for text in obs["legal_actions"]:
+    for text in obs["legal"]:
         cards = cards_of(text[5:])
         rank = play_rank(cards, view.lead, view.ctx)
         out.append((cards, rank is not None and rank > view.best_rank,
@@ -202,9 +204,9 @@ def test_feeds_a_partner_who_holds_the_trick(played: list[tuple[dict[str, Any], 
             continue
         options = follows(obs)
         mine = next(o for o in options if o[0] == cards_of(answer[5:]))
-        assert mine[2] == max(o[2] for o in options), (answer, obs["trick"])
+        assert mine[2] == max(o[2] for o in options), (answer, obs["table"])
         if mine[1]:  # taking over from a partner only to give him more points
-            assert all(o[2] < mine[2] for o in options if not o[1]), (answer, obs["trick"])
+            assert all(o[2] < mine[2] for o in options if not o[1]), (answer, obs["table"])
         checked += 1
     assert checked >= 20
 
@@ -221,13 +223,13 @@ def test_takes_points_from_an_opponent_or_gives_the_fewest(
             continue
         options = follows(obs)
         mine = next(o for o in options if o[0] == cards_of(answer[5:]))
-        on_table = sum(POINTS[c] for _, text in obs["trick"]["plays"] for c in cards_of(text))
+        on_table = sum(POINTS[c] for play in obs["table"]["plays"] for c in cards_of(play["cards"]))
         if any(o[1] for o in options):
             if on_table >= 10:
-                assert mine[1], f"let an opponent keep {on_table}: {answer} in {obs['trick']}"
+                assert mine[1], f"let an opponent keep {on_table}: {answer} in {obs['table']}"
                 taken += 1
         else:
-            assert mine[2] == min(o[2] for o in options), (answer, obs["trick"])
+            assert mine[2] == min(o[2] for o in options), (answer, obs["table"])
             ducked += 1
     assert taken >= 2 and ducked >= 20
 
@@ -243,7 +245,8 @@ def test_a_holder_of_the_called_copy_becomes_the_friend() -> None:
             state.apply(team[seat].act(state.observe(seat)))
         result = state.result()
         assert result is not None
-        assert result["friend"] is not None and result["friend"] != result["dealer"]
+        words = result["detail"]
+        assert words["friend"] is not None and words["friend"] != words["dealer"]
 
 
 def test_the_view_is_true_to_the_hidden_cards() -> None:

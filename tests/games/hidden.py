@@ -72,11 +72,12 @@ HIDDEN["baohuang"] = _baohuang_hidden
 
 def _zhaopengyou_hidden(state: Any, seat: int) -> list[str]:
     """找朋友 §3: every other hand until the end; the kitty too, except to the dealer once he
-    has buried it (he knows what he buried; before that it holds the undealt cards)."""
+    has taken it (it is in his hand, then he knows what he buried; before that it holds the
+    undealt cards)."""
     if state.over:
         return []
     zones = [f"hand{s}" for s in range(state.players) if s != seat]
-    dealer_knows = seat == state.dealer and state.phase in ("friend", "play")
+    dealer_knows = seat == state.dealer and state.phase in ("bury", "friend", "play")
     return zones if dealer_knows else [*zones, "kitty"]
 
 

@@ -20,10 +20,12 @@ from cardhall.cards import BIG_JOKER_CARD, SIX, SMALL_JOKER_CARD, card_rank, for
 from cardhall.games import IllegalAction, new_game, replay
 from cardhall.games.baohuang import Baohuang
 from cardhall.games.baohuang_setup import SIZES
+from cardhall.games.climbing import hand_text
 from tests.games.hidden import assert_no_leak
 from tests.games.test_conformance import check_step, play_random
 
 P = "pass"
+#: The 托管 bot reads the view: it moves to the new view with the bots (branch g-bots).
 
 
 def game(hands: list[str], mode: str = "classic", emperor: int = 0, sword: int | None = None,
@@ -45,11 +47,28 @@ def run(state: Baohuang, actions: list[str]) -> list[dict[str, Any]]:
 
 
 def hand(state: Baohuang, seat: int) -> str:
-    return str(state.observe(seat)["hand"])
+    """The seat's hand as its view shows it, written as ranks ("6A22D")."""
+    return "".join(c[0] for c in state.observe(seat)["hand"])
 
 
-def seen(state: Baohuang, seat: int, kind: str) -> list[dict[str, Any]]:
-    return [e for e in state.observe(seat)["log"] if e["type"] == kind]
+def view(state: Baohuang, seat: int) -> dict[str, Any]:
+    """What only 保皇 shows: the view's ``detail``."""
+    return dict(state.observe(seat)["detail"])
+
+
+def role(state: Baohuang, seat: int) -> str | None:
+    """The seat's own role as it knows it."""
+    return state.observe(seat)["roles"][seat]  # type: ignore[no-any-return]
+
+
+def mine(state: Baohuang, seat: int) -> str | None:
+    """The seat's last answer as its own view shows it."""
+    return state.observe(seat)["last"][seat]  # type: ignore[no-any-return]
+
+
+def seen(events: list[dict[str, Any]], seat: int, kind: str) -> list[dict[str, Any]]:
+    """The events of ``kind`` that ``seat`` is sent."""
+    return [e for e in Baohuang.events_for(events, seat) if e["type"] == kind]
 
 
 # -- §1 deck and deal ------------------------------------------------------------------------
@@ -69,7 +88,7 @@ def test_deal_one_by_one_from_the_first_seat(first: int) -> None:
     holder = state.holder
     assert BIG_JOKER_CARD in state.hands[holder]
     assert state.phase == "emperor" and state.to_act == holder
-    assert all(state.observe(s)["emperor_card"] == holder for s in range(5))
+    assert all(view(state, s)["emperor_card"] == holder for s in range(5))
 
 
 def test_the_emperor_card_is_any_of_the_four_big_jokers() -> None:
@@ -113,7 +132,7 @@ def test_simple_ceding_attaches_a_two_or_the_highest_card() -> None:
     events = run(state, ["cede"])  # seat 2, the first holder: no tribute
     assert "tribute" not in events[0] and events[0]["holder"] == 1
     assert [e.get("tribute") for e in run(state, ["cede", "cede"])] == ["2s", "As"]
-    assert state.observe(3)["pile"] == "As 2s D"  # public
+    assert view(state, 3)["pile"] == "As 2s D"  # public
     assert hand(state, 1) == "92" and hand(state, 0) == "KX" and hand(state, 2) == "78"
     assert state.to_act == 4
     state.apply("accept")
@@ -152,8 +171,8 @@ def test_ruling5_four_identical_cards_give_a_hidden_solo() -> None:
     assert [a.text for a in state.legal_actions()] == ["call 7s", "solo"]
     run(state, ["call 7s"])
     assert state.solo == "hidden" and state.guard == 0
-    assert state.observe(1)["called"] == "7s" and state.observe(1)["solo"] is None
-    assert state.observe(0)["solo"] == "hidden"
+    assert view(state, 1)["called"] == "7s" and view(state, 1)["solo"] is None
+    assert view(state, 0)["solo"] == "hidden"
     assert state.phase == "disclose" and [a.text for a in state.legal_actions()] == ["hidden"]
     assert state.check("open") == "you are your own guard (暗独保): there is no guard to open"
 
@@ -173,38 +192,46 @@ CALL_HANDS = ["D 7s 7s 7s 9h 6h", "7h 7h 7h Th", "Jh", "7s 7h 8h", "Qh"]
 
 def test_classic_call_names_the_holder_of_the_fourth_copy() -> None:
     state = game(CALL_HANDS)
-    state.apply("accept")
+    events = state.apply("accept")
     assert state.check("call 7h") == ("you hold 0 × 7h: a guard call needs 3 identical cards "
                                       "(all 4 for 暗独保)")
     assert state.check("call X") == ("only a suited card (6 … 2) can be called: jokers have "
                                      "no suit (Ruling 6)")
     assert (state.check("call 9h") or "").startswith("you hold 1 × 9h")
-    events = state.apply("call 7s")
+    events += state.apply("call 7s")
     assert {"type": "call", "seat": 0, "card": "7s"} in events
     assert state.guard == 3 and state.solo is None
     for seat in range(5):
-        obs = state.observe(seat)
+        obs = view(state, seat)
         assert obs["called"] == "7s" and obs["emperor"] == 0
-        assert obs["role"] == ("emperor" if seat == 0 else "guard" if seat == 3 else "rebel")
+        assert role(state, seat) == ("emperor" if seat == 0 else "guard" if seat == 3
+                                     else "rebel")
         assert obs["guard"] == (3 if seat == 3 else None)  # not even the emperor knows
-        assert bool(seen(state, seat, "role")) is (seat == 3)
+        roles = state.observe(seat)["roles"]
+        assert roles == (["emperor", "rebel", "rebel", "guard", "rebel"] if seat == 3 else
+                         [r if s in (0, seat) else None for s, r in enumerate(
+                             ["emperor", "rebel", "rebel", "guard", "rebel"])])
+        assert bool(seen(events, seat, "role")) is (seat == 3)
     # the disclosure step: only the guard sees that it is his turn
     assert state.phase == "disclose" and state.to_act == 3
     assert [state.observe(s)["to_act"] for s in range(5)] == [None, None, None, 3, None]
+    assert [state.observe(s)["acting"] for s in range(5)] == [[], [], [], [3], []]
+    assert state.check("hidden", seat=1) == ("not your turn: the guard (whom only he knows) "
+                                             "chooses open or hidden")
     assert [a.text for a in state.legal_actions()] == ["open", "hidden"]
 
 
 def test_the_guard_shows_himself_by_playing_the_called_card() -> None:
     """Ruling 8: the called card leaves his hand with his last card of its rank."""
     state = game(CALL_HANDS)
-    run(state, ["accept", "call 7s", "hidden", "play 6", P, P, "play 7", P, P])
-    assert not any(seen(state, 1, "guard-shown")) and state.observe(1)["guard"] is None
+    events = run(state, ["accept", "call 7s", "hidden", "play 6", P, P, "play 7", P, P])
+    assert not seen(events, 1, "guard-shown") and view(state, 1)["guard"] is None
     assert format_cards(state.hands[3]) == "7s 8h"  # the plain 7h went first
     run(state, [P, P])  # the trick ends: seat 3 leads
     assert state.to_act == 3
     events = state.apply("play 7")
     assert {"type": "guard-shown", "seat": 3, "solo": False} in events
-    assert all(state.observe(s)["guard"] == 3 for s in range(5))
+    assert all(view(state, s)["guard"] == 3 for s in range(5))
     assert state.result() is None and not state.open_guard  # shown, not 明保: no ×2
 
 
@@ -218,8 +245,8 @@ def test_simple_mode_guard_card_holder_is_the_guard() -> None:
                                       "hidden-solo or solo")
     events = state.apply("no-solo")
     assert {"type": "guard-card-in-play"} in events and state.guard == 2
-    assert state.observe(2)["holds_guard_card"] and state.observe(2)["role"] == "guard"
-    assert not state.observe(1)["holds_guard_card"] and state.observe(1)["guard"] is None
+    assert view(state, 2)["holds_guard_card"] and role(state, 2) == "guard"
+    assert not view(state, 1)["holds_guard_card"] and view(state, 1)["guard"] is None
 
 
 def test_simple_mode_emperor_with_the_guard_card_is_alone() -> None:
@@ -230,11 +257,11 @@ def test_simple_mode_emperor_with_the_guard_card_is_alone() -> None:
                                       "or solo (明独保)")
     state.apply("hidden-solo")
     assert state.solo == "hidden" and state.guard == 0
-    assert [state.observe(s)["solo"] for s in range(5)] == ["hidden", None, None, None, None]
+    assert [view(state, s)["solo"] for s in range(5)] == ["hidden", None, None, None, None]
     state2 = game(["XD7", "9", "8", "T", "J"], "simple", sword=0)
     run(state2, ["accept", "solo"])
     assert state2.phase == "play" and state2.to_act == 0  # 明独保: no disclosure, no rebellion
-    assert all(state2.observe(s)["solo"] == "open" for s in range(5))
+    assert all(view(state2, s)["solo"] == "open" for s in range(5))
 
 
 # -- 抢独 (qiangdu), Rulings 7 and 20 ------------------------------------------------------------
@@ -253,18 +280,19 @@ def test_the_robber_nearest_the_emperor_on_his_left_wins() -> None:
     assert state.emperor == 0 and state.solo == "open" and state.robbed
     assert state.phase == "play" and state.to_act == 0  # the robber leads (Ruling 20)
     assert state.roles() == ["emperor", "rebel", "rebel", "rebel", "rebel"]
-    assert all(state.observe(s)["solo"] == "open" for s in range(5))
+    assert all(view(state, s)["solo"] == "open" for s in range(5))
 
 
 def test_rob_answers_stay_private_until_the_window_closes() -> None:
     state = game(ROB_HANDS, emperor=2, qiangdu=True)
-    run(state, ["accept", "call 8s", "rob-solo"])
-    assert state.observe(1)["answer"] == "rob-solo"
+    events = run(state, ["accept", "call 8s", "rob-solo"])
+    assert mine(state, 1) == "rob-solo"
     for seat in (0, 2, 3, 4):
-        obs = state.observe(seat)
-        assert obs["robbers"] == [] and obs["answer"] in (None, "call 8s")
-        assert not any(e["type"] == "answer" and e.get("to") == [1] for e in obs["log"])
-    assert state.observe(3)["called"] is None  # the call is announced when the window closes
+        assert view(state, seat)["robbers"] == [] and mine(state, seat) in (None, "call 8s")
+        assert state.observe(seat)["last"][1] is None
+        assert not any(e["type"] == "answer" and e.get("answer") == "rob-solo"
+                       for e in Baohuang.events_for(events, seat))
+    assert view(state, 3)["called"] is None  # the call is announced when the window closes
 
 
 @pytest.mark.parametrize(("choice", "solo"), [("solo", "open"), ("call 8s", "hidden")])
@@ -275,7 +303,7 @@ def test_the_emperors_own_solo_beats_every_rob(choice: str, solo: str) -> None:
     assert {"type": "rob-solo", "robbers": [1, 4], "winner": None} in events
     assert state.emperor == 2 and state.solo == solo and state.phase == "play"
     # Ruling 7: the failed robs show everybody that he is alone
-    assert all(state.observe(s)["solo"] == solo for s in range(5))
+    assert all(view(state, s)["solo"] == solo for s in range(5))
 
 
 def test_a_rob_takes_over_from_a_forced_redeal() -> None:
@@ -292,7 +320,7 @@ def test_open_guard_is_public_and_skips_the_rebellion() -> None:
     events = run(state, ["accept", "no-solo", "open"])
     assert {"type": "open-guard", "seat": 2} in events
     assert state.phase == "play"
-    assert all(state.observe(s)["guard"] == 2 and state.observe(s)["open_guard"]
+    assert all(view(state, s)["guard"] == 2 and view(state, s)["open_guard"]
                for s in range(5))
 
 
@@ -301,24 +329,26 @@ def test_two_rebels_force_the_guard_out_and_double_if_they_win() -> None:
     run(state, ["accept", "no-solo", "hidden"])
     assert state.phase == "rebellion" and state.queue == [1, 2, 3, 4]
     run(state, ["rebel", "no"])
-    assert state.observe(4)["rebels"] == [] and state.observe(1)["answer"] == "rebel"
+    assert view(state, 4)["rebels"] == [] and mine(state, 1) == "rebel"
     events = run(state, ["rebel", "no"])
     assert {"type": "rebellion", "rebels": [1, 3], "forced": True, "guard": 2,
             "solo": False} in events
-    assert all(state.observe(s)["guard"] == 2 for s in range(5))
+    assert all(view(state, s)["guard"] == 2 for s in range(5))
     # the three rebels go out first: e + g = 9, rebels +3 each → the rebellion won, ×2
     run(state, ["play 7", "play 9", P, "play T", "play J"])
     result = state.result()
     assert result is not None
-    assert result["scores"] == [-12, 6, -6, 6, 6]
-    assert result["multiplier"]["rebellion_succeeded"] and result["multiplier"]["total"] == 2
+    assert result["points"] == [-12, 6, -6, 6, 6]
+    assert result["detail"]["rebellion_succeeded"]
+    assert result["multiplier"] == {"total": 2, "causes": {"rebellion": 2}}
+    assert result["winners"] == [1, 3, 4]
 
 
 def test_one_rebel_reveals_nothing() -> None:
     state = game(["D7", "9", "X8", "T", "J"], "simple", sword=2)
     events = run(state, ["accept", "no-solo", "hidden", "rebel", "no", "no", "no"])
     assert {"type": "rebellion", "rebels": [1], "forced": False} in events
-    assert [state.observe(s)["guard"] for s in range(5)] == [None, None, 2, None, None]
+    assert [view(state, s)["guard"] for s in range(5)] == [None, None, 2, None, None]
 
 
 def test_a_rebellion_exposes_a_hidden_solo() -> None:
@@ -326,10 +356,10 @@ def test_a_rebellion_exposes_a_hidden_solo() -> None:
     events = run(state, ["accept", "hidden-solo", "hidden", "rebel", "rebel", "no", "no"])
     assert {"type": "rebellion", "rebels": [1, 2], "forced": True, "guard": 0,
             "solo": True} in events
-    assert all(state.observe(s)["solo"] == "hidden" for s in range(5))
+    assert all(view(state, s)["solo"] == "hidden" for s in range(5))
     run(state, ["play 7", "play 9", "pass", "play T"])  # two others out first: he is 3rd
     result = state.result()
-    assert result is not None and result["scores"] == [-24, 6, 6, 6, 6]
+    assert result is not None and result["points"] == [-24, 6, 6, 6, 6]
 
 
 def test_classic_mode_has_no_rebellion() -> None:
@@ -355,10 +385,12 @@ def test_worked_example_first_order_and_the_lead_after_going_out() -> None:
     run(state, ["play 6", "play X"])
     result = state.result()
     assert result is not None
-    assert result["order"] == [1, 0, 3, 2] and result["places"] == [2, 1, 4, 3, None]
-    assert result["scores"] == [0, 0, 0, 0, 0] and result["base"]["royal_places"] == 6
-    assert result["multiplier"]["total"] == 2
-    assert result["roles"] == ["emperor", "rebel", "guard", "rebel", "rebel"]
+    assert result["detail"]["order"] == [1, 0, 3, 2]
+    assert result["detail"]["places"] == [2, 1, 4, 3, None]
+    assert result["points"] == [0, 0, 0, 0, 0] and result["detail"]["base"]["royal_places"] == 6
+    assert result["multiplier"] == {"total": 2, "causes": {"open_guard": 2}}
+    assert result["winners"] == []  # everyone scores 0
+    assert result["detail"]["roles"] == ["emperor", "rebel", "guard", "rebel", "rebel"]
 
 
 def test_worked_example_second_order() -> None:
@@ -368,7 +400,7 @@ def test_worked_example_second_order() -> None:
     assert state.to_act == 1  # all four passed on his last hand: the next player leads
     run(state, ["play 7", "play X"])
     result = state.result()
-    assert result is not None and result["scores"] == [8, -4, 4, -4, -4]
+    assert result is not None and result["points"] == [8, -4, 4, -4, -4]
 
 
 @pytest.mark.parametrize(("plays", "scores"), [
@@ -379,7 +411,7 @@ def test_open_solo_ends_at_the_first_player_out(plays: list[str], scores: list[i
     state = game(["7D", "8", "9", "T", "J"])
     run(state, ["accept", "solo", *plays])
     result = state.result()
-    assert result is not None and result["scores"] == scores and len(result["order"]) == 1
+    assert result is not None and result["points"] == scores and len(result["detail"]["order"]) == 1
 
 
 def test_hidden_solo_ends_when_two_others_are_out() -> None:
@@ -388,7 +420,7 @@ def test_hidden_solo_ends_when_two_others_are_out() -> None:
                 "play 7", P, "play 8", "play 9"])
     result = state.result()
     assert result is not None
-    assert result["scores"] == [-12, 3, 3, 3, 3] and result["base"]["emperor_place"] == 3
+    assert result["points"] == [-12, 3, 3, 3, 3] and result["detail"]["base"]["emperor_place"] == 3
 
 
 def test_hidden_solo_ends_when_the_emperor_is_out() -> None:
@@ -399,8 +431,8 @@ def test_hidden_solo_ends_when_the_emperor_is_out() -> None:
     events = state.apply("play X")
     assert {"type": "guard-shown", "seat": 0, "solo": True} in events
     result = state.result()
-    assert result is not None and result["scores"] == [0, 0, 0, 0, 0]
-    assert result["order"] == [1, 0]
+    assert result is not None and result["points"] == [0, 0, 0, 0, 0]
+    assert result["detail"]["order"] == [1, 0]
 
 
 def test_play_stops_when_only_royal_players_remain() -> None:
@@ -408,8 +440,9 @@ def test_play_stops_when_only_royal_players_remain() -> None:
     run(state, ["accept", "call 7s", "hidden", "play 7", P, "play 8", "play 9", "play T"])
     result = state.result()
     assert result is not None
-    assert result["places"] == [None, None, 1, 2, 3] and result["base"]["royal_places"] == 9
-    assert result["scores"] == [-6, -3, 3, 3, 3]
+    assert result["detail"]["places"] == [None, None, 1, 2, 3]
+    assert result["detail"]["base"]["royal_places"] == 9
+    assert result["points"] == [-6, -3, 3, 3, 3]
 
 
 def test_play_goes_on_after_the_emperor_until_the_guard_is_out() -> None:
@@ -505,35 +538,41 @@ def test_tuoguan_plays_whole_games() -> None:
                 assert state.to_act is not None
                 state.apply(players[state.to_act].act(state.observe(state.to_act)))
             result = state.result()
-            assert result is not None and sum(result["scores"]) == 0
+            assert result is not None and sum(result["points"]) == 0
 
 
-# -- leaving: @S quit, Ruling 18 ---------------------------------------------------------------
+# -- leaving: @S leave, Ruling 18 (more in test_baohuang_contract.py) -------------------------
 
 
-def test_quit_puts_the_seat_on_tuoguan_and_costs_40() -> None:
+def test_leaving_puts_the_seat_on_tuoguan_and_a_forced_quit_costs_40() -> None:
     state = game(["D", "7", "X", "9", "T"], "simple", sword=2)
     run(state, ["accept"])
-    assert state.check("quit") == "say which seat leaves: @SEAT quit (e.g. @2 quit)"
-    events = state.apply("@3 quit")
-    assert events == [{"type": "quit", "seat": 3, "penalty": -40, "tuoguan": True}]
+    assert state.check("leave") == "say which seat: @SEAT leave (e.g. @0 leave)"
+    events = state.apply("@3 leave forced")
+    assert events == [{"type": "leave", "seat": 3, "forced": True, "penalty": -40},
+                      {"type": "auto", "seat": 3, "on": True, "entries": 1, "locked": False}]
     assert state.to_act == 0 and state.phase == "guard"  # nothing else moves
-    assert state.check("@3 quit") == "seat 3 has already left the game (it is on 托管)"
-    assert state.observe(1)["tuoguan"] == [3] and state.observe(1)["penalties"][3] == -40
+    assert state.check("@3 leave") == "seat 3 has already left the game"
+    assert state.observe(1)["auto"] == [False, False, False, True, False]
+    assert state.observe(1)["left"] == [False, False, False, True, False]
+    assert view(state, 1)["penalties"] == [0, 0, 0, -40, 0]
+    state.apply("@1 leave")  # the exit button: 托管, no penalty
     run(state, ["no-solo", "open", "play D", P, P, P, P, "play 7", "play X"])
     result = state.result()
-    assert result is not None
-    assert result["scores"] == [8, -4, 4, -4, -4] and sum(result["scores"]) == 0
-    assert result["penalties"] == [0, 0, 0, -40, 0] and result["tuoguan"] == [3]
+    assert result is not None and result["ended"] == "finished"
+    assert result["points"] == [8, -4, 4, -4, -4] and sum(result["points"]) == 0
+    assert result["penalties"] == [0, 0, 0, -40, 0]
+    assert result["auto"] == [False, True, False, True, False] and result["dissolve"]
     assert replay(state.record()).result() == result
 
 
 def test_every_seat_on_tuoguan_is_not_scored() -> None:
     state = game(["D", "7", "X", "9", "T"], "simple", sword=2)
-    run(state, [f"@{s} quit" for s in range(5)])
+    run(state, [f"@{s} leave forced" for s in range(5)])
     run(state, ["accept", "no-solo", "open", "play D", P, P, P, P, "play 7", "play X"])
     result = state.result()
-    assert result is not None and result["void"] and result["scores"] == [0] * 5
+    assert result is not None and result["ended"] == "unscored"
+    assert result["points"] == [0] * 5 and result["winners"] == []
     assert result["penalties"] == [-40] * 5
 
 
@@ -545,8 +584,10 @@ def bad_cases() -> list[tuple[str, list[str], str, str]]:
         ("emperor", [], "play 7", "no cards are played during emperor"),
         ("emperor", [], "solo", "you hold the emperor card: accept (当皇帝) or cede (让位) it "
                                 "to your 上家"),
-        ("emperor", [], "@7 quit", "there is no seat 7 at this table"),
-        ("emperor", [], "@1 cede", "only quit can be done out of turn, not cede"),
+        ("emperor", [], "@7 leave", "there is no seat 7 in this 5-player game"),
+        ("emperor", [], "@1 cede", "it is seat 0's turn, not seat 1's"),
+        ("emperor", [], "quit", "'quit' is not an action of 保皇"),
+        ("emperor", [], "@1 quit", "'quit' is not an action of 保皇"),
         ("emperor", [], "call", "'call' is not an action of 保皇"),
         ("emperor", [], "call 7", "call takes one suited card such as 7s"),
         ("guard", ["accept"], "open", "call a card you hold three of (e.g. call 7s), or solo"),
@@ -583,7 +624,7 @@ def test_bad_actions_are_refused_with_a_reason_and_change_nothing(
 def test_after_the_end_everything_is_refused() -> None:
     state = game(["7D", "8", "9", "T", "J"])
     run(state, ["accept", "solo", "play 7+D"])
-    for action in (P, "@1 quit", "accept"):
+    for action in (P, "@1 leave", "@1 auto on", "accept"):
         assert state.check(action) == "the game is over"
 
 
@@ -595,11 +636,13 @@ def test_observation_shows_counts_order_and_roles_never_other_cards() -> None:
     run(state, ["accept", "no-solo", "hidden", "no", "no", "no", "no", "play 6", "play 7"])
     for seat in range(5):
         obs = state.observe(seat)
-        assert obs["counts"] == [1, 0, 2, 1, 2] and obs["order"] == [1]
-        assert obs["emperor"] == 0 and obs["hand"] == hand(state, seat)
-        assert obs["guard"] == (2 if seat == 2 else None)
-        assert "hands" not in obs
-    assert state.observe(0)["cards"] == "D"
+        assert obs["counts"] == [1, 0, 2, 1, 2] and obs["detail"]["order"] == [1]
+        assert obs["detail"]["emperor"] == 0 and hand(state, seat) == hand_text(state.hands[seat])
+        assert obs["detail"]["guard"] == (2 if seat == 2 else None)
+        assert "hands" not in obs["detail"]
+        assert obs["played"] == ["6", "7", "", "", ""]
+        assert obs["table"] == {"seat": 1, "cards": "7", "kind": "set"}
+    assert state.observe(0)["hand"] == ["D"]
 
 
 # -- every option, the whole contract ---------------------------------------------------------
@@ -628,5 +671,5 @@ def test_random_games_with_every_option(options: dict[str, Any]) -> None:
         rng = random.Random(seed)
         play_random(state, rng, contract_step(rng))
         result = state.result()
-        assert result is not None and sum(result["scores"]) == 0
+        assert result is not None and sum(result["points"]) == 0
         assert replay(json.loads(json.dumps(state.record()))).result() == result

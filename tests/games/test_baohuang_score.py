@@ -25,6 +25,7 @@ def test_every_pair_of_places(e: int, g: int) -> None:
     s = settle(0, 1, None, places)
     assert s.scores == (emperor, guard, rebel, rebel, rebel)
     assert sum(s.scores) == 0 and s.factor == 1 and s.royal_places == e + g
+    assert s.causes == {}
 
 
 @pytest.mark.parametrize(("e", "g"), PAIRS, ids=[f"e{e}g{g}" for e, g in PAIRS])
@@ -34,7 +35,7 @@ def test_open_guard_doubles_every_pair(e: int, g: int) -> None:
     places: list[int | None] = [e, g, *(p for p in range(1, 6) if p not in (e, g))]
     s = settle(0, 1, None, places, open_guard=True)
     assert s.scores == (2 * emperor, 2 * guard, 2 * rebel, 2 * rebel, 2 * rebel)
-    assert s.factor == 2
+    assert s.factor == 2 and s.causes == {"open_guard": 2}
 
 
 @pytest.mark.parametrize(("place", "emperor", "other"), [
@@ -49,7 +50,9 @@ def test_open_solo_both_ways(place: int | None, emperor: int, other: int) -> Non
         places[3] = 1  # somebody else went out first
     s = settle(0, None, "open", places)
     assert s.scores == (emperor, other, other, other, other)
-    assert s.factor == 1  # 24 = 2 × 12 already (Ruling 12)
+    # 24 = 2 × 12 (Ruling 12): the hidden solo's base, the open bet's ×2, applied once
+    assert (s.emperor, s.rebel) == (emperor // 2, other // 2)
+    assert s.factor == 2 and s.causes == {"open_solo": 2}
 
 
 @pytest.mark.parametrize(("place", "emperor", "other"), [
@@ -94,6 +97,7 @@ def test_rebellion_doubles_only_when_the_rebels_win(places: list[int | None],
     s = settle(0, 1, None, places, rebellion=True)
     assert s.scores == scores
     assert s.rebellion_succeeded is succeeded and s.factor == (2 if succeeded else 1)
+    assert s.causes == ({"rebellion": 2} if succeeded else {})
 
 
 @pytest.mark.parametrize(("places", "scores"), [
@@ -105,7 +109,9 @@ def test_rebellion_doubles_only_when_the_rebels_win(places: list[int | None],
 def test_hidden_solo_exposed_by_a_successful_rebellion(places: list[int | None],
                                                        scores: tuple[int, ...]) -> None:
     """暗独保 exposed by a successful 造反: ×2 of the table (+6 / −24)."""
-    assert settle(0, None, "hidden", places, rebellion=True).scores == scores
+    s = settle(0, None, "hidden", places, rebellion=True)
+    assert s.scores == scores
+    assert s.causes == ({"rebellion": 2} if scores[1] > 0 else {})
 
 
 def test_royal_players_left_alone_share_the_last_places() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from cardhall import rules
 from cardhall.cards import card_rank, deck, format_cards, parse_card, parse_ranks
-from cardhall.games import IllegalAction, new_game, replay
+from cardhall.games import GameState, IllegalAction, new_game, replay
 from cardhall.games.ddz5 import FivePlayer
 
 P = "pass"
@@ -105,17 +105,20 @@ def test_worked_example(doublers: set[int], scores: list[int], pairs: list[int],
     run(state, EXAMPLE_PLAY)
     result = state.result()
     assert result is not None
-    assert result["scores"] == scores
-    assert [p["points"] for p in result["pairs"]] == pairs
-    assert [(p["landlord"], p["farmer"]) for p in result["pairs"]] == \
+    assert result["points"] == scores
+    assert [p["points"] for p in result["detail"]["pairs"]] == pairs
+    assert [(p["landlord"], p["farmer"]) for p in result["detail"]["pairs"]] == \
         [(lo, f) for lo in (OL, HL) for f in FARMERS]
-    assert result["beans"]["changes"] == beans
-    assert result["beans"]["house"] == 50
-    mult = result["multiplier"]
-    assert (mult["M"], mult["reveal_factor"], mult["bombs"], mult["bomb_plays"],
-            mult["spring"]) == (4, 2, 1, ["999999"], None)
-    assert result["winner"] == "landlords" and result["hidden_landlord"] == HL
-    assert result["doubling"]["doubled"] == sorted(doublers)
+    assert result["beans"] == beans == result["detail"]["beans"]["changes"]
+    assert result["detail"]["beans"]["house"] == 50
+    mult = result["detail"]
+    assert (mult["M"], mult["bombs"], mult["bomb_plays"], mult["spring"]) == \
+        (4, 1, ["999999"], None)
+    assert result["multiplier"] == {"total": 4, "causes": {"M0": 1, "reveal": 2, "bombs": 2,
+                                                           "spring": 1}}
+    assert result["winners"] == [OL, HL] and result["ended"] == "finished"
+    assert result["detail"]["winner"] == "landlords" and result["detail"]["hidden_landlord"] == HL
+    assert result["detail"]["doubling"]["doubled"] == sorted(doublers)
     assert replay(json.loads(json.dumps(state.record()))).result() == result
 
 
@@ -144,7 +147,8 @@ def test_which_bombs_double(bomb: str, tier: int, doubles: bool) -> None:
     before = state.multiplier()["M"]
     run(state, [f"play {bomb}"])
     assert state.multiplier()["M"] == before * (2 if doubles else 1)
-    assert state.observe(F1)["multiplier"]["bombs"] == int(doubles)
+    assert state.observe(F1)["detail"]["multiplier"]["bombs"] == int(doubles)
+    assert state.observe(F1)["multiplier"]["causes"]["bombs"] == (2 if doubles else 1)
 
 
 # -- roles and the identity step ---------------------------------------------------------------
@@ -166,22 +170,22 @@ def test_single_landlord(why: str, hand: str, kitty: str, copies: tuple[str, str
                          answer: str, factor: int) -> None:
     state = start({OL: hand}, kitty=kitty, copies=copies, N=100, A=10)
     assert state.hidden is None and state.landlords() == [OL]
-    assert state.observe(OL)["role"] == "single landlord"
-    assert state.observe(OL)["single_landlord"] is True
+    assert state.observe(OL)["detail"]["role"] == "single landlord"
+    assert state.observe(OL)["detail"]["single_landlord"] is True
     run(state, [answer])  # Ruling 3: only the landlord is asked
     assert state.phase == "double"
     for seat in (*FARMERS, HL):
         obs = state.observe(seat)
-        assert obs["role"] == "farmer"
-        assert obs["single_landlord"] is (True if answer == "reveal" else None)
-        assert obs["landlords"] == [OL] and obs["hidden_landlord"] is None
+        assert obs["detail"]["role"] == "farmer"
+        assert obs["detail"]["single_landlord"] is (True if answer == "reveal" else None)
+        assert obs["detail"]["landlords"] == [OL] and obs["detail"]["hidden_landlord"] is None
     run(state, ["decline"] * 5 + STRAIGHTS)
     result = state.result()
-    assert result is not None and result["single"] is True
+    assert result is not None and result["detail"]["single"] is True
     m = factor * 2  # spring
-    assert result["multiplier"]["M"] == m
-    assert result["scores"] == [4 * m, -m, -m, -m, -m]  # x = 底分 × M / L with L = 1
-    assert result["beans"]["changes"] == [400 * m - 10, *[-100 * m - 10] * 4]  # beans.settle
+    assert result["detail"]["M"] == m == result["multiplier"]["total"]
+    assert result["points"] == [4 * m, -m, -m, -m, -m]  # x = 底分 × M / L with L = 1
+    assert result["beans"] == [400 * m - 10, *[-100 * m - 10] * 4]  # beans.settle
 
 
 REVEALS = [
@@ -197,9 +201,9 @@ REVEALS = [
 def test_reveal_by_either(o_says: str, h_says: str, revealed: bool) -> None:
     state = start({OL: "K", HL: "K"})
     assert state.to_act == OL and state.phase == "identity"
-    assert state.observe(HL)["role"] == "hidden landlord"
-    assert state.observe(HL)["hidden_landlord"] == HL
-    assert state.observe(OL)["hidden_landlord"] is None  # Ruling 10
+    assert state.observe(HL)["detail"]["role"] == "hidden landlord"
+    assert state.observe(HL)["detail"]["hidden_landlord"] == HL
+    assert state.observe(OL)["detail"]["hidden_landlord"] is None  # Ruling 10
     events = run(state, [o_says, h_says])
     assert state.phase == "double"
     public = [e for e in events if e["type"] == "identity"]
@@ -207,15 +211,18 @@ def test_reveal_by_either(o_says: str, h_says: str, revealed: bool) -> None:
     assert public[0]["revealed"] is revealed
     assert state.multiplier()["reveal_factor"] == (2 if revealed else 1)
     for seat in FARMERS:
-        assert state.observe(seat)["hidden_landlord"] == (HL if revealed else None)
-        assert "partner" not in state.observe(seat)
+        assert state.observe(seat)["detail"]["hidden_landlord"] == (HL if revealed else None)
+        assert "partner" not in state.observe(seat)["detail"]
     if revealed:
         assert state.shown_to == {OL, HL}
-        assert state.observe(OL)["partner"]["hand"] == state.observe(HL)["hand"]
-        assert state.observe(HL)["partner"]["cards"] == state.observe(OL)["cards"]
+        assert state.observe(OL)["detail"]["partner"]["cards"] == \
+            " ".join(state.observe(HL)["hand"])
+        assert state.observe(HL)["detail"]["partner"]["cards"] == \
+            " ".join(state.observe(OL)["hand"])
     else:
         assert state.shown_to == set()
-        assert "partner" not in state.observe(OL) and "partner" not in state.observe(HL)
+        assert "partner" not in state.observe(OL)["detail"]
+        assert "partner" not in state.observe(HL)["detail"]
 
 
 def test_identity_answers_stay_hidden_until_both_answered() -> None:
@@ -225,16 +232,18 @@ def test_identity_answers_stay_hidden_until_both_answered() -> None:
     for seat in FARMERS:  # nothing at all changes for a farmer
         assert state.observe(seat) == before[seat]
     h = state.observe(HL)
-    assert h["identity_answer"] is None and h["revealed"] is None
-    assert h["multiplier"]["reveal_factor"] == 1
-    assert not any(e["type"].startswith("identity") for e in h["log"])
-    assert state.observe(OL)["identity_answer"] == "reveal"
+    assert h["detail"]["identity_answer"] is None and h["detail"]["revealed"] is None
+    assert h["multiplier"]["causes"]["reveal"] == 1 and h["last"][OL] is None
+    assert not any(e["type"].startswith("identity") for e in GameState.events_for(state.log, HL))
+    assert state.observe(OL)["detail"]["identity_answer"] == "reveal"
+    assert state.observe(OL)["last"][OL] == "reveal"
     assert state.observe(OL)["to_act"] is None  # it is H's turn, and O may not know H
-    assert h["to_act"] == HL and h["legal_actions"] == ["reveal", "decline"]
+    assert state.observe(OL)["acting"] == []
+    assert h["to_act"] == HL and h["legal"] == ["reveal", "decline"]
     run(state, ["decline"])
-    assert state.observe(F1)["hidden_landlord"] == HL
-    assert state.observe(F1)["log"][-1] == {"type": "identity", "revealed": True, "by": [OL],
-                                            "hidden_landlord": HL}
+    assert state.observe(F1)["detail"]["hidden_landlord"] == HL
+    assert GameState.events_for(state.log, F1)[-1] == {
+        "type": "identity", "revealed": True, "by": [OL], "hidden_landlord": HL}
 
 
 def test_a_farmer_cannot_tell_who_is_hidden() -> None:
@@ -259,13 +268,14 @@ def test_doubling_answers_stay_hidden_until_all_answered() -> None:
         run(state, ["double"])
         for other in range(5):
             obs = state.observe(other)
-            assert obs["doubling"]["doubled"] == ([other] if other <= seat else [])
-            assert all(e["type"] != "double-answer" for e in obs["log"]
+            assert obs["detail"]["doubling"]["doubled"] == ([other] if other <= seat else [])
+            seen = GameState.events_for(state.log, other)
+            assert all(e["type"] != "double-answer" for e in seen
                        if other != seat and e.get("to") == [seat])
-            assert not any(e["type"] == "doubling" for e in obs["log"])
+            assert not any(e["type"] == "doubling" for e in seen)
     run(state, ["decline"])
     for other in range(5):
-        assert state.observe(other)["doubling"]["doubled"] == [0, 1, 2, 3]
+        assert state.observe(other)["detail"]["doubling"]["doubled"] == [0, 1, 2, 3]
 
 
 def test_the_open_landlord_leads() -> None:
@@ -299,9 +309,9 @@ def test_late_reveal_by_playing_the_copy(plays: list[str], revealed: list[bool])
         events = state.apply(text)
         assert any(e["type"] == "reveal" for e in events) is (now and text.startswith("play K"))
         assert (state.reveal_how == "copy") is now
-        assert (state.observe(F1)["hidden_landlord"] == HL) is now
-        assert ("partner" in state.observe(OL)) is now
-        assert ("Kd" in state.observe(HL)["cards"]) is not now
+        assert (state.observe(F1)["detail"]["hidden_landlord"] == HL) is now
+        assert ("partner" in state.observe(OL)["detail"]) is now
+        assert ("Kd" in state.observe(HL)["hand"]) is not now
     assert state.multiplier()["reveal_factor"] == 1  # a late reveal never doubles
 
 
@@ -314,10 +324,11 @@ def test_a_still_hidden_landlord_going_out_wins_for_the_landlords() -> None:
     assert [e["type"] for e in events] == ["play", "reveal", "over"]
     result = state.result()
     assert result is not None
-    assert (result["winner"], result["out"], result["revealed"]) == ("landlords", HL, "copy")
+    detail = result["detail"]
+    assert (detail["winner"], detail["out"], detail["revealed"]) == ("landlords", HL, "copy")
     # 3333 is a 4-card bomb (no ×2); no farmer played a card: spring ×2.
-    assert (result["multiplier"]["M"], result["spring"]) == (2, "spring")
-    assert result["scores"] == [3, -2, 3, -2, -2]
+    assert (result["detail"]["M"], result["detail"]["spring"]) == (2, "spring")
+    assert result["points"] == [3, -2, 3, -2, -2]
 
 
 # -- spring (Ruling 8) ---------------------------------------------------------------------
@@ -339,9 +350,9 @@ def test_spring(who: str, script: list[str], spring: str | None, scores: list[fl
     setup(state)
     run(state, script + SPRING_END)
     result = state.result()
-    assert result is not None and result["winner"] == "landlords"
-    assert result["spring"] == spring
-    assert result["scores"] == scores
+    assert result is not None and result["detail"]["winner"] == "landlords"
+    assert result["detail"]["spring"] == spring
+    assert result["points"] == scores
 
 
 def test_no_anti_spring() -> None:
@@ -350,9 +361,9 @@ def test_no_anti_spring() -> None:
     setup(state)
     run(state, ["play 3456789", "play 456789T", P, P, P, P, "play 33445566778899"])
     result = state.result()
-    assert result is not None and result["winner"] == "farmers"
-    assert (result["spring"], result["multiplier"]["M"]) == (None, 1)
-    assert result["scores"] == [-1.5, 1, -1.5, 1, 1]
+    assert result is not None and result["detail"]["winner"] == "farmers"
+    assert (result["detail"]["spring"], result["detail"]["M"]) == (None, 1)
+    assert result["points"] == [-1.5, 1, -1.5, 1, 1]
 
 
 # -- beans: floors, caps and the odd bean (Ruling 6, ddz-happy §4.3) ------------------------
@@ -376,8 +387,8 @@ def test_bean_floors_and_caps(case: str, balances: list[int] | None, changes: li
     run(state, EXAMPLE_PLAY)
     result = state.result()
     assert result is not None
-    assert result["beans"]["changes"] == changes
-    assert result["beans"]["house"] == house
+    assert result["beans"] == changes
+    assert result["detail"]["beans"]["house"] == house
     assert sum(changes) + house == 0
 
 
@@ -401,8 +412,8 @@ def test_the_odd_bean_goes_to_the_open_landlord(landlords_win: bool,
         run(state, ["play 3456789", "play 456789T", P, P, P, P, "play 33445566778899"])
     result = state.result()
     assert result is not None
-    assert [abs(p["points"]) for p in result["pairs"]] == [0.5] * 6
-    assert result["beans"]["changes"] == changes
+    assert [abs(p["points"]) for p in result["detail"]["pairs"]] == [0.5] * 6
+    assert result["beans"] == changes
 
 
 # -- doubling condition (Ruling 11) ----------------------------------------------------------
@@ -427,7 +438,7 @@ def test_doubling_needs_beans(identity: tuple[str, str], balances: list[int],
     for seat in range(5):
         assert state.to_act == seat
         assert ("double" in [a.text for a in state.legal_actions()]) is may[seat]
-        assert state.observe(seat)["doubling"]["eligible"] is may[seat]
+        assert state.observe(seat)["detail"]["doubling"]["eligible"] is may[seat]
         reason = state.check("double")
         assert (reason is None) is may[seat]
         if reason is not None:
@@ -443,7 +454,8 @@ BAD = [
     ([], "pass", "in the identity step, reveal or decline"),
     ([], "play 3", "no cards are played during identity"),
     ([], "reveal now", "is not an action of ddz5"),
-    ([], "@1 reveal", "cannot be done out of turn"),
+    ([], "@1 reveal", "seat 1 has no identity answer to give now"),
+    (["decline", "decline"], "@1 pass", "in the doubling step, double or decline"),
     (["decline", "decline"], "reveal", "in the doubling step, double or decline"),
     (["decline"] * 7, "pass", "you lead: you must play"),
     (["decline"] * 7, "double", "is not a play: play cards or pass"),

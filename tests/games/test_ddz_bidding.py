@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cardhall.cards import format_ranks, parse_ranks
-from cardhall.games import Action, new_game
+from cardhall.games import Action, GameState, new_game
 
 
 def run(state, *actions: str):
@@ -54,15 +54,17 @@ def classic(fixed: dict[int, str], **options: object):
 def test_classic_worked_example_24_points_landlord_wins() -> None:
     """Contract 3, two bombs and the rocket: S = 3 × 8 = 24; landlord +48, farmers −24."""
     g = classic({0: "3333444456789TJQK222", 1: "555666777888999XD"}, contract=3)
-    assert g.observe(1)["kitty"] == "222"  # the kitty is shown to everyone
+    assert g.observe(1)["detail"]["kitty"] == "222"  # the kitty is shown to everyone
     run(g, "play 3333", "play XD", "pass", "pass",  # a bomb, the rocket: the farmer leads
         "play 5", "pass", "play 4444", "pass", "pass",  # the landlord bombs a single
         "play 56789TJQK", "pass", "pass", "play 222")
     result = g.result()
-    assert result["scores"] == [48, -24, -24]
-    assert result["winner"] == "landlord"
-    assert result["multiplier"]["bombs"] == 3
-    assert result["multiplier"]["stake"] == 24
+    assert result["points"] == [48, -24, -24]
+    assert result["ended"] == "finished" and result["winners"] == [0]
+    assert result["detail"]["winner"] == "landlord"
+    assert result["detail"]["bombs"] == 3
+    assert result["detail"]["stake"] == 24
+    assert result["multiplier"] == {"total": 24, "causes": {"contract": 3, "bombs": 8}}
 
 
 def test_classic_farmers_win_and_the_landlord_pays_both() -> None:
@@ -70,8 +72,8 @@ def test_classic_farmers_win_and_the_landlord_pays_both() -> None:
     run(g, "play 3456789TJQK", "play 2222", "pass", "pass",  # a bomb: k = 1
         "play AAA+J", "pass", "pass", "play KKK+J", "pass", "pass",
         "play QQQ+X", "pass", "pass", "play D")
-    assert g.result()["scores"] == [-12, 6, 6]  # S = 3 × 2; the landlord pays 2S
-    assert g.result()["winner"] == "farmers"
+    assert g.result()["points"] == [-12, 6, 6]  # S = 3 × 2; the landlord pays 2S
+    assert g.result()["winners"] == [1, 2] and g.result()["detail"]["winner"] == "farmers"
 
 
 def test_classic_play_example_a_b_c() -> None:
@@ -80,10 +82,11 @@ def test_classic_play_example_a_b_c() -> None:
     run(g, "play 333+9", "pass", "play 555+7", "play KKK+J", "play AAA+3", "pass")
     assert g.check("pass") is None and g.to_act == 0
     run(g, "pass")
-    assert g.to_act == 1 and g.observe(1)["trick"] is None
+    assert g.to_act == 1 and g.observe(1)["table"] is None
     assert g.check("pass") == "you lead: you must play"
     run(g, "play 4")
-    assert g.observe(2)["trick"] == {"seat": 1, "cards": "4", "kind": "single"}
+    assert g.observe(2)["table"] == {"seat": 1, "cards": "4", "kind": "single"}
+    assert g.observe(0)["last"] == ["pass", "play 4", "pass"]
 
 
 def test_classic_bidding_one_turn_each_and_3_ends() -> None:
@@ -98,7 +101,7 @@ def test_classic_bidding_one_turn_each_and_3_ends() -> None:
     assert len(g.hands[first]) == 20
     g = new_game("ddz3", seed=3)
     run(g, "bid 3")
-    assert g.landlord == first and g.observe(0)["contract"] == 3
+    assert g.landlord == first and g.observe(0)["detail"]["contract"] == 3
 
 
 def test_classic_all_pass_redeals_with_a_new_first_bidder() -> None:
@@ -114,8 +117,9 @@ def test_classic_first_bidder_holds_the_flagged_card() -> None:
     for seed in range(10):
         g = new_game("ddz3", seed=seed)
         flag = next(e for e in g.log if e["type"] == "flag")
-        assert flag["card"] in g.observe(g.to_act)["cards"].split()
-        assert flag["seat"] == g.to_act
+        assert flag["card"] in g.observe(g.to_act)["hand"]
+        assert flag["seat"] == g.to_act == g.first_bidder
+        assert g.observe(0)["detail"]["flagged"] == flag["card"]
 
 
 def test_classic_spring_is_a_house_option() -> None:
@@ -123,11 +127,14 @@ def test_classic_spring_is_a_house_option() -> None:
     moves = ("play 3456789TJQKA", "pass", "pass", "play XD", "pass", "pass", "play 22",
              "pass", "pass", "play KKK+A")
     plain = run(classic({0: hand}), *moves)
-    assert plain.result()["scores"] == [4, -2, -2]  # the rocket ×2; no spring by default
-    assert plain.result()["multiplier"]["spring"] is None
+    assert plain.result()["points"] == [4, -2, -2]  # the rocket ×2; no spring by default
+    assert plain.result()["detail"]["spring"] is None
+    assert plain.result()["multiplier"]["causes"] == {"contract": 1, "bombs": 2}
     spring = run(classic({0: hand}, spring=True), *moves)
-    assert spring.result()["multiplier"]["spring"] == "spring"
-    assert spring.result()["scores"] == [8, -4, -4]
+    assert spring.result()["detail"]["spring"] == "spring"
+    assert spring.result()["points"] == [8, -4, -4]
+    assert spring.result()["multiplier"] == {"total": 4, "causes": {"contract": 1, "bombs": 2,
+                                                                    "spring": 2}}
 
 
 # -- ddz4 (ddz-4p.md) ------------------------------------------------------------------------
@@ -139,7 +146,10 @@ def test_ddz4_three_passed_out_deals_dissolve() -> None:
         run(g, "pass", "pass", "pass", "pass")
         assert g.phase == "bid" and g.deals == deal + 1
     run(g, "pass", "pass", "pass", "pass")
-    assert g.over and g.result() == {"dissolved": True, "scores": [0, 0, 0, 0], "deals": 3}
+    result = g.result()
+    assert g.over and result is not None
+    assert (result["ended"], result["winners"], result["points"]) == ("dissolved", [], [0] * 4)
+    assert result["detail"] == {"deals": 3} and "beans" not in result
 
 
 def test_ddz4_kitty_is_hidden_from_farmers() -> None:
@@ -147,11 +157,12 @@ def test_ddz4_kitty_is_hidden_from_farmers() -> None:
     run(g, "bid 3")
     landlord = g.landlord
     assert landlord is not None and len(g.hands[landlord]) == 33
-    assert "kitty" in g.observe(landlord)
+    assert "kitty" in g.observe(landlord)["detail"]
     for seat in range(4):
         if seat != landlord:
-            assert "kitty" not in g.observe(seat)
-            assert all("cards" not in e for e in g.observe(seat)["log"] if e["type"] == "kitty")
+            assert "kitty" not in g.observe(seat)["detail"]
+            assert all("cards" not in e for e in GameState.events_for(g.log, seat)
+                       if e["type"] == "kitty")
 
 
 def test_ddz4_worked_example_only_big_bombs_and_rocket_double() -> None:
@@ -166,10 +177,11 @@ def test_ddz4_worked_example_only_big_bombs_and_rocket_double() -> None:
         run(g, f"play {play}", "pass", "pass", "pass")
     run(g, "play 6666")
     result = g.result()
-    assert result["scores"] == [24, -8, -8, -8]
-    assert result["multiplier"]["bombs"] == 2
-    assert result["multiplier"]["bomb_plays"] == ["5555555", "XXDD"]
-    assert "kitty" in g.observe(1)  # revealed at the end (Ruling 7)
+    assert result["points"] == [24, -8, -8, -8]
+    assert result["detail"]["bombs"] == 2
+    assert result["detail"]["bomb_plays"] == ["5555555", "XXDD"]
+    assert result["multiplier"] == {"total": 8, "causes": {"contract": 2, "bombs": 4}}
+    assert "kitty" in g.observe(1)["detail"]  # revealed at the end (Ruling 7)
 
 
 @pytest.mark.parametrize(("cards", "doubles"), [
@@ -189,11 +201,11 @@ def test_emperor_sees_the_kitty_alone_and_keeps_any_subset() -> None:
     run(g, "bid 3")
     emperor = g.landlord
     assert emperor is not None and g.phase == "kitty" and g.to_act == emperor
-    kitty = g.observe(emperor)["kitty"]
+    kitty = g.observe(emperor)["detail"]["kitty"]
     assert len(kitty) == 6
     for seat in range(3):
         if seat != emperor:
-            assert "kitty" not in g.observe(seat)
+            assert "kitty" not in g.observe(seat)["detail"]
     takes = [a.text for a in g.legal_actions()]
     assert "take none" in takes and f"take {kitty}" in takes
     assert g.check("take 2222") is not None or "2222" in kitty
@@ -201,7 +213,11 @@ def test_emperor_sees_the_kitty_alone_and_keeps_any_subset() -> None:
     assert len(g.hands[emperor]) == 36 and len(g.dead) == 4
     rebel = (emperor + 1) % 3
     assert g.observe(rebel)["counts"][emperor] == 36  # rebels learn only the count
-    assert not any("cards" in e for e in g.observe(rebel)["log"] if e["type"].startswith("kitty"))
+    assert not any("cards" in e for e in GameState.events_for(g.log, rebel)
+                   if e["type"].startswith("kitty"))
+    assert g.observe(rebel)["last"][emperor] == "take"  # not which cards
+    assert g.observe(emperor)["last"][emperor] == f"take {kitty[:2]}"
+    assert g.observe(rebel)["roles"][emperor] == "emperor"
 
 
 def test_emperor_worked_example_rebels_win() -> None:
@@ -210,13 +226,14 @@ def test_emperor_worked_example_rebels_win() -> None:
     g = new_game("ddz_emperor", options={
         "deal": deal_around("ddz_emperor", {1: rebel}, 34, kitty_size=6),
         "landlord": 0, "contract": 3})
-    run(g, "take none", f"play {g.observe(0)['hand'][0]}",
+    run(g, "take none", f"play {g.observe(0)['hand'][0][0]}",
         "play 333333", "pass", "pass", "play XXDD", "pass", "pass",
         "play 3456789TJQKA", "pass", "pass", "play 3456789TJQKA")
     result = g.result()
-    assert result["scores"] == [-24, 12, 12]
-    assert result["winner"] == "farmers"
-    assert result["multiplier"]["bombs"] == 2
+    assert result["points"] == [-24, 12, 12]
+    assert result["winners"] == [1, 2] and result["detail"]["winner"] == "farmers"
+    assert result["detail"]["bombs"] == 2
+    assert result["multiplier"] == {"total": 12, "causes": {"contract": 3, "bombs": 4}}
 
 
 def test_emperor_doubling_bombs() -> None:
@@ -246,8 +263,8 @@ def test_ddz2_dead_cards_stay_hidden_until_the_end() -> None:
     g = new_game("ddz2", seed=6)
     run(g, "call")
     assert len(g.dead) == 11
-    assert all("dead" not in g.observe(s) for s in range(2))
-    assert g.observe(1 - g.landlord)["kitty"] == g.observe(g.landlord)["kitty"]
+    assert all("dead" not in g.observe(s)["detail"] for s in range(2))
+    assert g.observe(1 - g.landlord)["detail"]["kitty"] == g.observe(g.landlord)["detail"]["kitty"]
 
 
 def test_ddz2_worked_example_bomb_and_rocket() -> None:
@@ -258,8 +275,8 @@ def test_ddz2_worked_example_bomb_and_rocket() -> None:
         "landlord": 0})
     assert len(g.hands[0]) == 23 and len(g.dead) == 11
     run(g, "play 3333", "pass", "play XD", "pass", "play 456789TJQKA", "pass", "play 556677")
-    assert g.result()["scores"] == [4, -4]
-    assert g.result()["multiplier"]["stake"] == 4
+    assert g.result()["points"] == [4, -4]
+    assert g.result()["detail"]["stake"] == 4 == g.result()["multiplier"]["total"]
 
 
 def test_hand_built_actions_are_judged_by_their_text() -> None:
@@ -268,4 +285,4 @@ def test_hand_built_actions_are_judged_by_their_text() -> None:
     assert g.check(Action("play", "3 3")) is None  # the pair of 3s, however it is spaced
     assert g.check(Action("play", "XX")) == "ddz3 has only 1 of X (got 2)"
     g.apply(Action("play", "33"))
-    assert g.observe(1)["trick"] == {"seat": 0, "cards": "33", "kind": "pair"}
+    assert g.observe(1)["table"] == {"seat": 0, "cards": "33", "kind": "pair"}

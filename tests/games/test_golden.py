@@ -1,8 +1,8 @@
 """Golden playthroughs of every variant: a seeded game's transcript, diffed.
 
 Each golden file holds the record (variant, options, seed, actions), every
-event as seat 0 saw it, and the result, of one game played by uniformly
-random legal actions. A change in any of them is a change in behaviour:
+event of its actions as seat 0 was sent it, and the result, of one game played
+by uniformly random legal actions. A change in any of them is a change in behaviour:
 regenerate with ``CARDHALL_REGOLD=1`` only on purpose, and read the diff.
 The options switch on what a plain game would not reach: bean rooms and
 Golden Eye items (happy, 癞子), beans in 五人斗地主, and 保皇's simple mode with
@@ -41,9 +41,10 @@ def transcript(name: str) -> dict[str, Any]:
     seed, options = GAMES[name]
     state = new_game(name, seed=seed, options=options)
     rng = random.Random(seed)
+    events = []
     while not state.over:
-        state.apply(rng.choice(state.legal_actions()))
-    return json.loads(json.dumps({"record": state.record(), "events": state.observe(0)["log"],
+        events.extend(state.events_for(state.apply(rng.choice(state.legal_actions())), 0))
+    return json.loads(json.dumps({"record": state.record(), "events": events,
                                   "result": state.result()}))
 
 

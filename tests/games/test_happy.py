@@ -52,7 +52,25 @@ def run(state: GameState, actions: list[str]) -> list[int | None]:
 
 
 def events(state: GameState, kind: str, seat: int = 0) -> list[dict[str, Any]]:
-    return [e for e in state.observe(seat)["log"] if e["type"] == kind]
+    """The events of ``kind`` so far, as ``seat`` was sent them."""
+    return [e for e in state.events_for(state.log, seat) if e["type"] == kind]
+
+
+def ranks(obs: dict[str, Any]) -> str:
+    """A view's own hand as rank text (its cards are suited: ``Ts``, ``X``)."""
+    return "".join(card[0] for card in obs["hand"])
+
+
+def settled(state: GameState) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The result and its detail (the game's own settlement words); checks the shared shape."""
+    result = state.result()
+    assert result is not None and state.over
+    assert sum(result["points"]) == 0
+    total = 1
+    for factor in result["multiplier"]["causes"].values():
+        total *= factor
+    assert result["multiplier"]["total"] == total
+    return result, result["detail"]
 
 
 # -- §4.5 worked examples ------------------------------------------------------------------
@@ -75,16 +93,18 @@ def test_full_example(balances: list[int], threshold: int, changes: list[int],
     assert state.shown == {2: 3}  # at his 17th card: ×3
     assert run(state, ["no-call", "call", "rob", "rob"]) == [2, 0, 1, 0]
     run(state, ["double", "double", "no-double", "no-show", *WIN_WITH_BOMB])
-    result = state.result()
-    assert result is not None
-    m = result["multiplier"]
+    result, detail = settled(state)
+    m = detail["multiplier"]
     assert (m["robs"], m["rob_factor"], m["show"], m["bombs"], m["spring"], m["M"]) == \
         (2, 4, 3, {"bomb": 1, "rocket": 0}, None, 24)
-    assert result["pairs"] == [{"farmer": 1, "points": 96}, {"farmer": 2, "points": 48}]
-    assert result["scores"] == [144, -96, -48]
-    assert result["doubling"] == {"doubled": [0, 1], "factors": [2, 2, 1]}
-    assert result["beans"]["changes"] == changes
-    assert result["beans"]["house"] == house
+    assert result["multiplier"] == {"total": 24, "causes": {
+        "M0": 1, "robs": 4, "show": 3, "bomb": 2, "rocket": 1, "spring": 1}}
+    assert detail["pairs"] == [{"farmer": 1, "points": 96}, {"farmer": 2, "points": 48}]
+    assert detail["scores"] == result["points"] == [144, -96, -48]
+    assert (result["ended"], result["winners"]) == ("finished", [0])
+    assert detail["doubling"] == {"doubled": [0, 1], "factors": [2, 2, 1]}
+    assert detail["beans"]["changes"] == result["beans"] == changes
+    assert detail["beans"]["house"] == house
     assert sum(changes) + house == 0
 
 
@@ -92,12 +112,12 @@ def test_source_example() -> None:
     """N = 1 000, X = 底分 × M = 6, A = 50, landlord wins: +11 950 / −6 050 / −6 050."""
     state = game(M0=6, N=1000, A=50)
     run(state, [*QUIET, "call", "no-rob", "no-rob", *NO_DOUBLES, "no-show", *WIN_NO_BOMB])
-    result = state.result()
-    assert result is not None
-    assert result["multiplier"]["M"] == 6
-    assert result["scores"] == [12, -6, -6]
-    assert result["beans"] == {"changes": [11_950, -6_050, -6_050], "gross": [12_000, -6_000,
+    result, detail = settled(state)
+    assert detail["multiplier"]["M"] == result["multiplier"]["total"] == 6
+    assert result["points"] == [12, -6, -6] and result["winners"] == [0]
+    assert detail["beans"] == {"changes": [11_950, -6_050, -6_050], "gross": [12_000, -6_000,
                                -6_000], "fees": [50, 50, 50], "house": 150}
+    assert result["beans"] == [11_950, -6_050, -6_050]
 
 
 def test_escape_example() -> None:
@@ -107,15 +127,18 @@ def test_escape_example() -> None:
     run(state, [*QUIET, "call", "rob", "no-rob", "no-rob", *NO_DOUBLES, "no-show",
                 *WIN_WITH_BOMB[:6]])
     assert state.landlord == 0 and state.robs == 1
-    state.apply("@2 escape")
-    result = state.result()
-    assert result is not None and state.over and state.to_act is None
-    assert result["multiplier"]["bombs"] == {"bomb": 1, "rocket": 1}  # 2222 played, XD held
-    assert (result["escape"], result["role"], result["M_act"], result["P"], result["X_esc"]) == \
+    state.apply("@2 leave")
+    result, detail = settled(state)
+    assert state.to_act is None and state.acting == [] and state.left == [False, False, True]
+    assert detail["multiplier"]["bombs"] == {"bomb": 1, "rocket": 1}  # 2222 played, XD held
+    assert result["multiplier"] == {"total": 8, "causes": {
+        "M0": 1, "robs": 2, "show": 1, "bomb": 2, "rocket": 2, "spring": 1}}
+    assert (detail["escape"], detail["role"], detail["M_act"], detail["P"], detail["X_esc"]) == \
         (2, "farmer", 8, 10, 10)
-    assert result["scores"] == [5, 5, -10]
-    assert result["beans"]["changes"] == [500, 500, -1_020]
-    assert result["beans"]["house"] == 20
+    assert (result["ended"], result["winners"]) == ("escape", [0, 1])
+    assert result["points"] == detail["scores"] == [5, 5, -10]
+    assert result["beans"] == detail["beans"]["changes"] == [500, 500, -1_020]
+    assert detail["beans"]["house"] == 20
 
 
 @pytest.mark.parametrize(("before", "escaper", "role", "m_act", "p"), [
@@ -132,12 +155,11 @@ def test_escape_example() -> None:
 def test_escape_rates(before: list[str], escaper: int, role: str, m_act: int, p: int) -> None:
     state = game()
     run(state, before)
-    state.apply(f"@{escaper} escape")
-    result = state.result()
-    assert result is not None
-    assert (result["role"], result["M_act"], result["P"], result["X_esc"]) == (role, m_act, p, p)
-    assert sum(result["scores"]) == 0 and result["scores"][escaper] == -p
-    assert state.check("@0 escape") == "the game is over"
+    state.apply(f"@{escaper} leave")
+    result, detail = settled(state)
+    assert (detail["role"], detail["M_act"], detail["P"], detail["X_esc"]) == (role, m_act, p, p)
+    assert result["ended"] == "escape" and result["points"][escaper] == -p
+    assert state.check("@0 leave") == "the game is over"
 
 
 # -- §2.2 rob order ------------------------------------------------------------------------
@@ -157,16 +179,18 @@ def test_rob_order(answers: list[str], asked: list[int], landlord: int, robs: in
     assert run(state, answers) == asked
     assert state.landlord == landlord and state.robs == robs
     assert state.phase == "double"
-    result = state.observe(1)
-    assert result["multiplier"]["rob_factor"] == 2 ** robs
-    assert result["auction"] == [[s, a] for s, a in zip(asked, answers, strict=True)]
+    obs = state.observe(1)
+    assert obs["multiplier"]["causes"]["robs"] == 2 ** robs
+    assert obs["detail"]["robs"] == robs and obs["detail"]["caller"] == asked[answers.index("call")]
+    assert obs["detail"]["auction"] == [[s, a] for s, a in zip(asked, answers, strict=True)]
+    assert obs["roles"] == ["farmer" if s != landlord else "landlord" for s in range(3)]
 
 
 def test_a_player_who_said_no_call_never_robs() -> None:
     state = game()
     run(state, [*QUIET, "no-call", "call"])
     assert state.phase == "rob" and state.to_act == 2
-    assert state.check("@0 rob") == "only escape can be done out of turn, not rob"
+    assert state.check("@0 rob") == "it is seat 2's turn, not seat 0's"
     run(state, ["rob", "rob"])  # C robs, B robs back; A is never asked
     assert state.phase == "double" and state.landlord == 1
     assert [s for s, verb in state.auction if s == 0] == [0]
@@ -177,18 +201,19 @@ def test_a_player_who_said_no_call_never_robs() -> None:
 def test_nobody_calls_nobody_showed_redeals() -> None:
     state = game(seed=3)
     run(state, [*QUIET, "no-call", "no-call", "no-call"])
-    log = state.observe(0)["log"]
-    assert [e["type"] for e in log[-4:]] == ["void", "deal", "order", "dealt"]
+    assert [e["type"] for e in state.log[-4:]] == ["void", "deal", "order", "dealt"]
     assert state.deals == 2 and state.result() is None
-    assert state.phase == "deal" and state.observe(0)["dealt"] == 8  # straight into the deal
-    assert state.observe(0)["hand"] != "34567899"  # a fresh shuffle, not the given deal
+    obs = state.observe(0)
+    assert state.phase == "deal" and obs["detail"]["dealt"] == 8  # straight into the deal
+    assert ranks(obs) != "34567899"  # a fresh shuffle, not the given deal
+    assert state.acting == [state.first, (state.first + 1) % 3, (state.first + 2) % 3]
     assert state.auction == [] and state.landlord is None
 
 
 def test_nobody_calls_first_shower_is_landlord() -> None:
     state = game()
     run(state, [*READY, "no-show", "no-show", "no-show", "no-show", "show", "show"])
-    assert list(state.shown) == [1, 2]  # 1 showed first in decision order
+    assert list(state.shown) == [1, 2]  # 1's answer came first
     assert run(state, ["no-call", "no-call", "no-call"]) == [1, 2, 0]
     assert state.landlord == 1 and state.robs == 0 and state.phase == "double"
     assert events(state, "landlord") == [{"type": "landlord", "seat": 1, "robs": 0}]
@@ -210,24 +235,24 @@ def test_show_factor_is_the_largest(answers: list[str], shown: dict[int, int], f
     assert state.shown == shown
     assert state.phase == "call" and state.to_act == first_caller
     obs = state.observe(1)
-    assert obs["multiplier"]["show"] == factor  # the maximum, never the product
-    assert [(s["seat"], s["factor"]) for s in obs["shown"]] == list(shown.items())
+    assert obs["multiplier"]["causes"]["show"] == factor  # the maximum, never the product
+    assert [(s["seat"], s["factor"]) for s in obs["detail"]["shown"]] == list(shown.items())
 
 
 def test_first_deal_point_shows_only_eight_cards() -> None:
     state = game()
     run(state, ["show-start", "start", "start"])
-    assert state.phase == "deal" and state.to_act == 1  # 0 already shows: not asked
+    assert state.phase == "deal" and state.acting == [1, 2]  # 0 already shows: not asked
     obs = state.observe(1)
-    assert obs["hand"] == "QQKKKAAA" and obs["counts"] == [8, 8, 8]
-    assert obs["shown"] == [{"seat": 0, "factor": 5, "hand": "34567899"}]
-    assert "kitty" not in obs
+    assert ranks(obs) == "QQKKKAAA" and obs["counts"] == [8, 8, 8]
+    assert obs["detail"]["shown"] == [{"seat": 0, "factor": 5, "hand": "34567899"}]
+    assert "kitty" not in obs["detail"]
     state.apply("show")  # at 8 cards: ×4
     run(state, ["no-show", "no-show"])  # second point: only 2 is still asked
     assert state.shown == {0: 5, 1: 4}
     obs = state.observe(2)
     assert obs["counts"] == [17, 17, 17] and len(obs["hand"]) == 17
-    assert obs["shown"][1]["hand"] == "33445JJJQQQKKKAAA"
+    assert obs["detail"]["shown"][1]["hand"] == "33445JJJQQQKKKAAA"
 
 
 def test_landlord_show_before_first_lead() -> None:
@@ -237,7 +262,7 @@ def test_landlord_show_before_first_lead() -> None:
     assert [a.text for a in state.legal_actions()] == ["no-show", "show"]
     state.apply("show")
     assert state.shown == {0: 2} and state.phase == "play" and state.to_act == 0
-    assert state.observe(2)["shown"][0]["hand"] == "345678999TTTJQKA2222"
+    assert state.observe(2)["detail"]["shown"][0]["hand"] == "345678999TTTJQKA2222"
 
 
 def test_showing_landlord_is_not_asked_again() -> None:
@@ -260,7 +285,8 @@ def test_showing_landlord_is_not_asked_again() -> None:
 def test_doubling_eligibility(balances: list[int] | None, eligible: list[bool]) -> None:
     state = game(landlord=0, balances=balances, double_min_beans=5_000)
     run(state, QUIET)
-    assert state.phase == "double" and state.observe(1)["doubling"]["eligible"] == eligible
+    assert state.phase == "double" and state.observe(1)["detail"]["doubling"]["eligible"] == \
+        eligible
     for seat in (0, 1, 2):
         legal = [a.text for a in state.legal_actions()]
         assert legal == (["no-double", "double"] if eligible[seat] else ["no-double"])
@@ -274,10 +300,13 @@ def test_doubling_eligibility(balances: list[int] | None, eligible: list[bool]) 
 def test_doubling_answers_stay_private_until_all_answered() -> None:
     state = game(landlord=0)
     run(state, [*QUIET, "double"])
-    assert state.observe(0)["doubling"]["doubled"] == [0]
-    assert state.observe(1)["doubling"]["doubled"] == []
+    assert state.observe(0)["detail"]["doubling"]["doubled"] == [0]
+    assert state.observe(1)["detail"]["doubling"]["doubled"] == []
+    assert state.observe(0)["last"] == ["double", None, None]
+    assert state.observe(1)["last"] == [None, None, None]
     run(state, ["no-double", "double"])
-    assert state.observe(1)["doubling"]["doubled"] == [0, 2]
+    assert state.observe(1)["detail"]["doubling"]["doubled"] == [0, 2]
+    assert state.observe(1)["last"] == ["double", "no-double", "double"]
     assert events(state, "doubled", 1) == [{"type": "doubled", "seats": [0, 2]}]
 
 
@@ -291,11 +320,12 @@ def test_golden_eye_limits_and_privacy() -> None:
     assert state.parse_action("eye 2,1").text == "eye 1 2"
     state.apply("eye 2 1")
     assert state.to_act == 0 and state.phase == "call"  # a peek is not an answer
-    assert events(state, "eye") == [{"type": "eye", "to": [0], "seat": 0, "positions": [1, 2],
+    assert events(state, "eye") == [{"type": "eye", "seat": 0, "positions": [1, 2],
                                      "cards": ["T", "2"]}]  # the kitty as dealt: T 2 2
+    assert events(state, "eye", 1) == events(state, "eye", 2) == []
     assert [state.observe(s) for s in (1, 2)] == others  # not told it was used
     state.apply("eye 2 3")
-    assert state.observe(0)["eye"] == {"items": 1, "uses": 2}
+    assert state.observe(0)["detail"]["eye"] == {"items": 1, "uses": 2}
     assert state.check("eye 1 3") == "Golden Eye (黄金眼) can be used at most 2 times a game"
     state.apply("call")
     assert state.check("eye 1 2") is None  # B's own rob turn, one item
@@ -333,11 +363,12 @@ def test_spring_and_anti_spring(plays: list[str], spring: str | None,
                                 scores: list[int]) -> None:
     state = game()
     run(state, [*QUIET, "call", "no-rob", "no-rob", *NO_DOUBLES, "no-show", *plays])
-    result = state.result()
-    assert result is not None
-    assert result["spring"] == spring and result["multiplier"]["spring"] == spring
-    assert result["multiplier"]["spring_factor"] == (2 if spring else 1)
-    assert result["scores"] == scores
+    result, detail = settled(state)
+    assert detail["spring"] == spring and detail["multiplier"]["spring"] == spring
+    assert detail["multiplier"]["spring_factor"] == (2 if spring else 1)
+    assert result["multiplier"]["causes"]["spring"] == (2 if spring else 1)
+    assert result["points"] == scores
+    assert result["winners"] == ([0] if scores[0] > 0 else [1, 2])
 
 
 # -- bad actions ---------------------------------------------------------------------------
@@ -345,11 +376,17 @@ def test_spring_and_anti_spring(plays: list[str], spring: str | None,
 @pytest.mark.parametrize(("before", "bad", "reason"), [
     ([], "call", "before the deal, answer start or show-start (明牌开始, ×5)"),
     ([], "play 3", "no cards are played during ready"),
-    ([], "escape", "say which seat leaves: @0 escape"),
-    ([], "@3 escape", "there is no seat 3 at this table"),
-    ([], "@1 call", "only escape can be done out of turn, not call"),
+    ([], "escape", "'escape' is not an action of 欢乐斗地主; before the deal, answer start or "
+                   "show-start (明牌开始, ×5)"),
+    ([], "@3 leave", "there is no seat 3 in this 3-player game"),
+    ([], "@1 call", "before the deal, answer start or show-start (明牌开始, ×5)"),
+    (["start"], "@0 start", "seat 0 has nothing to answer now (waiting for seats 1, 2)"),
     ([], "rob 2", "'rob 2' is not an action of 欢乐斗地主; before the deal, answer start or "
                   "show-start (明牌开始, ×5)"),
+    (QUIET, "pass now", "'pass now' is not an action of 欢乐斗地主; answer call (叫地主) or "
+                        "no-call (不叫)"),
+    (QUIET, "eye 9 9", "eye takes two different kitty positions from 1 to 3, e.g. eye 1 3"),
+    (QUIET, "@1 call", "it is seat 0's turn, not seat 1's"),
     (READY, "show-start", "during the deal, answer show (发牌明牌) or no-show"),
     (QUIET, "rob", "answer call (叫地主) or no-call (不叫)"),
     (QUIET, "pass", "answer call (叫地主) or no-call (不叫)"),
@@ -491,11 +528,12 @@ def test_rooms_hide_cards_and_balance_beans(variant: str) -> None:
         while not state.over:
             assert_no_leak(state, rng)
             if len(state.actions) == escape_at:
-                state.apply(f"@{rng.randrange(3)} escape")
+                state.apply(f"@{rng.randrange(3)} leave")
             else:
-                state.apply(rng.choice(state.legal_actions()))
-        result = state.result()
-        assert result is not None and sum(result["scores"]) == 0
-        changes = result["beans"]["changes"]
-        assert sum(changes) + result["beans"]["house"] == 0
+                seat = rng.choice(state.acting)  # windows answered at once: any order
+                state.apply(rng.choice(state.legal_actions(seat)))
+        result, detail = settled(state)
+        changes = result["beans"]
+        assert changes == detail["beans"]["changes"]
+        assert sum(changes) + detail["beans"]["house"] == 0
         assert all(b + c >= 0 for b, c in zip(ROOM["balances"], changes, strict=True))

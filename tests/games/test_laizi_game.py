@@ -14,7 +14,7 @@ import pytest
 
 from cardhall.cards import RANK_CHARS
 from cardhall.games import GameState, new_game
-from tests.games.test_happy import NO_DOUBLES, QUIET, READY, run
+from tests.games.test_happy import NO_DOUBLES, QUIET, READY, run, settled
 
 DEAL = {"hands": ["QQQQ 3 44 55 66 77 JJ 22", "888 9 X D 34567 TTT KK A",
                   "33 4 5 6 7 8 999 T J KK AA 2"], "kitty": "J A 2"}
@@ -40,30 +40,32 @@ def test_worked_example() -> None:
     state = game(**ROOM)
     assert run(state, [*QUIET, *AUCTION])[-4:] == [1, 2, 0, 1]
     run(state, [*NO_DOUBLES, "no-show", *WORKED])
-    result = state.result()
-    assert result is not None
-    m = result["multiplier"]
+    result, detail = settled(state)
+    m = detail["multiplier"]
     assert m["bombs"] == {"soft": 1, "hard": 1, "pure": 0, "rocket": 1}
     assert (m["rob_factor"], m["bomb_factor"], m["spring"], m["M"]) == (2, 2 * 4 * 4, None, 64)
-    assert result["winner"] == "farmers" and result["wild"] == "9"
-    assert result["coefficient"] == 0.25 and result["capped"] is False
-    assert result["pairs"] == [{"farmer": 1, "points": 16}, {"farmer": 2, "points": 16}]
-    assert result["scores"] == [-32, 16, 16]
-    assert result["beans"]["changes"] == [-32_100, 15_900, 15_900]
-    assert result["beans"]["house"] == 300
+    assert result["multiplier"] == {"total": 64, "causes": {
+        "M0": 1, "robs": 2, "show": 1, "soft": 2, "hard": 4, "pure": 1, "rocket": 4,
+        "spring": 1}}
+    assert detail["winner"] == "farmers" and result["winners"] == [1, 2]
+    assert detail["wild"] == "9"
+    assert detail["coefficient"] == 0.25 and detail["capped"] is False
+    assert detail["pairs"] == [{"farmer": 1, "points": 16}, {"farmer": 2, "points": 16}]
+    assert result["points"] == detail["scores"] == [-32, 16, 16]
+    assert result["beans"] == detail["beans"]["changes"] == [-32_100, 15_900, 15_900]
+    assert detail["beans"]["house"] == 300
 
 
 def test_cap_example() -> None:
     """M = 2^15 (room M0 = 512 × the worked example's 64): X_L 16 384 → capped to 10 000."""
     state = game(M0=512, N=1, A=0)
     run(state, [*SETUP, *WORKED])
-    result = state.result()
-    assert result is not None
-    assert result["multiplier"]["M"] == 2 ** 15
-    assert result["capped"] is True
-    assert result["pairs"] == [{"farmer": 1, "points": 5_000}, {"farmer": 2, "points": 5_000}]
-    assert result["scores"] == [-10_000, 5_000, 5_000]
-    assert result["beans"]["changes"] == [-10_000, 5_000, 5_000]
+    result, detail = settled(state)
+    assert detail["multiplier"]["M"] == result["multiplier"]["total"] == 2 ** 15
+    assert detail["capped"] is True
+    assert detail["pairs"] == [{"farmer": 1, "points": 5_000}, {"farmer": 2, "points": 5_000}]
+    assert result["points"] == [-10_000, 5_000, 5_000]
+    assert result["beans"] == [-10_000, 5_000, 5_000]
 
 
 @pytest.mark.parametrize(("wild", "plays", "bombs", "spring", "m", "scores"), [
@@ -76,11 +78,11 @@ def test_bomb_classes_and_factors(wild: str, plays: list[str], bombs: dict[str, 
                                   spring: str | None, m: int, scores: list[int]) -> None:
     state = game(wild)
     run(state, [*SETUP, *plays])
-    result = state.result()
-    assert result is not None
-    assert result["multiplier"]["bombs"] == bombs
-    assert result["spring"] == spring and result["multiplier"]["M"] == m
-    assert result["scores"] == scores
+    result, detail = settled(state)
+    assert detail["multiplier"]["bombs"] == bombs
+    assert detail["spring"] == spring and detail["multiplier"]["M"] == m
+    assert result["multiplier"]["total"] == m
+    assert result["points"] == scores
 
 
 def test_points_keep_quarters() -> None:
@@ -92,11 +94,10 @@ def test_points_keep_quarters() -> None:
     run(state, ["play 3", "play 4", "pass", "play 2", "pass", "pass", "play 345678", "pass",
                 "pass", "play 999+T", "pass", "pass", "play JJ", "pass", "pass", "play KK",
                 "pass", "pass", "play AAA+2"])
-    result = state.result()
-    assert result is not None
-    assert result["multiplier"]["M"] == 3 and result["spring"] is None
-    assert result["scores"] == [-0.75, -0.75, 1.5]
-    assert result["beans"]["changes"] == [-8, -8, 16]
+    result, detail = settled(state)
+    assert detail["multiplier"]["M"] == 3 and detail["spring"] is None
+    assert result["points"] == [-0.75, -0.75, 1.5] and result["winners"] == [2]
+    assert result["beans"] == [-8, -8, 16]
 
 
 def test_wild_rank_is_drawn_after_robbing() -> None:
@@ -106,11 +107,11 @@ def test_wild_rank_is_drawn_after_robbing() -> None:
         run(state, [*QUIET, "call", "rob", "no-rob"])
         assert state.phase == "rob" and state.to_act == 0  # the caller's rob back is pending
         assert state.wild is None and state.rs.wild is None
-        assert all("wild" not in state.observe(s) for s in range(3))
-        state.apply("no-rob")  # the landlord is fixed, then the wild rank drawn
-        kinds = [e["type"] for e in state.observe(2)["log"]]
+        assert all("wild" not in state.observe(s)["detail"] for s in range(3))
+        events = state.apply("no-rob")  # the landlord is fixed, then the wild rank drawn
+        kinds = [e["type"] for e in events]
         assert kinds[-4:] == ["landlord", "wild", "kitty", "doubling"]
-        rank = state.observe(2)["wild"]
+        rank = state.observe(2)["detail"]["wild"]
         assert state.rs.wild == RANK_CHARS.index(rank)
         drawn.add(rank)
     assert drawn == set("3456789TJQKA2")  # every rank 3 … 2, never a joker
@@ -122,9 +123,10 @@ def test_wild_plays_are_written_with_what_they_stand_for() -> None:
     legal = {a.text for a in state.legal_actions()}
     assert {"play 8889=8888", "play XD"} <= legal
     assert state.parse_action("play 9888=8888").text == "play 8889=8888"
-    state.apply("play 9888=8888")
-    last = state.observe(0)["log"][-1]
+    (last,) = state.apply("play 9888=8888")
     assert (last["cards"], last["as"], last["bomb"]) == ("8889", "8888", True)
+    assert state.observe(0)["last"] == ["play 3", "play 8889=8888", "no-double"]
+    assert state.observe(2)["table"] == {"seat": 1, "cards": "8889", "kind": "bomb"}
     assert state.check("play 33") == "33 does not beat 8889"
 
 
@@ -141,15 +143,16 @@ def test_escape(wild: str, plays: list[str], escaper: int, role: str, bombs: dic
                 m_act: int, x_esc: int) -> None:
     state = game(wild, **ROOM)
     run(state, [*SETUP, *plays])
-    state.apply(f"@{escaper} escape")
-    result = state.result()
-    assert result is not None
-    assert result["multiplier"]["bombs"] == bombs
-    assert (result["role"], result["M_act"], result["X_esc"]) == (role, m_act, x_esc)
+    state.apply(f"@{escaper} leave")
+    result, detail = settled(state)
+    assert detail["multiplier"]["bombs"] == bombs
+    assert result["multiplier"]["total"] == m_act
+    assert (detail["role"], detail["M_act"], detail["X_esc"]) == (role, m_act, x_esc)
     others = [s for s in range(3) if s != escaper]
-    assert result["scores"][escaper] == -x_esc
-    assert [result["scores"][s] for s in others] == [x_esc / 2] * 2
-    beans = result["beans"]["changes"]
+    assert result["ended"] == "escape" and result["winners"] == others
+    assert result["points"][escaper] == -x_esc
+    assert [result["points"][s] for s in others] == [x_esc / 2] * 2
+    beans = result["beans"]
     assert beans[escaper] == -(x_esc * 1000 + 100)
     assert [beans[s] for s in others] == [x_esc * 500] * 2
 
@@ -157,8 +160,8 @@ def test_escape(wild: str, plays: list[str], escaper: int, role: str, bombs: dic
 def test_escape_is_capped() -> None:
     state = game("9", M0=1000)
     run(state, SETUP)
-    state.apply("@0 escape")
-    result = state.result()
-    assert result is not None
-    assert (result["M_act"], result["P"], result["X_esc"]) == (32, 128, 10_000)
-    assert result["scores"] == [-10_000, 5_000, 5_000]
+    state.apply("@0 leave forced")
+    result, detail = settled(state)
+    assert (detail["M_act"], detail["P"], detail["X_esc"]) == (32, 128, 10_000)
+    assert result["points"] == [-10_000, 5_000, 5_000]
+    assert result["penalties"] == [0, 0, 0]  # an escape's penalty is the points above

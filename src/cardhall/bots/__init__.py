@@ -1,8 +1,8 @@
-"""Bots: agents that see only ``observe(seat)`` and answer with canonical action text.
+"""Bots: agents that see only ``observe(seat)`` (a view) and answer with canonical action text.
 
     >>> from cardhall import bots
     >>> bot = bots.make("tuoguan", variant="ddz3", seat=1, seed=0)
-    >>> bot.act({"legal_actions": ["pass", "bid 1", "bid 2", "bid 3"]})
+    >>> bot.act({"variant": "ddz3", "legal": ["pass", "bid 1", "bid 2", "bid 3"]})
     'pass'
 
 The same bots fill empty seats in the hall and take over a seat on 托管, so a

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cardhall.bots.view import ranks_of
 from cardhall.cards import RANK_CHARS, SIX, SMALL_JOKER, parse_card, parse_ranks
 
 #: Set-up answers in order of preference; a call is chosen before all of them.
@@ -45,8 +46,8 @@ def choose(observation: dict[str, Any], legal: Sequence[str]) -> str:
 
 def lead(observation: dict[str, Any], plays: Sequence[str]) -> str:
     """The smallest single, or with 憋6 every remaining 6 (and joker) at once."""
-    hand = sorted(parse_ranks(observation["hand"]))
-    bie6 = bool(observation.get("rules", {}).get("bie6"))
+    hand = sorted(ranks_of(observation.get("hand")))
+    bie6 = bool((observation.get("options") or {}).get("bie6"))
     if bie6 and SIX in hand and all(r == SIX or r >= SMALL_JOKER for r in hand):
         for play in plays:
             if sorted(parse_ranks(_cards(play))) == hand:

@@ -31,7 +31,7 @@ from typing import Any
 from cardhall.bots import setup, trick_plan
 from cardhall.bots.base import Bot, BotError, Observation
 from cardhall.bots.hands import Plan, Planner, planner
-from cardhall.bots.view import View, action_text, legal_plays, read_view
+from cardhall.bots.view import View, action_text, legal_plays, read_view, rule_set
 from cardhall.cards import ACE, SMALL_JOKER, TWO, Counts
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
@@ -65,27 +65,6 @@ TEMPO, TEMPO_SETS = 10.0, 1.0
 TRICK_GAME = "zhaopengyou"
 #: Kicker variants of one main part worth evaluating (the lowest kickers first).
 KICKER_VARIANTS = 3
-
-
-def rule_set(obs: Observation) -> RuleSet:
-    """The rules this observation's game is played by (wild rank, 烤牌 / 憋6)."""
-    variant = obs["variant"]
-    options: dict[str, Any] = {}
-    house = obs.get("rules")
-    if isinstance(house, dict):
-        options = {k: bool(house[k]) for k in ("kaopai", "bie6") if k in house}
-    return _rule_set(variant, obs.get("wild") or None, tuple(sorted(options.items())))
-
-
-_RULE_SETS: dict[tuple[str, str | None, tuple[tuple[str, bool], ...]], RuleSet] = {}
-
-
-def _rule_set(variant: str, wild: str | None, options: tuple[tuple[str, bool], ...]) -> RuleSet:
-    key = (variant, wild, options)
-    found = _RULE_SETS.get(key)
-    if found is None:
-        found = _RULE_SETS[key] = get_rules(variant, wild=wild, **dict(options))
-    return found
 
 
 class Policy:
@@ -305,7 +284,7 @@ class PlanningBot(Bot):
     def choose_play(self, observation: Observation, legal: list[str]) -> str:
         policy = self.policy(rule_set(observation))
         view = read_view(observation, policy.rs)
-        texts = legal_plays(observation, view)
+        texts = legal_plays(observation, view, legal)
         plays = [p for p in texts.values() if p is not None]
         choice = policy.choose(view, plays, "pass" in texts)
         text = action_text(texts, choice)

@@ -3,8 +3,9 @@
 RLCard's agent is the baseline the field knows, so cardhall's bots are
 measured against it (``cardhall arena ddz3 --bots planning,rlcard-rule
 --fixed-landlord``). The adapter shows the agent exactly what RLCard's own
-environment would: its ``raw_obs`` with the hand, the trace of (player,
-action) pairs, cards played per player, the landlord, the cards it cannot
+environment would: its ``raw_obs`` with the hand, the end of the trace
+of (player, action) pairs (the view is a snapshot: the play on the table and
+the passes after it), cards played per player, the landlord, the cards it cannot
 see, and its legal actions, all in RLCard's notation (ranks ``3…A2``, ``B``
 small joker, ``R`` big joker, a play as its cards sorted by rank, no
 kicker split). Its answer is translated back: the legal action with those
@@ -25,8 +26,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardhall.bots.base import Bot, BotError, Observation
-from cardhall.bots.view import read_view
-from cardhall.cards import NUM_RANKS, RANK_CHARS, parse_ranks
+from cardhall.bots.view import detail, ranks_of, read_view
+from cardhall.cards import NUM_RANKS, RANK_CHARS, format_ranks, parse_ranks
 from cardhall.rules import get as get_rules
 
 #: Our rank characters in RLCard's spelling (the same order; jokers B and R).
@@ -88,29 +89,28 @@ class RLCardRule(Bot):
         return self.translate(str(answer), legal)
 
     def raw_obs(self, obs: Observation, legal: Sequence[str]) -> dict[str, Any]:
-        """The state dict RLCard's environment gives its agents (``raw_obs``)."""
+        """The state dict RLCard's environment gives its agents (``raw_obs``).
+
+        A view is a snapshot, not a log, so ``trace`` holds the part of the
+        history the agent reads: the play on the table and the passes since
+        (on a lead after a closed trick, the two passes that closed it).
+        """
         players = len(obs["counts"])
-        trace: list[tuple[int, str]] = []
-        played = [""] * players
-        for event in obs.get("log", ()):
-            if event.get("type") == "play":
-                cards = to_rlcard(event["cards"])
-                trace.append((event["seat"], cards))
-                played[event["seat"]] += cards
-            elif event.get("type") == "pass":
-                trace.append((event["seat"], "pass"))
+        seat = obs["seat"]
+        trace = _trace(obs, players)
+        played = [to_rlcard(cards) for cards in obs.get("played") or [""] * players]
         actions = list(dict.fromkeys(
             "pass" if a == "pass" else to_rlcard(a.split(None, 1)[1]) for a in legal))
         actions = [a for a in actions if a == "pass" or a in self.card_type]
         view = read_view(obs, self.rs)
         others = "".join(RANK_CHARS[r] * view.unseen[r] for r in range(NUM_RANKS))
         return {
-            "seen_cards": to_rlcard(obs.get("kitty", "")),
-            "landlord": obs["landlord"],
+            "seen_cards": to_rlcard(detail(obs).get("kitty") or ""),
+            "landlord": detail(obs)["landlord"],
             "trace": trace,
-            "played_cards": ["".join(sorted(p, key=ORDER.index)) for p in played],
-            "self": obs["seat"],
-            "current_hand": to_rlcard(obs["hand"]),
+            "played_cards": played,
+            "self": seat,
+            "current_hand": to_rlcard(format_ranks(ranks_of(obs["hand"]))),
             "others_hand": to_rlcard(others),
             "num_cards_left": list(obs["counts"]),
             "actions": actions,
@@ -133,3 +133,27 @@ class RLCardRule(Bot):
             if self.rs.parse_play(action.split(None, 1)[1]).kind in kinds:
                 return action
         return same[0]
+
+
+def _trace(obs: Observation, players: int) -> list[tuple[int, str]]:
+    """The end of RLCard's trace as the view shows it: the last play, then the passes.
+
+    On the table: its holder's play and the passes since. Leading after a
+    closed trick, the trick was this seat's: its own last play (the view's
+    ``last``) and every other seat's pass, which is what tells the agent it leads.
+    """
+    seat = obs["seat"]
+    table = obs.get("table")
+    last = obs.get("last") or [None] * players
+    if table is not None:
+        owner, cards = table["seat"], table["cards"]
+    elif isinstance(last[seat], str) and last[seat].startswith("play "):
+        owner, cards = seat, last[seat][5:]
+    else:
+        return []  # the first lead of the game
+    trace = [(owner, to_rlcard(cards))]
+    s = (owner + 1) % players
+    while s != seat or (table is None and len(trace) < players):
+        trace.append((s, "pass"))
+        s = (s + 1) % players
+    return trace

@@ -35,8 +35,8 @@ import time
 from collections.abc import Sequence
 
 from cardhall.bots.base import Bot, BotError, Observation
-from cardhall.bots.planning import DECISIVE, TRICK_GAME, PlanningBot, Policy, rule_set
-from cardhall.bots.view import View, action_text, legal_plays, read_view
+from cardhall.bots.planning import DECISIVE, TRICK_GAME, PlanningBot, Policy
+from cardhall.bots.view import View, action_text, legal_plays, read_view, rule_set
 from cardhall.cards import NUM_RANKS, Counts
 from cardhall.rules import Play
 
@@ -72,7 +72,7 @@ class SearchBot(Bot):
             return self.planning.choose(observation, legal)
         policy = self.planning.policy(rule_set(observation))
         view = read_view(observation, policy.rs)
-        texts = legal_plays(observation, view)
+        texts = legal_plays(observation, view, legal)
         plays = [p for p in texts.values() if p is not None]
         ranked = policy.ranked(view, plays, "pass" in texts)
         choice = ranked[0][1]

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardhall.bots.base import Observation
+from cardhall.bots.view import detail, hand_counts, ranks_of
 from cardhall.cards import (
     BIG_JOKER,
     SMALL_JOKER,
@@ -35,9 +36,6 @@ from cardhall.cards import (
     card_rank,
     format_ranks,
     parse_card,
-    parse_cards,
-    parse_ranks,
-    to_counts,
 )
 
 if TYPE_CHECKING:
@@ -81,7 +79,13 @@ def percentile(variant: str, value: float) -> float:
 
 
 def hand_of(obs: Observation) -> Counts:
-    return to_counts(parse_ranks(obs.get("hand", "")))
+    return hand_counts(obs)
+
+
+def _my_role(obs: Observation) -> str | None:
+    roles = obs.get("roles") or ()
+    seat = obs.get("seat", -1)
+    return roles[seat] if 0 <= seat < len(roles) else None
 
 
 def rating(counts: Counts, planner: Planner) -> float:
@@ -108,17 +112,18 @@ def decide(obs: Observation, legal: Sequence[str], policy: Policy) -> str:
         return "call" if p >= WANT["call"] else "no-call"
     if "rob" in have:
         return "rob" if p >= WANT["rob"] else "no-rob"
+    words = detail(obs)
     if "reveal" in have:
-        single = obs.get("single_landlord") and obs.get("role") != "hidden landlord"
+        single = words.get("single_landlord") and words.get("role") != "hidden landlord"
         return "reveal" if p >= WANT["single_reveal" if single else "reveal"] else "decline"
     if "double" in have:
-        landlord = obs.get("landlord") == obs.get("seat") or \
-            obs.get("role") in ("open landlord", "hidden landlord", "single landlord")
+        landlord = words.get("landlord") == obs.get("seat") or _my_role(obs) == "landlord" \
+            or words.get("role") in ("open landlord", "hidden landlord", "single landlord")
         want = WANT["double"] if landlord else WANT["farmer_double"]
         odds = p if landlord else 1.0 - p
         no = "no-double" if "no-double" in have else "decline"
         return "double" if odds >= want else no
-    if "show" in have and obs.get("landlord") == obs.get("seat") and obs.get("phase") == "show":
+    if "show" in have and words.get("landlord") == obs.get("seat") and obs.get("phase") == "show":
         return "show" if p >= WANT["show"] else "no-show"
     return _non_committal(legal)
 
@@ -143,7 +148,7 @@ def _bid(legal: Sequence[str], p: float) -> str:
 def _kitty(obs: Observation, legal: Sequence[str], policy: Policy) -> str:
     """斗帝主: keep the kitty cards that raise the hand's worth, one at a time (greedy)."""
     hand = list(hand_of(obs))
-    kitty = list(parse_ranks(obs.get("kitty", "")))
+    kitty = list(ranks_of(detail(obs).get("kitty", "")))
     worth = policy.planner.worth
     kept: list[int] = []
     current = worth(hand)
@@ -191,9 +196,9 @@ def baohuang(obs: Observation, legal: Sequence[str], p: float) -> str:
       gains nothing from a doubled loss).
     """
     have = set(legal)
-    cards = parse_cards(obs.get("cards", ""))
+    cards = [parse_card(c) for c in obs.get("hand") or ()]
     if "accept" in have:
-        classic = (obs.get("rules") or {}).get("mode", "classic") == "classic"
+        classic = (obs.get("options") or {}).get("mode", "classic") == "classic"
         callable_ = any(cards.count(c) >= 3 for c in set(cards) if c < SMALL_JOKER_CARD)
         able = not classic or callable_ or p >= WANT["solo"]  # else only the open solo is left
         return "accept" if (p >= WANT["accept"] and able) or "cede" not in have else "cede"
@@ -218,7 +223,7 @@ def baohuang(obs: Observation, legal: Sequence[str], p: float) -> str:
     if "open" in have:
         return "open" if p >= WANT["open"] else "hidden"
     if "rebel" in have:
-        rebel = obs.get("role") != "guard"
+        rebel = _my_role(obs) != "guard"
         return "rebel" if rebel and p >= WANT["rebel"] else "no"
     return _non_committal(legal)
 

@@ -35,8 +35,9 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 
 def context(observation: Observation) -> Trumps:
-    """The hand's trump context, as the observation shows it."""
-    return trumps(RANK_CHARS.index(observation["level"]), SUIT_CHARS.index(observation["trump"]))
+    """The hand's trump context, as the view's ``detail`` shows it."""
+    words = observation["detail"]
+    return trumps(RANK_CHARS.index(words["level"]), SUIT_CHARS.index(words["trump"]))
 
 
 def friend_call(hand: list[Card], ctx: Trumps) -> str:
@@ -58,13 +59,13 @@ def choose(observation: Observation, legal: list[str]) -> str:
     if phase == "declare" or "pass" in legal:
         return "pass"
     ctx = context(observation)
-    hand = list(_parse(observation["hand"]))
+    hand = list(_parse("".join(observation["hand"])))
     if phase == "bury":
         return "bury " + format_cards(lowest_cards(hand, ctx, KITTY))
     if phase == "friend":
         return "call-friend " + friend_call(hand, ctx)
     plays = [_cards(a[5:]) for a in legal if a.startswith("play ")]
-    if observation.get("trick") is None:
+    if observation.get("table") is None:
         singles = [p[0] for p in plays if len(p) == 1]
         quiet = [c for c in singles if not ctx.is_trump(c) and POINTS[c] == 0]
         return "play " + format_card(min(quiet or singles, key=lambda c: (ctx.strength[c], c)))

@@ -44,7 +44,16 @@ from collections.abc import Sequence
 
 from cardhall.bots.base import Observation
 from cardhall.bots.trick_odds import Odds
-from cardhall.bots.trick_view import KITTY, PLAYERS, Cards, TrickView, cards_of, context, read
+from cardhall.bots.trick_view import (
+    KITTY,
+    PLAYERS,
+    Cards,
+    TrickView,
+    cards_of,
+    context,
+    hand_of,
+    read,
+)
 from cardhall.cards import (
     ACE,
     KING,
@@ -101,9 +110,9 @@ def suit_strength(hand: Sequence[Card], level: int, suit: int) -> float:
 def declare(obs: Observation, legal: Sequence[str]) -> str:
     """Declare the suit the hand is strongest in, with every copy held (nothing overcalls
     three); overcall only a clearly weaker standing suit; never over oneself."""
-    hand = cards_of(obs["hand"])
-    level = RANK_CHARS.index(obs["level"])
-    declarations = obs.get("declarations") or []
+    hand = hand_of(obs)
+    level = RANK_CHARS.index(obs["detail"]["level"])
+    declarations = obs["detail"].get("declarations") or []
     standing = None
     if declarations:
         seat, text = declarations[-1]
@@ -117,7 +126,7 @@ def declare(obs: Observation, legal: Sequence[str]) -> str:
     mine = suit_strength(hand, level, _suit(best))
     if standing is None:
         # The known dealer names his best suit rather than leave it to the others.
-        want = mine >= DECLARE_BAR or obs.get("dealer") == obs["seat"]
+        want = mine >= DECLARE_BAR or obs["detail"].get("dealer") == obs["seat"]
     else:
         want = mine >= suit_strength(hand, level, standing) + OVERCALL_MARGIN
     if not want:
@@ -134,7 +143,7 @@ def bury(obs: Observation) -> str:
     """Seven cards: the shortest side suits emptied where that buries no points, aces or
     pairs, then the lowest plain side cards, points and trumps last."""
     ctx = context(obs)
-    hand = list(cards_of(obs["hand"]))
+    hand = list(hand_of(obs))
     counts = Counter(hand)
     top = KING if ctx.level == ACE else ACE
 
@@ -168,7 +177,7 @@ def friend_call(obs: Observation) -> str:
     shortest such suit: its holder can win tricks in a suit the dealer soon cannot follow.
     Holding a copy of every one, the next copy after his own (he keeps his back)."""
     ctx = context(obs)
-    hand = cards_of(obs["hand"])
+    hand = hand_of(obs)
     top = KING if ctx.level == ACE else ACE
     suits = [g for g in range(4) if g != ctx.suit]
     suits.sort(key=lambda g: (sum(1 for c in hand if ctx.group[c] == g), g))

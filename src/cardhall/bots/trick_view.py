@@ -1,4 +1,4 @@
-"""What one 找朋友 seat knows, read from its observation alone: cards out, voids, likely teams.
+"""What one 找朋友 seat knows, read from its view alone: cards out, voids, likely teams.
 
 The planning bot for 找朋友 (``trick_plan``) judges plays by who will win the
 trick and whose side that is. Both are uncertain until the friend shows
@@ -20,8 +20,10 @@ himself, so the view keeps
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from cardhall.bots.base import Observation
 from cardhall.cards import RANK_CHARS, SUIT_CHARS, Card, parse_card
@@ -97,43 +99,65 @@ def _can_become_friend(view: TrickView) -> bool:
 
 
 def context(obs: Observation) -> Trumps:
-    return trumps(RANK_CHARS.index(obs["level"]), SUIT_CHARS.index(obs["trump"]))
+    words = obs["detail"]
+    return trumps(RANK_CHARS.index(words["level"]), SUIT_CHARS.index(words["trump"]))
+
+
+def hand_of(obs: Observation) -> Cards:
+    """The seat's own cards (the view lists them as suited card text)."""
+    return cards_of("".join(obs["hand"]))
+
+
+def _plays(trick: Mapping[str, Any]) -> list[tuple[int, Cards]]:
+    """A trick's plays in order, as (seat, cards): ``{seat, cards}`` entries or pairs."""
+    out = []
+    for entry in trick.get("plays") or ():
+        if isinstance(entry, Mapping):
+            out.append((int(entry["seat"]), cards_of(entry["cards"])))
+        else:
+            out.append((int(entry[0]), cards_of(entry[1])))
+    return out
 
 
 def read(obs: Observation) -> TrickView:
-    """The view of a seat in the play phase (trump known, friend called)."""
+    """The view of a seat in the play phase (trump known, friend called).
+
+    Cards out come from the view's ``played`` (every seat's cards played,
+    suited); voids from the completed tricks (``detail["tricks"]``: each
+    ``{leader, winner, plays: [[seat, cards], ...]}``) and the trick on the
+    table (``table["plays"]``).
+    """
     ctx = context(obs)
+    words = obs["detail"]
     seat = int(obs["seat"])
-    hand = cards_of(obs["hand"])
-    dealer = int(obs["dealer"])
+    hand = hand_of(obs)
+    dealer = int(words["dealer"])
     unseen = [PACKS] * 54
     for c in hand:
         unseen[c] -= 1
-    kitty = cards_of(obs["kitty"]) if seat == dealer and obs.get("kitty") else None
+    kitty = cards_of(words["kitty"]) if seat == dealer and words.get("kitty") else None
     for c in kitty or ():
         unseen[c] -= 1
+    for cards in obs.get("played") or ():
+        for c in cards_of(cards):
+            unseen[c] -= 1
     voids = [[False] * GROUPS for _ in range(PLAYERS)]
-    trick: list[tuple[int, Cards]] = []
-    for event in obs.get("log", ()):
-        kind = event.get("type")
-        if kind == "play":
-            cards = cards_of(event["cards"])
-            for c in cards:
-                unseen[c] -= 1
-            if trick:
-                group = ctx.group[trick[0][1][0]]
-                if any(ctx.group[c] != group for c in cards):
-                    voids[event["seat"]][group] = True
-            trick.append((event["seat"], cards))
-        elif kind == "trick":
-            trick = []
-    call_obj = obs.get("friend_call")
+    table = obs.get("table")
+    current = _plays(table) if table else []
+    for plays in [*(_plays(t) for t in words.get("tricks") or ()), current]:
+        if not plays:
+            continue
+        group = ctx.group[plays[0][1][0]]
+        for s, cards in plays[1:]:
+            if any(ctx.group[c] != group for c in cards):
+                voids[s][group] = True
+    call_obj = words.get("friend_call")
     call = None if call_obj is None else (int(call_obj["n"]), parse_card(call_obj["card"]))
-    lead = lead_of(trick[0][1], ctx) if trick else None
+    lead = lead_of(current[0][1], ctx) if current else None
     best_seat: int | None = None
     best_rank: tuple[int, int] | None = None
     if lead is not None:
-        for s, cards in trick:
+        for s, cards in current:
             rank = play_rank(cards, lead, ctx)
             if rank is not None and (best_rank is None or rank > best_rank):
                 best_seat, best_rank = s, rank
@@ -141,8 +165,8 @@ def read(obs: Observation) -> TrickView:
     view = TrickView(
         seat=seat, ctx=ctx, hand=hand, dealer=dealer, counts=counts,
         unseen=unseen, unseen_total=sum(unseen), voids=voids, hypotheses=[],
-        call=call, copies=int(obs.get("copies_played") or 0), friend=obs.get("friend"),
-        plays=trick, lead=lead, best_seat=best_seat, best_rank=best_rank)
+        call=call, copies=int(words.get("copies_played") or 0), friend=words.get("friend"),
+        plays=current, lead=lead, best_seat=best_seat, best_rank=best_rank)
     view.hypotheses = _hypotheses(view)
     return view
 
@@ -163,4 +187,4 @@ def _hypotheses(view: TrickView) -> list[tuple[int | None, float]]:
     return [(s, 1.0 / len(others)) for s in others]
 
 
-__all__ = ["TrickView", "cards_of", "context", "read"]
+__all__ = ["TrickView", "cards_of", "context", "hand_of", "read"]

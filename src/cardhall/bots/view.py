@@ -1,19 +1,26 @@
-"""What a climbing-game bot reads from an observation: hand, table, sides, and the cards out.
+"""What a climbing-game bot reads from a view: hand, table, sides, and the cards out.
 
-Every bot decision starts from ``observe(seat)`` and nothing else (the bot
-contract). This module turns that JSON into the few facts a player keeps in
-his head: his hand as rank counts, how many cards each seat holds, who is on
-his side (known, or not yet: 五人斗地主's hidden landlord), the play to beat,
-which cards have been played by whom, and which cards he cannot see (the
+Every bot decision starts from ``observe(seat)`` (a ``games.view.View``) and
+nothing else (the bot contract). This module turns it into the few facts a
+player keeps in his head: his hand as rank counts (the view's ``hand`` is
+suited card text), how many cards each seat holds, who is on his side (the
+view's ``roles``, as this seat knows them: 五人斗地主's hidden landlord is
+unknown to a farmer until revealed), the play to beat (``table``), which
+cards each seat has played (``played``), and which cards he cannot see (the
 pool an opponent's hand is drawn from: the deck less his hand, the cards
-played, and any hand or kitty shown to him).
+played, and any hand or kitty shown to him, from ``detail``).
 
-Plays are read from the legal actions' text. In the wildcard game a play's
-text says both what was played and what it stands for (``3335=3333``);
-reading it through the wildcard rule set would mean classifying every
-substitution, so the reading is taken from the stand-in text with the
-natural rules and the bomb class set from how many wild cards it holds
-(ddz-laizi §4: soft, hard, pure).
+The legal plays come from the view's ``legal`` list. When it is not complete
+(``legal_complete`` false: a wildcard lead has thousands of plays) the bot
+generates them itself from its hand and the table, with the rule set the game
+plays by (``rule_set``: the variant, its wild rank, 烤牌 / 憋6), and keeps those
+the view's ``plays`` index accepts.
+
+In the wildcard game a play's text says both what was played and what it
+stands for (``3335=3333``); reading it through the wildcard rule set would
+mean classifying every substitution, so the reading is taken from the
+stand-in text with the natural rules and the bomb class set from how many
+wild cards it holds (ddz-laizi §4: soft, hard, pure).
 """
 
 from __future__ import annotations
@@ -22,12 +29,65 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardhall.cards import NUM_RANKS, RANK_CHARS, Counts, parse_ranks, to_counts
+from cardhall.cards import NUM_RANKS, RANK_CHARS, Counts, format_ranks, parse_ranks, to_counts
+from cardhall.games.view import expand, judge
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 from cardhall.rules.wild import HARD, PURE, SOFT
 
 Observation = Mapping[str, Any]
+#: Which side a role of the view's ``roles`` is on: the landlord's, the emperor's and
+#: the dealer's side against the rest. A role not listed is a side of its own name.
+TEAMS = {"landlord": 0, "farmer": 1, "emperor": 0, "guard": 0, "rebel": 1,
+         "dealer": 0, "friend": 0, "attacker": 1}
+#: Options of a view that change how plays are judged (保皇's 烤牌 and 憋6).
+RULE_OPTIONS = ("kaopai", "bie6")
+#: Variants whose plays follow tricks, not the climbing rules (their cards are suited).
+TRICK_VARIANTS = ("zhaopengyou",)
+_SUIT_MARKS = str.maketrans("", "", "shcd♠♥♣♦")
+
+
+def detail(obs: Observation) -> Mapping[str, Any]:
+    """The variant's own words in a view (``view["detail"]``)."""
+    found = obs.get("detail")
+    return found if isinstance(found, Mapping) else {}
+
+
+def ranks_of(cards: str | Sequence[str] | None) -> tuple[int, ...]:
+    """Ranks of card text, suited (``"Ts3h"``, ``["Ts", "X"]``) or bare (``"T3"``)."""
+    if not cards:
+        return ()
+    if isinstance(cards, str):
+        return parse_ranks(cards.translate(_SUIT_MARKS))
+    return tuple(RANK_CHARS.index(c[0]) for c in cards)
+
+
+def hand_counts(obs: Observation) -> Counts:
+    """This seat's hand as rank counts (the view gives suited cards)."""
+    return to_counts(ranks_of(obs.get("hand")))
+
+
+def team(role: str | None) -> int | str | None:
+    """The side a role is on (``TEAMS``); None for a role not known."""
+    return None if role is None else TEAMS.get(role, role)
+
+
+def rule_set(obs: Observation) -> RuleSet:
+    """The rules this view's game is played by: the variant, its wild rank, 烤牌 / 憋6."""
+    options = obs.get("options") or {}
+    house = tuple(sorted((k, bool(options[k])) for k in RULE_OPTIONS if k in options))
+    return _rule_set(obs["variant"], detail(obs).get("wild") or None, house)
+
+
+_RULE_SETS: dict[tuple[str, str | None, tuple[tuple[str, bool], ...]], RuleSet] = {}
+
+
+def _rule_set(variant: str, wild: str | None, options: tuple[tuple[str, bool], ...]) -> RuleSet:
+    key = (variant, wild, options)
+    found = _RULE_SETS.get(key)
+    if found is None:
+        found = _RULE_SETS[key] = get_rules(variant, wild=wild, **dict(options))
+    return found
 
 
 class PlayReader:
@@ -134,73 +194,50 @@ class View:
 
 
 def sides(obs: Observation, players: int) -> tuple[frozenset[int], frozenset[int]]:
-    """(partners, opponents) as this seat knows them; unknown seats are in neither.
+    """(partners, opponents) as this seat knows them, from the view's ``roles``.
 
-    Read from the most specific facts the observation gives: explicit
-    per-seat sides, 五人斗地主's landlords and role, else one landlord against
-    the rest, else everyone against everyone.
+    A seat whose role this seat does not know is in neither; before any role
+    is fixed (bidding), everyone plays against everyone.
     """
     seat = obs["seat"]
     others = frozenset(range(players)) - {seat}
-    given = obs.get("sides")
-    if isinstance(given, list) and len(given) == players and given[seat] is not None:
-        mine = given[seat]
-        return (frozenset(s for s in others if given[s] == mine),
-                frozenset(s for s in others if given[s] is not None and given[s] != mine))
-    if "landlords" in obs and obs.get("landlord") is not None:
-        lords = frozenset(obs["landlords"])
-        role = obs.get("role", "")
-        if role == "farmer":
-            if obs.get("hidden_landlord") is not None or obs.get("single_landlord"):
-                return others - lords, lords & others
-            return frozenset(), lords & others
-        if obs.get("hidden_landlord") is not None or obs.get("single_landlord"):
-            return lords & others, others - lords
-        return frozenset(), frozenset()
-    landlord = obs.get("landlord")
-    if landlord is not None:
-        if seat == landlord:
-            return frozenset(), others
-        return others - {landlord}, frozenset({landlord})
-    return frozenset(), others
+    roles = obs.get("roles") or [None] * players
+    mine = team(roles[seat])
+    if mine is None:
+        return frozenset(), others
+    teams = [team(r) for r in roles]
+    return (frozenset(s for s in others if teams[s] == mine),
+            frozenset(s for s in others if teams[s] is not None and teams[s] != mine))
 
 
 def read_view(obs: Observation, rs: RuleSet) -> View:
-    """Everything a play decision needs, from one observation."""
+    """Everything a play decision needs, from one view."""
     seat = obs["seat"]
     counts = list(obs["counts"])
     players = len(counts)
-    hand = to_counts(parse_ranks(obs.get("hand", "")))
-    wild = RANK_CHARS.index(obs["wild"]) if obs.get("wild") else None
+    words = detail(obs)
+    hand = hand_counts(obs)
+    wild = RANK_CHARS.index(words["wild"]) if words.get("wild") else None
     read = reader(obs["variant"], wild) if rs.comparison == "ladder" else None
     partners, opponents = sides(obs, players)
-    played = [[0] * NUM_RANKS for _ in range(players)]
-    last: tuple[int, str] | None = None
-    for event in obs.get("log", ()):
-        kind = event.get("type")
-        if kind == "play":
-            for r in parse_ranks(event["cards"]):
-                played[event["seat"]][r] += 1
-            last = (event["seat"], event["cards"] + (f"={event['as']}" if event.get("as") else ""))
-        elif kind in ("trick-over", "deal", "redeal", "void"):
-            last = None
-            if kind != "trick-over":
-                played = [[0] * NUM_RANKS for _ in range(players)]
-    trick = obs.get("trick")
+    played = [to_counts(ranks_of(cards)) for cards in obs.get("played") or [""] * players]
+    table = obs.get("table")
     trick_play: Play | None = None
     trick_seat: int | None = None
-    if trick:
-        trick_seat = trick["seat"]
-        text = last[1] if last is not None and last[0] == trick_seat else trick["cards"]
-        trick_play = _read_trick(rs, read, text, trick.get("kind"))
+    if table:
+        trick_seat = table["seat"]
+        text = table["cards"]
+        if table.get("as") and "=" not in text:
+            text = f"{text}={table['as']}"
+        trick_play = _read_trick(rs, read, text, table.get("kind"))
     exact = _exact_hands(obs, seat)
     known: dict[int, Counts] = {}
-    landlord = obs.get("landlord")
-    kitty = obs.get("kitty")
+    landlord = words.get("landlord")
+    kitty = words.get("kitty")
     # A kitty this seat is shown though it is not the landlord's was shown to everyone
     # (ddz3, ddz2, 欢乐, 癞子); it is in the landlord's hand until he plays it.
     if landlord is not None and landlord != seat and kitty and landlord not in exact:
-        have = to_counts(parse_ranks(kitty))
+        have = to_counts(ranks_of(kitty))
         out = played[landlord]
         known[landlord] = tuple(max(0, have[r] - out[r]) for r in range(NUM_RANKS))
     unseen = list(rs.limits)
@@ -210,7 +247,7 @@ def read_view(obs: Observation, rs: RuleSet) -> View:
             unseen[r] -= h[r]
     return View(obs["variant"], rs, seat, players, hand, counts, partners, opponents, wild,
                 trick_play, trick_seat, tuple(max(0, u) for u in unseen), exact, known,
-                [tuple(p) for p in played], landlord)
+                played, landlord)
 
 
 def _read_trick(rs: RuleSet, read: PlayReader | None, text: str, kind: str | None) -> Play:
@@ -235,13 +272,14 @@ def _try_read(read: PlayReader, text: str) -> Play | None:
 
 def _exact_hands(obs: Observation, seat: int) -> dict[int, Counts]:
     """Hands this seat sees in full: shown hands (欢乐) and a revealed partner (五人)."""
+    words = detail(obs)
     out: dict[int, Counts] = {}
-    for shown in obs.get("shown", ()) or ():
-        if shown.get("seat") != seat and obs.get("dealt", 17) >= 17:
-            out[shown["seat"]] = to_counts(parse_ranks(shown.get("hand", "")))
-    partner = obs.get("partner")
-    if isinstance(partner, dict) and partner.get("seat") is not None:
-        out[partner["seat"]] = to_counts(parse_ranks(partner.get("hand", "")))
+    for shown in words.get("shown", ()) or ():
+        if shown.get("seat") != seat and words.get("dealt", 17) >= 17:
+            out[shown["seat"]] = to_counts(ranks_of(shown.get("hand", "")))
+    partner = words.get("partner")
+    if isinstance(partner, Mapping) and partner.get("seat") is not None:
+        out[partner["seat"]] = to_counts(ranks_of(partner.get("hand", "")))
     return out
 
 
@@ -252,15 +290,23 @@ def action_text(texts: dict[str, Play | None], choice: Play | None) -> str | Non
     return next((text for text, play in texts.items() if play is choice), None)
 
 
-def legal_plays(obs: Observation, view: View) -> dict[str, Play | None]:
+def legal_plays(obs: Observation, view: View,
+                legal: Sequence[str] | None = None) -> dict[str, Play | None]:
     """The legal actions of a play decision: text → play (None for ``pass``).
 
-    For the natural ladder games the plays are regenerated with the fast
-    move generator and matched by text (a few microseconds per play); other
-    texts are read one by one.
+    ``legal`` are the action texts offered (default: the view's ``legal``). A
+    view whose list is not complete has its plays generated (``generated``).
+    For the natural ladder games the plays are regenerated with the fast move
+    generator and matched by text (a few microseconds per play); other texts
+    are read one by one.
     """
-    texts: Sequence[str] = obs.get("legal_actions", ())
+    texts: Sequence[str] = obs.get("legal", ()) if legal is None else legal
     out: dict[str, Play | None] = {}
+    if "pass" in texts:
+        out["pass"] = None
+    if not obs.get("legal_complete", True):
+        out.update(generated(obs, view))
+        return out
     rs = view.rs
     by_text: dict[str, Play] = {}
     if view.wild is None and rs.comparison == "ladder":
@@ -270,9 +316,6 @@ def legal_plays(obs: Observation, view: View) -> dict[str, Play | None]:
             by_text["play " + play.text] = play
     read = reader(view.variant, view.wild) if rs.comparison == "ladder" else None
     for text in texts:
-        if text == "pass":
-            out[text] = None
-            continue
         if not text.startswith("play "):
             continue
         known = by_text.get(text)
@@ -281,6 +324,58 @@ def legal_plays(obs: Observation, view: View) -> dict[str, Play | None]:
             known = read.read(arg) if read is not None else rs.parse_play(arg)
         out[text] = known
     return out
+
+
+_GENERATED: dict[tuple[str, str | None, bool, bool, Counts, Play | None], dict[str, Play]] = {}
+
+
+def generated(obs: Observation, view: View) -> dict[str, Play]:
+    """Every legal play of a view whose ``legal`` list is not complete, by action text.
+
+    Generated from the hand and the play to beat with the game's rule set;
+    where the view carries its ``plays`` index, only the plays it accepts are
+    kept (it is the game's own judgement). Memoised: a bot and its caller ask
+    twice for one decision.
+    """
+    rs = view.rs
+    key = (rs.name, None if rs.wild is None else RANK_CHARS[rs.wild], rs.kaopai, rs.bie6,
+           view.hand, view.trick)
+    found = _GENERATED.get(key)
+    if found is not None:
+        return found
+    index = obs.get("plays")
+    out: dict[str, Play] = {}
+    for play in rs.moves(view.hand, view.trick):
+        if index is not None and not judge(index, _selection(play.cards)):
+            continue
+        out["play " + play_text(play)] = play
+    if len(_GENERATED) > 256:
+        _GENERATED.clear()
+    _GENERATED[key] = out
+    return out
+
+
+def _selection(cards: Iterable[int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for r in cards:
+        label = format_ranks([r])
+        out[label] = out.get(label, 0) + 1
+    return out
+
+
+def legal_texts(obs: Observation, rs: RuleSet | None = None) -> list[str]:
+    """Every legal action text of a view: the listed ones, and generated plays if the
+    list is not complete (for bots that choose among texts)."""
+    listed = list(obs.get("legal") or ())
+    index = obs.get("plays")
+    if obs.get("variant") in TRICK_VARIANTS:
+        # A trick game's index is over suited cards and spells its plays out itself; a
+        # list cut short is a fair sample of them, which a bot may choose from.
+        return listed + (["play " + " ".join(cards) for cards in expand(index)] if index else [])
+    if obs.get("legal_complete", True):
+        return listed
+    rs = rs if rs is not None else rule_set(obs)
+    return listed + list(generated(obs, read_view(obs, rs)))
 
 
 def counts_minus(hand: Sequence[int], cards: Iterable[int]) -> Counts:

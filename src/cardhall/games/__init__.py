@@ -2,8 +2,8 @@
 
     >>> from cardhall.games import new_game, replay
     >>> state = new_game("ddz3", seed=7)
-    >>> state.phase, state.to_act is not None
-    ('bid', True)
+    >>> state.phase == "bid", state.to_act in state.acting
+    (True, True)
     >>> replay(state.record()).observe(0) == state.observe(0)
     True
 """
@@ -27,33 +27,36 @@ VARIANTS: dict[str, Variant] = {
     v.id: v for v in (
         Variant("ddz2", "二人斗地主", 2, 1,
                 "Two players, one pack, 11 dead cards; call or no-call.",
-                common_options(2), TwoPlayer),
+                common_options(2), TwoPlayer, version=2, name_en="Two-player Dou Dizhu"),
         Variant("ddz3", "三人斗地主", 3, 1,
                 "Classic three-player Dou Dizhu with 1/2/3-point bidding.",
-                common_options(3), Classic),
+                common_options(3), Classic, version=2, name_en="Dou Dizhu"),
         Variant("ddz4", "四人斗地主", 4, 2,
                 "Four players, two packs, hidden 8-card kitty, big bombs double.",
-                common_options(4), FourPlayer),
+                common_options(4), FourPlayer, version=2,
+                name_en="Four-player Dou Dizhu"),
         Variant("ddz5", "五人斗地主", 5, 2,
                 "Five players, two packs; the revealed card names an open and a hidden landlord.",
-                ddz5_options(), FivePlayer),
+                ddz5_options(), FivePlayer, version=2, name_en="Five-player Dou Dizhu"),
         Variant("ddz3_happy", "欢乐斗地主", 3, 1,
                 "Call and rob the landlord, show cards, double; beans with floors, caps and fee.",
-                happy_options(), Happy),
+                happy_options(), Happy, version=2),
         Variant("ddz3_laizi", "癞子斗地主", 3, 1,
                 "Happy Dou Dizhu with a wild rank drawn after robbing; soft/hard/pure bombs.",
-                happy_options(laizi=True), Laizi),
+                happy_options(laizi=True), Laizi, version=2),
         Variant("ddz_emperor", "斗帝主", 3, 2,
                 "Three players, two packs, 16 hand types; the emperor keeps any of 6 kitty cards.",
-                common_options(3), Emperor),
+                common_options(3), Emperor, version=2, name_en="Dou Dizhu Emperor"),
         Variant("baohuang", "保皇", 5, 4,
                 "Five players, four packs without 3/4/5: the emperor and his guard against "
                 "three rebels; classic or simple mode, 烤牌, 憋6, 抢独.",
-                baohuang_options(), Baohuang),
+                baohuang_options(), Baohuang, version=2,
+                # the guard card's seat names the simple mode's guard
+                secret_options=("deal", "guard_card")),
         Variant("zhaopengyou", "找朋友", 5, 3,
                 "Five players, three packs, tricks with trumps and tractors; the dealer calls "
                 "a friend by a card; every player keeps his own level.",
-                zhaopengyou_options(), ZhaoPengyou),
+                zhaopengyou_options(), ZhaoPengyou, version=2, name_en="Find Friends"),
     )
 }
 

@@ -21,12 +21,14 @@ Rules (../shared/rules/baohuang.md; numbers are its rulings):
   guard card's holder is the guard; holding it himself the emperor answers
   ``hidden-solo`` (暗独保) or ``solo`` (明独保, declaring it), else ``no-solo``.
   With option ``qiangdu`` the four others answer ``rob-solo`` / ``no`` in the
-  same window; the emperor's own solo has priority, else the robber nearest
+  same window, all five at once in any order (``acting``, docs/rulings.md);
+  the emperor's own solo has priority, else the robber nearest
   him in the 上家 direction becomes emperor with 明独保 (Ruling 7) and leads
   (Ruling 20).
 - Disclosure (``disclose``): the guard answers ``open`` (明保, ×2) or
-  ``hidden`` (暗保). Rebellion (``rebellion``, simple mode): the four
-  non-emperors answer ``rebel`` / ``no``; two or more rebels reveal the guard
+  ``hidden`` (暗保); only he sees that it is his turn. Rebellion
+  (``rebellion``, simple mode): the four non-emperors answer ``rebel`` / ``no``
+  at once, in any order; two or more rebels reveal the guard
   (or the solo) and, if the rebels win, ×2 (Ruling 9).
 - Play: the emperor leads; hands are sets and joker-hung sets compared card by
   card (``rules.get("baohuang")``; options ``kaopai`` 烤牌 and ``bie6`` 憋6).
@@ -35,10 +37,17 @@ Rules (../shared/rules/baohuang.md; numbers are its rulings):
   score is fixed (Ruling 10): 明独保 at the first player out; 暗独保 when the
   emperor is out or two others are; else when emperor and guard are both out
   or only they remain. Scores by finishing order: ``baohuang_score``.
-- Leaving: ``@S quit`` (any seat, any time) puts S on 托管 for the rest of the
-  hand and costs −40 points kept by nobody (Ruling 18, platform §5), reported
-  in ``result()["penalties"]``; ``scores`` stay the zero-sum game score. If
-  every seat is on 托管 at the end the hand is not scored (platform §4).
+- Leaving (base's ``leave_policy = "autoplay"``, Ruling 18, platform §4–5):
+  ``@S leave`` (the exit button) puts S on 托管 for the rest of the hand at no
+  cost; ``@S leave forced`` (a forced quit or an admin's kick) also costs −40
+  points kept by nobody (``result()["penalties"]``); ``points`` stay the
+  zero-sum game score. 托管 on/off and its lock are base's. A hand that ends
+  with every seat on 托管 is not scored (``ended: "unscored"``).
+- Results: ``winners`` are the seats with a positive score (the winning side;
+  none when everyone scores 0); ``multiplier`` names the causes applied
+  (``open_guard``, ``rebellion``, ``open_solo``), their product being the factor.
+  Each result is one hand: consecutive hands are not a scored unit (the next
+  hand's ``first`` is the previous emperor, which the table passes in).
 
 House rules where the file is silent (docs/rulings.md, 保皇): the cards in
 transit with the emperor card are public; a marked card (emperor card, guard
@@ -52,7 +61,7 @@ a ``deal`` option may leave cards out of play (puzzles).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from cardhall.cards import (
     SIX,
@@ -67,67 +76,93 @@ from cardhall.games.baohuang_setup import PLAYERS, BaohuangSetup, Phase
 from cardhall.games.base import (
     Action,
     Event,
+    IllegalAction,
+    LeavePolicy,
     Observation,
     Option,
     flag,
     seat_or_none,
 )
-from cardhall.games.climbing import Layout
+from cardhall.games.climbing import Layout, hand_text
+from cardhall.games.view import Number, multiplier
 from cardhall.rules import Play
 from cardhall.rules import get as get_rules
-
-QUIT_PENALTY = -40
 
 
 def options() -> dict[str, Option]:
     seats = tuple(range(PLAYERS))
     return {
         "mode": Option("classic", "classic (经典: call a guard by three cards) or simple "
-                       "(简明: fixed guard card, 贴2, 造反)", ("classic", "simple"), str),
+                       "(简明: fixed guard card, 贴2, 造反)", ("classic", "simple"), str,
+                       kind="choice", help_zh="玩法：经典（皇帝以三张同色同点牌叫侍卫）或简明"
+                       "（固定侍卫牌，贴2，可造反）"),
         "kaopai": Option(False, "烤牌: extra jokers may beat a hand holding a joker",
-                         (False, True), flag),
+                         (False, True), flag, kind="bool",
+                         help_zh="烤牌：上家牌中有王时，可多出王来压"),
         "bie6": Option(False, "憋6: sixes only as the last hand, all at once", (False, True),
-                       flag),
-        "qiangdu": Option(False, "抢独: the others may rob the solo", (False, True), flag),
+                       flag, kind="bool", help_zh="憋6：6只能作为最后一手牌一次出完"),
+        "qiangdu": Option(False, "抢独: the others may rob the solo", (False, True), flag,
+                          kind="bool", help_zh="抢独：其他玩家可抢独保（明独保）"),
         "first": Option(0, "the seat dealt first (the previous emperor after a first game)",
-                        seats, seat_or_none),
-        "deal": Option(None, "the cards: {hands: [five texts]}; cards left out are out of play"),
-        "emperor_card": Option(None, "the seat dealt the emperor card (it must hold a big joker)",
-                               (None, *seats), seat_or_none),
-        "guard_card": Option(None, "simple mode: the seat dealt the guard card (a small joker)",
-                             (None, *seats), seat_or_none),
+                        seats, seat_or_none, kind="seat", minimum=0, maximum=PLAYERS - 1,
+                        help_zh="首先发牌的座位（首局为最左座位，之后为上局皇帝）"),
+        "deal": Option(None, "the cards: {hands: [five texts]}, suited (Ts) or bare ranks (T) "
+                       "mixed; cards left out are out of play", kind="deal",
+                       help_zh="指定发牌：{hands: [五家的牌]}，可混用带花色（Ts）与不带花色（T）"
+                       "的牌；未发出的牌不参与游戏"),
+        "emperor_card": Option(None, "the seat dealt the emperor card (it must hold a big joker; "
+                               "default: one copy drawn from the seed)", (None, *seats),
+                               seat_or_none, kind="seat", minimum=0, maximum=PLAYERS - 1,
+                               help_zh="拿到皇牌（带权杖的大王）的座位，须持有大王；默认由种子抽取"),
+        "guard_card": Option(None, "simple mode: the seat dealt the guard card (a small joker; "
+                             "default: one copy drawn from the seed)", (None, *seats),
+                             seat_or_none, kind="seat", minimum=0, maximum=PLAYERS - 1,
+                             help_zh="简明玩法：拿到侍卫牌（带宝剑的小王）的座位，须持有小王；"
+                             "默认由种子抽取"),
     }
+
 
 class Baohuang(BaohuangSetup):
     """保皇 on the shared climbing play phase, with players going out one by one."""
 
     layout = Layout(hand=34, kitty=0)
     ruleset = "baohuang"
+    leave_policy: ClassVar[LeavePolicy] = "autoplay"
 
     def _start(self) -> None:
         self.mode = self.options["mode"]
         self.rs = get_rules(self.ruleset, kaopai=self.options["kaopai"],
                             bie6=self.options["bie6"])
-        self.auto: list[int] = []  # seats on 托管 after quitting, in order
-        self.penalties = [0] * PLAYERS
+        self._causes: dict[str, int] | None = None  # the settlement's, once over
         self.log.extend(self._new_deal())
 
-    # -- checks (the set-up phases are in baohuang_setup) --------------------------------
+    # -- the contract --------------------------------------------------------------------
 
-    def _check(self, action: Action) -> str | None:
-        if action.verb == "quit" and action.seat is None:
-            return "say which seat leaves: @SEAT quit (e.g. @2 quit)"
-        return super()._check(action)
+    def _apply(self, action: Action) -> list[Event]:
+        events = super()._apply(action)
+        for seat, text in self.revealed.items():  # a window closed: its answers go public
+            self.last[seat] = text
+            self.mine[seat] = None
+        self.revealed = {}
+        return events
 
-    def _check_out_of_turn(self, action: Action) -> str | None:
-        seat = action.seat
-        if seat is None or not 0 <= seat < PLAYERS:
-            return f"there is no seat {seat} at this table"
-        if action.verb != "quit":
-            return f"only quit can be done out of turn, not {action.verb}"
-        if seat in self.auto:
-            return f"seat {seat} has already left the game (it is on 托管)"
-        return None
+    def _resolve(self, action: Action | str, seat: int | None) -> Action:
+        """As base, but during disclosure a refusal never names the seat to act: the guard."""
+        try:
+            return super()._resolve(action, seat)
+        except IllegalAction as exc:
+            if self.phase == Phase.DISCLOSE and str(exc).startswith(
+                    f"it is seat {self.to_act}'s turn"):
+                raise IllegalAction("not your turn: the guard (whom only he knows) "
+                                    "chooses open or hidden") from None
+            raise
+
+    def observe(self, seat: int) -> Observation:
+        """As base; during disclosure only the guard sees that it is his turn (no leak)."""
+        view = super().observe(seat)
+        if self.phase == Phase.DISCLOSE and seat != self.to_act:
+            view["acting"], view["to_act"] = [], None
+        return view
 
     # -- play --------------------------------------------------------------------------------
 
@@ -207,24 +242,11 @@ class Baohuang(BaohuangSetup):
         return royal <= set(self.out) or all(
             s in royal for s in range(PLAYERS) if self.place[s] is None)
 
-    # -- leaving ---------------------------------------------------------------------------
-
-    def _apply(self, action: Action) -> list[Event]:
-        if action.seat is None:
-            return super()._apply(action)
-        seat = action.seat
-        self.auto.append(seat)
-        self.penalties[seat] += QUIT_PENALTY
-        events: list[Event] = [{"type": "quit", "seat": seat, "penalty": QUIT_PENALTY,
-                                "tuoguan": True}]
-        self.log.extend(events)
-        return events
-
     # -- settlement ------------------------------------------------------------------------
 
     def roles(self) -> list[str | None]:
-        """Each seat's role once fixed; None before the guard window closes."""
-        if self.emperor is None or self.phase == Phase.GUARD:
+        """Each seat's true role once fixed; None before the guard window closes."""
+        if self.emperor is None or self.phase in (Phase.EMPEROR, Phase.GUARD):
             return [None] * PLAYERS
         return [EMPEROR if s == self.emperor else GUARD if s == self.guard else REBEL
                 for s in range(PLAYERS)]
@@ -233,10 +255,8 @@ class Baohuang(BaohuangSetup):
         emperor = self.emperor
         assert emperor is not None
         s = settle(emperor, self.guard, self.solo, self.place, self.open_guard, self.rebellion)
-        void = len(self.auto) == PLAYERS
-        result: dict[str, Any] = {
-            "scores": [0] * PLAYERS if void else list(s.scores),
-            "penalties": list(self.penalties),
+        self._causes = dict(s.causes)
+        detail: dict[str, Any] = {
             "roles": self.roles(),
             "emperor": emperor,
             "guard": None if self.solo else self.guard,
@@ -246,55 +266,87 @@ class Baohuang(BaohuangSetup):
             "order": list(self.out),
             "places": list(self.place),
             "base": s.to_json(),
-            "multiplier": {"open_guard": self.open_guard, "rebellion": self.rebellion,
-                           "rebellion_succeeded": s.rebellion_succeeded,
-                           "open_solo": self.solo == OPEN_SOLO, "total": s.factor},
+            "open_guard": self.open_guard,
+            "rebellion": self.rebellion,
+            "rebellion_succeeded": s.rebellion_succeeded,
             "rebels": list(self.rebels),
-            "tuoguan": list(self.auto),
             "deals": self.deals,
         }
-        if void:
-            result.update(void=True, reason="every seat on 托管 at the end (platform §4)")
-        return result
+        winners = [seat for seat in range(PLAYERS) if s.scores[seat] > 0]
+        return self._outcome(detail, winners, list(s.scores))
+
+    def _multiplier_causes(self) -> dict[str, Any]:
+        """明保 and 明独保 as soon as they are public; 造反's ×2 only once it has won."""
+        causes: dict[str, Number] = {}
+        if self._causes is not None:
+            causes.update(self._causes)
+        else:
+            if self.open_guard:
+                causes["open_guard"] = 2
+            if self.solo == OPEN_SOLO:
+                causes["open_solo"] = 2
+        return dict(multiplier(causes))
 
     # -- views -----------------------------------------------------------------------------
 
-    def _observe_extra(self, seat: int, obs: Observation) -> None:
-        public = self.known is not None or self.over
-        roles = self.roles()
-        window = self.phase in (Phase.GUARD, Phase.DISCLOSE, Phase.REBELLION)
+    def _public(self) -> bool:
+        return self.known is not None or self.over
+
+    def _view_roles(self, seat: int) -> list[str | None]:
+        """The emperor from his acceptance on; the guard to himself, to all once public; a
+        seat knows itself a rebel, and who knows the guard knows every rebel."""
+        roles: list[str | None] = [None] * PLAYERS
+        if self.emperor is None or self.phase == Phase.EMPEROR:
+            return roles
+        roles[self.emperor] = EMPEROR  # public from his acceptance on
+        if self.phase == Phase.GUARD:
+            return roles
+        truth = self.roles()
+        if self._public() or seat == self.guard:
+            return truth
+        roles[seat] = truth[seat]
+        return roles
+
+    def _view_last(self, seat: int) -> list[str | None]:
+        last = list(self.last)
+        if self.mine[seat] is not None and last[seat] is None:
+            last[seat] = self.mine[seat]  # one's own answer, still private to the table
+        return last
+
+    def _view_warnings(self) -> list[int]:
+        return []  # no 报警 in 保皇 (platform §9: the DDZ family)
+
+    def _detail(self, seat: int) -> dict[str, Any]:
+        public = self._public()
         selecting = self.phase == Phase.EMPEROR
-        obs.update({
+        knows = self._view_roles(seat)[seat] is not None
+        detail: dict[str, Any] = {
             "rules": {k: self.options[k] for k in ("mode", "kaopai", "bie6", "qiangdu")},
             "first": self.options["first"], "deals": self.deals, "declines": self.declines,
             "emperor_card": self.holder if selecting else None,
             "pile": format_cards(self.pile),  # the emperor card and 贴2 tribute in transit
             "holds_guard_card": self.sword == seat,
             "emperor": None if selecting else self.emperor,
-            "role": roles[seat],
-            "guard": self.guard if roles[seat] and (public or seat == self.guard) else None,
+            "guard": self.guard if knows and (public or seat == self.guard) else None,
             "solo": self.solo if self.solo == OPEN_SOLO or public or seat == self.emperor
             else None,
             "called": None if self.called is None or self.phase == Phase.GUARD
             else format_card(self.called),
             "open_guard": self.open_guard, "robbers": list(self.robbers),
             "rebels": list(self.rebels), "rebellion": self.rebellion,
-            "answer": self.answers.get(seat) if window else None,  # one's own, never others'
-            "deciding": window and seat in self.queue,
             "order": list(self.out), "places": list(self.place),
-            "tuoguan": list(self.auto), "penalties": list(self.penalties),
-            "multiplier": {"open_guard": self.open_guard, "rebellion": self.rebellion,
-                           "open_solo": self.solo == OPEN_SOLO},
-        })
-        if self.phase == Phase.DISCLOSE:  # whose turn it is would name the guard
-            obs["to_act"] = seat if seat == self.to_act else None
+            "penalties": list(self.penalties),
+        }
         if self.over:
-            obs["dead"] = format_cards(self.dead)
+            detail["hands"] = [hand_text(h) for h in self.hands]
+            detail["dead"] = format_cards(self.dead)
+        return detail
 
     def zones(self) -> dict[str, list[Card]]:
         out = {f"hand{seat}": list(hand) for seat, hand in enumerate(self.hands)}
         out.update(pile=list(self.pile), dead=list(self.dead), played=list(self.played))
         return out
+
 
 #: Every play's action, by play (a game's hot loop reuses them).
 _PLAY_ACTIONS: dict[Play, Action] = {}

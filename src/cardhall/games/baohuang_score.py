@@ -8,14 +8,16 @@ can be checked to the exact number without playing a hand. Places are 1 … 5:
   ``guard = 6 − (e + g)``, ``emperor = 2 × guard``, each of the three rebels
   ``−guard`` (zero-sum: 2g + g − 3g = 0).
 - 明独保 (open solo, 1 against 4): the emperor finishes 1st → +24 and −6 each,
-  anyone else first → −24 and +6 each. These values already hold the ×2 of an
-  open bet (24 = 2 × 12, Ruling 12), so nothing doubles them again.
+  anyone else first → −24 and +6 each. These values are the hidden solo's
+  ±12 / ∓3 with the open bet's ×2 (24 = 2 × 12, Ruling 12): the settlement
+  writes them so (base 12, cause ``open_solo`` ×2), and nothing doubles them again.
 - 暗独保 (hidden solo): 1st → +12 / −3; 2nd → 0; 3rd or worse (including
   "two others went out before him", Rulings 10 and 11) → −12 / +3.
-- ×2, applied once (Ruling 12): the guard chose 明保, or a rebellion (造反, at
-  least two players chose ``rebel``) succeeded, i.e. the rebels' score before
-  doubling is positive. 明保 and 造反 never both occur: the game offers no
-  rebellion after 明保 (Ruling 9).
+- ×2, applied once (Ruling 12): the guard chose 明保 (``open_guard``), or a
+  rebellion (造反, at least two players chose ``rebel``) succeeded, i.e. the
+  rebels' score before doubling is positive (``rebellion``). 明保 and 造反 never
+  both occur: the game offers no rebellion after 明保 (Ruling 9); nor does 明独保
+  meet either. So at most one cause applies, and ``factor`` is their product.
 
 Play stops as soon as these numbers are fixed (Ruling 10), so a player may end
 without a place: royal players left alone at the end share the remaining places,
@@ -67,6 +69,9 @@ class Settlement:
     guard: int | None
     rebel: int
     factor: int
+    #: Why the base was multiplied, cause → factor (open_guard, rebellion, open_solo);
+    #: ``factor`` is their product.
+    causes: dict[str, int]
     rebellion_succeeded: bool
     #: e + g of a two-player royal side (None in a solo).
     royal_places: int | None
@@ -100,26 +105,39 @@ def settle(emperor: int, guard: int | None, solo: str | None,
         if solo not in (OPEN_SOLO, HIDDEN_SOLO):
             raise ValueError(f"solo is 'open' or 'hidden', not {solo!r}")
         place = places[emperor]
+        causes: dict[str, int] = {}
         if solo == OPEN_SOLO:
             mine, theirs = open_solo(place)
+            mine, theirs = mine // 2, theirs // 2  # the hidden solo's values, ×2 below
+            causes["open_solo"] = 2
         else:
             mine, theirs = hidden_solo(place)
             place = 3 if place is None else place
         succeeded = rebellion and theirs > 0
-        factor = 2 if succeeded else 1
+        if succeeded:
+            causes["rebellion"] = 2
+        factor = _product(causes)
         scores = tuple((mine if s == emperor else theirs) * factor for s in range(PLAYERS))
-        return Settlement(scores, mine, None, theirs, factor, succeeded, None, place)
+        return Settlement(scores, mine, None, theirs, factor, causes, succeeded, None, place)
     if guard is None or guard == emperor:
         raise ValueError("a two-player royal side needs a guard other than the emperor")
     royal = _royal_places(emperor, guard, places)
     guard_score = 6 - royal
     rebel = -guard_score
     succeeded = rebellion and rebel > 0
-    factor = 2 if open_guard or succeeded else 1
+    causes = {"open_guard": 2} if open_guard else {"rebellion": 2} if succeeded else {}
+    factor = _product(causes)
     base = {emperor: 2 * guard_score, guard: guard_score}
     scores = tuple(base.get(s, rebel) * factor for s in range(PLAYERS))
-    return Settlement(scores, 2 * guard_score, guard_score, rebel, factor, succeeded, royal,
-                      places[emperor])
+    return Settlement(scores, 2 * guard_score, guard_score, rebel, factor, causes, succeeded,
+                      royal, places[emperor])
+
+
+def _product(causes: dict[str, int]) -> int:
+    factor = 1
+    for x in causes.values():
+        factor *= x
+    return factor
 
 
 def _royal_places(emperor: int, guard: int, places: Sequence[int | None]) -> int:

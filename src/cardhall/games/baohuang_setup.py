@@ -5,12 +5,20 @@ here); this module holds phases 1–6 of baohuang.md §2 so that neither file
 grows past reading size: dealing (or a ``deal`` option's puzzle hands), the
 emperor card's ceding with and without 贴2, the guard call or solo and the
 抢独 window, the guard's disclosure and the simple mode's rebellion.
+
+Two windows are answered by several seats at once (``acting``): the guard
+window when 抢独 is on (the emperor's call or solo and the four others' rob or
+no) and the rebellion (the four non-emperors). Answers come in any order, each
+tagged with its seat (``@3 rob-solo``); ``to_act`` is the first seat still to
+answer in the window's own order (the emperor, then the 上家 direction; the
+rebellion clockwise from the emperor's 下家). An answer stays private to its
+seat until the window closes; closing does not depend on the order, so the
+emperor's own solo keeps its priority and the nearest robber still wins.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 from cardhall.cards import (
     BIG_JOKER_CARD,
@@ -24,8 +32,9 @@ from cardhall.cards import (
     parse_card,
 )
 from cardhall.games.baohuang_score import GUARD, HIDDEN_SOLO, OPEN_SOLO
-from cardhall.games.base import Action, Event, IllegalAction
-from cardhall.games.climbing import ClimbingGame, _parse_any
+from cardhall.games.base import Action, Event, IllegalAction, excerpt
+from cardhall.games.climbing import ClimbingGame
+from cardhall.games.deal import given_deal
 
 PLAYERS = 5
 #: Cards per seat in deal order from the first seat (Ruling 2).
@@ -43,12 +52,15 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+#: Phases whose answers stay private until the step closes.
+WINDOWS = (Phase.GUARD, Phase.DISCLOSE, Phase.REBELLION)
+
 ACCEPT, CEDE, SOLO = Action("accept"), Action("cede"), Action("solo")
 HIDDEN_SOLO_ACT, NO_SOLO, REDEAL = Action("hidden-solo"), Action("no-solo"), Action("redeal")
 ROB, NO = Action("rob-solo"), Action("no")
 OPEN, HIDDEN, REBEL_ACT = Action("open"), Action("hidden"), Action("rebel")
 VERBS = ("accept", "cede", "solo", "hidden-solo", "no-solo", "redeal", "rob-solo", "no",
-         "open", "hidden", "rebel", "quit")
+         "open", "hidden", "rebel")
 PROMPTS = {
     Phase.EMPEROR: "you hold the emperor card: accept (当皇帝) or cede (让位) it to your 上家",
     Phase.DISCLOSE: "you are the guard: open (明保, all scores ×2) or hidden (暗保)",
@@ -75,7 +87,7 @@ class BaohuangSetup(ClimbingGame):
         self.solo: str | None = None
         self.robbed = False
         self.called: Card | None = None
-        self.queue: list[int] = []
+        self.queue: list[int] = []  # seats still to answer the open step, in its order
         self.answers: dict[int, str] = {}
         self.robbers: list[int] = []
         self.open_guard = False
@@ -98,11 +110,16 @@ class BaohuangSetup(ClimbingGame):
         return events
 
     def _deal(self) -> list[Event]:
-        """One card at a time from seat ``first``, clockwise; or the ``deal`` option once."""
+        """One card at a time from seat ``first``, clockwise; or the ``deal`` option once.
+
+        A given deal may mix suited cards and bare ranks (``games.deal``); the
+        cards it leaves out are out of play (puzzles, docs/rulings.md).
+        """
         self.deals += 1
         given = self.options["deal"]
         if given is not None and self.deals == 1:
-            hands, dead = self._given(given)
+            hands, piles = given_deal(given, self.deck_cards(), {"dead": None}, PLAYERS, None)
+            dead = piles["dead"]
         else:
             cards = self.deck_cards()
             self.rng.shuffle(cards)
@@ -113,33 +130,13 @@ class BaohuangSetup(ClimbingGame):
         self.hands = [sorted(h) for h in hands]
         self.counts = [self._count(h) for h in self.hands]
         self.dead, self.kitty, self.played = sorted(dead), [], []
+        self.played_by = [[] for _ in range(PLAYERS)]
+        self.last = [None] * PLAYERS
+        #: Each seat's own answer while the table may not see it yet (its view only).
+        self.mine: list[str | None] = [None] * PLAYERS
+        #: Answers made public by the step that just closed, for the table's ``last``.
+        self.revealed: dict[int, str] = {}
         return [{"type": "deal", "deal": self.deals, "first": self.options["first"]}]
-
-    def _given(self, given: Any) -> tuple[list[list[Card]], list[Card]]:
-        """Hands from text (suited, or ranks for any card of that rank); the rest is dead."""
-        if not isinstance(given, dict) or not isinstance(given.get("hands"), list) or \
-                len(given["hands"]) != PLAYERS or \
-                not all(isinstance(t, str) for t in given["hands"]):
-            raise IllegalAction('option deal must be {"hands": [five card texts]}')
-        pool = self.deck_cards()
-        hands: list[list[Card]] = []
-        for text in given["hands"]:
-            try:
-                wanted = _parse_any(text)
-            except CardError as exc:
-                raise IllegalAction(f"option deal: {exc}") from None
-            hand = []
-            for c in sorted(wanted, key=lambda c: c < 0):  # suited cards first
-                match = next((d for d in pool if card_rank(d) == -1 - c), None) if c < 0 \
-                    else (c if c in pool else None)
-                if match is None:
-                    raise IllegalAction("option deal: more cards than the deck holds")
-                pool.remove(match)
-                hand.append(match)
-            if not hand:
-                raise IllegalAction("option deal: every seat needs at least one card")
-            hands.append(hand)
-        return hands, pool
 
     def _pick(self, card: Card, option: str | None) -> int:
         """The seat dealt the marked copy of ``card``: one physical copy drawn from the seed."""
@@ -155,6 +152,21 @@ class BaohuangSetup(ClimbingGame):
             raise IllegalAction(f"option deal: somebody must be dealt the {name}")
         return holders[self.rng.randrange(len(holders))]
 
+    # -- who answers ------------------------------------------------------------------------
+
+    def _acting(self) -> list[int]:
+        """The open window's seats still to answer (``queue[0]`` is ``to_act``)."""
+        if self.phase in (Phase.GUARD, Phase.REBELLION) and self.queue:
+            return list(self.queue)
+        return super()._acting()
+
+    def _legal_for(self, seat: int) -> list[Action]:
+        return self._answers_of(seat) if seat in self.queue else []
+
+    def _last_text(self, seat: int, action: Action) -> str | None:
+        """Window answers are private until the step closes (``revealed`` then shows them)."""
+        return None if self.phase in WINDOWS else action.at(None).text
+
     # -- set-up decisions ------------------------------------------------------------------
 
     def _callable(self, seat: int) -> list[Card]:
@@ -163,8 +175,10 @@ class BaohuangSetup(ClimbingGame):
         return sorted({c for c in hand if c < SMALL_JOKER_CARD and hand.count(c) >= 3})
 
     def _setup_actions(self) -> list[Action]:
-        seat = self.to_act
-        assert seat is not None
+        assert self.to_act is not None
+        return self._answers_of(self.to_act)
+
+    def _answers_of(self, seat: int) -> list[Action]:
         if self.phase == Phase.EMPEROR:
             return [ACCEPT] if self.forced else [ACCEPT, CEDE]
         if self.phase == Phase.GUARD:
@@ -182,16 +196,19 @@ class BaohuangSetup(ClimbingGame):
         if verb == "call" and arg:
             try:
                 return Action("call", format_card(parse_card(arg)))
-            except CardError as exc:
-                raise IllegalAction(f"call takes one suited card such as 7s: {exc}") from None
+            except CardError:
+                raise IllegalAction(f"call takes one suited card such as 7s, not "
+                                    f"{excerpt(arg)}") from None
         if verb in VERBS and not arg:
             return Action(verb)
-        raise IllegalAction(f"{f'{verb} {arg}'.strip()!r} is not an action of 保皇 "
+        raise IllegalAction(f"{excerpt(f'{verb} {arg}'.strip())} is not an action of 保皇 "
                             f"(accept, cede, call 7s, solo, hidden-solo, no-solo, redeal, "
-                            f"rob-solo, no, open, hidden, rebel, @SEAT quit, play CARDS, pass)")
+                            f"rob-solo, no, open, hidden, rebel, play CARDS, pass, "
+                            f"@SEAT leave)")
 
     def _setup_check(self, action: Action) -> str | None:
-        seat, verb = self.to_act, action.verb
+        seat = self.to_act if action.seat is None else action.seat
+        verb = action.verb
         assert seat is not None
         phase = Phase(self.phase)
         if phase == Phase.EMPEROR:
@@ -240,14 +257,18 @@ class BaohuangSetup(ClimbingGame):
         return "call a card you hold three of (e.g. call 7s), or solo (明独保)"
 
     def _setup_apply(self, action: Action) -> list[Event]:
-        seat = self.to_act
+        seat = self.to_act if action.seat is None else action.seat
         assert seat is not None
         if self.phase == Phase.EMPEROR:
             return self._accept(seat) if action.verb == "accept" else self._cede(seat)
-        self.answers[seat] = action.text
-        self.queue.pop(0)
-        events: list[Event] = [{"type": "answer", "to": [seat], "phase": str(self.phase),
-                                "answer": action.text}]
+        text = action.at(None).text
+        self.answers[seat] = text
+        self.mine[seat] = text
+        self.queue.remove(seat)
+        phase = str(self.phase)
+        events: list[Event] = [{"type": "answer", "to": [seat], "phase": phase, "answer": text}]
+        if self.phase != Phase.DISCLOSE:  # who answers the disclosure would name the guard
+            events.append({"type": "answered", "seat": seat, "phase": phase})
         if self.queue:
             self.to_act = self.queue[0]
             return events
@@ -304,7 +325,10 @@ class BaohuangSetup(ClimbingGame):
     # -- closing the windows ---------------------------------------------------------------
 
     def _close_guard_window(self) -> list[Event]:
-        """Resolve the emperor's choice and any robs (Ruling 7), then announce (phase 4)."""
+        """Resolve the emperor's choice and any robs (Ruling 7), then announce (phase 4).
+
+        Everything here reads ``answers``, never the order they came in.
+        """
         emperor = self.emperor
         assert emperor is not None
         choice = self.answers[emperor]
@@ -320,6 +344,7 @@ class BaohuangSetup(ClimbingGame):
         events: list[Event] = []
         if self.options["qiangdu"]:
             order = [(emperor - k) % PLAYERS for k in range(1, PLAYERS)]
+            self.revealed = {s: self.answers[s] for s in order}  # the robs are public now
             self.robbers = [s for s in order if self.answers.get(s) == "rob-solo"]
             winner = self.robbers[0] if self.robbers and solo is None else None
             events.append({"type": "rob-solo", "robbers": self.robbers, "winner": winner})
@@ -333,6 +358,8 @@ class BaohuangSetup(ClimbingGame):
         if choice == "redeal":
             return events + self._redeal("the emperor cannot call a guard (Ruling 5)")
         self.solo = solo
+        if solo == OPEN_SOLO or self.called is not None:
+            self.revealed[emperor] = choice  # announced: the solo, or the called card
         if solo == OPEN_SOLO:
             self.guard, self.known = emperor, "open-solo"
             events.append({"type": "open-solo", "seat": emperor})
@@ -347,6 +374,7 @@ class BaohuangSetup(ClimbingGame):
             events.append({"type": "role", "to": [self.guard], "role": GUARD})
         if solo == HIDDEN_SOLO and self.robbers:
             self.known = "robs"  # the failed robs show that he is alone (Ruling 7)
+            self.revealed[emperor] = choice
             events.append({"type": "hidden-solo", "seat": emperor, "how": "robs"})
             self._begin_play(emperor)
             return events
@@ -360,6 +388,7 @@ class BaohuangSetup(ClimbingGame):
         events: list[Event] = []
         if open_guard:
             self.open_guard, self.known = True, "open-guard"
+            self.revealed[self.guard] = "open"
             events.append({"type": "open-guard", "seat": self.guard})
         if self.mode == "simple" and not open_guard:
             self.queue = [(emperor + k) % PLAYERS for k in range(1, PLAYERS)]
@@ -373,9 +402,11 @@ class BaohuangSetup(ClimbingGame):
         assert self.emperor is not None
         self.rebels = [s for s in range(PLAYERS) if self.answers.get(s) == "rebel"]
         self.rebellion = len(self.rebels) >= 2
+        self.revealed = dict(self.answers)  # the hoe icons: every answer is public now
         event: Event = {"type": "rebellion", "rebels": self.rebels, "forced": self.rebellion}
         if self.rebellion:
             self.known = "rebellion"
             event.update(guard=self.guard, solo=self.solo == HIDDEN_SOLO)
         self._begin_play(self.emperor)
         return [event]
+

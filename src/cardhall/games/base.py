@@ -58,7 +58,10 @@ class IllegalAction(ValueError):
 
 def excerpt(text: str, limit: int = 40) -> str:
     """``text`` quoted for a reason, cut short: a reason never echoes a whole hostile input."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
+    quoted = repr(text[:limit])
+    if len(quoted) > 2 * limit:  # characters repr spells out as escapes
+        quoted = quoted[:2 * limit] + "…'"
+    return quoted if len(text) <= limit else quoted + f"… ({len(text)} characters)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,10 +475,7 @@ class GameState(ABC):
         """
         act = self._resolve(action, seat)
         self.actions.append(act.text)
-        if act.verb in META_VERBS:
-            events = self._apply_meta(act)
-        else:
-            events = self._apply(act)
+        events = self._apply_meta(act) if act.verb in META_VERBS else self._apply(act)
         self._changed()
         return events
 
@@ -533,7 +533,7 @@ class GameState(ABC):
         """Whether ``action`` is the very object ``legal_actions()`` handed out (no re-read)."""
         return False
 
-    def _changed(self) -> None:
+    def _changed(self) -> None:  # noqa: B027 - a hook most games need not fill
         """Called after every accepted action: drop anything cached for the old state."""
 
     def outcome(self, *, ended: str, winners: list[int], points: list[Any],
@@ -613,7 +613,7 @@ class GameState(ABC):
         """End the game now, ``seat`` paying its escape penalty (escape-policy games)."""
         raise NotImplementedError(f"{self.variant.id} has no escape settlement")
 
-    def _log_events(self, events: list[Event]) -> None:
+    def _log_events(self, events: list[Event]) -> None:  # noqa: B027 - an optional hook
         """Keep events a game wants in its own log (climbing games count from theirs)."""
 
     # -- events and records ----------------------------------------------------------

@@ -37,7 +37,12 @@ Escape (happy §4.4, Rulings 13–14; laizi Ruling 11): ``P`` is 20 / 10
 ``X_esc × N + A``; each other player receives ``floor(X_esc × N / 2)`` with no
 fee, the odd bean going to the house. *House rule* (platform §6 "nobody goes
 below 0"): the escaper pays at most his balance and each receiver gets at most
-his own balance, the escaper paying correspondingly less.
+his own balance, the escaper paying correspondingly less. Larger tables
+(platform §5) cut the penalty into one equal share per other player
+(``settle_escape_shared``); points rooms pay it in points (``escape_shares``).
+
+Two landlords (ddz-5p Ruling 6): ``two_landlord_beans`` takes the same steps
+pair by pair, with the open landlord's odd bean.
 """
 
 from __future__ import annotations
@@ -161,10 +166,22 @@ def settle(landlord: int, pairs: Mapping[int, Points], landlord_wins: bool, n: i
 def settle_escape(escaper: int, x_esc: Points, seats: int, n: int, a: int,
                   balances: Sequence[int] | None = None) -> Beans:
     """Bean changes when ``escaper`` leaves a running game (happy §4.4)."""
+    return settle_escape_shared(escaper, x_esc, seats, n, a, balances, parts=2)
+
+
+def settle_escape_shared(escaper: int, x_esc: Points, seats: int, n: int, a: int,
+                         balances: Sequence[int] | None = None, *,
+                         parts: int | None = None) -> Beans:
+    """``settle_escape`` with the penalty cut into ``parts`` shares (default: one per other seat).
+
+    happy §4.4 gives each of the two others ``floor(X_esc × N / 2)``; platform
+    §5 gives the others of a larger table equal shares (5-player: a quarter
+    each). The beans that do not divide go to the house, as the odd bean does.
+    """
     owed = round_half_up(Fraction(x_esc) * n)
     if balances is not None:
         owed = min(owed, balances[escaper])
-    share = owed // 2
+    share = owed // (seats - 1 if parts is None else parts)
     gross = [0] * seats
     for s in range(seats):
         if s != escaper:
@@ -177,6 +194,21 @@ def settle_escape(escaper: int, x_esc: Points, seats: int, n: int, a: int,
     house = fees[escaper] + pays - sum(g for g in gross if g > 0)
     return Beans(tuple(g - f for g, f in zip(gross, fees, strict=True)), tuple(gross),
                  tuple(fees), house)
+
+
+def escape_shares(x_esc: Points, seats: int, escaper: int,
+                  unit: Points = 1) -> list[Fraction]:
+    """Points of an escape in a points room: equal shares of ``X_esc``, zero-sum.
+
+    Each other seat receives ``X_esc / (seats - 1)`` rounded down to a multiple
+    of ``unit`` (the smallest point the game reports); the escaper pays what
+    they receive, so the points sum to zero exactly (docs/rulings.md).
+    """
+    step = Fraction(unit)
+    share = floor(Fraction(x_esc) / (seats - 1) / step) * step
+    points = [share] * seats
+    points[escaper] = -share * (seats - 1)
+    return points
 
 
 def _scale_to(amount: dict[int, Fraction], bound: int) -> dict[int, Fraction]:
@@ -194,3 +226,64 @@ def _fee(winner: bool, gross: int, a: int, balance: int | None) -> int:
     if balance is None:
         return a
     return max(0, min(a, balance + gross))
+
+
+def two_landlord_beans(pairs: Mapping[tuple[int, int], Fraction], landlords_win: bool,
+                       open_landlord: int, n: int, fee: int,
+                       balances: Sequence[int] | None) -> Beans:
+    """Beans of a two-landlord game, from each pair's points ``x(l, f)`` (Ruling 6).
+
+    ``beans.settle`` handles one landlord (the single-landlord case uses it);
+    here every farmer has a pair with each landlord. Same steps, same order:
+    amounts ``x × N``; each loser's floor, then each winner's cap, sharing a
+    shortfall among his pairs in proportion; then whole beans per pair, half
+    up; then, where rounding passed a floor or cap, the last pair gives a bean
+    back; then the fee.
+
+    The one exception to "half up": a farmer whose pairs with both landlords
+    are exact halves owes a whole number, and rounding both up would make him
+    pay (or receive) a bean that nobody owes. One of his pairs rounds up, the
+    other down, in favour of the open and the hidden landlord alternately,
+    the open landlord first: the landlords' totals then differ by at most the
+    one odd bean, and it goes to the open landlord (he receives it when the
+    landlords win and keeps it when they lose).
+    """
+    amount = {pair: x * n for pair, x in pairs.items()}
+    owed = {(lo, f): (f, lo) if landlords_win else (lo, f) for lo, f in pairs}  # payer, payee
+    if balances is not None:
+        for side in (0, 1):  # 0: the losers' floors, then 1: the winners' caps
+            for seat, balance in enumerate(balances):
+                mine = [pair for pair in amount if owed[pair][side] == seat]
+                total = sum((amount[pair] for pair in mine), Fraction(0))
+                if total > balance:
+                    amount.update({pair: amount[pair] * balance / total for pair in mine})
+    beans = {pair: round_half_up(a) for pair, a in amount.items()}
+    hidden = next(lo for lo, _ in pairs if lo != open_landlord)
+    half = Fraction(1, 2)
+    split = [f for f in sorted({f for _, f in pairs})
+             if amount[open_landlord, f] % 1 == half and amount[hidden, f] % 1 == half]
+    for k, f in enumerate(split):
+        favoured, other = (open_landlord, hidden) if k % 2 == 0 else (hidden, open_landlord)
+        beans[other if landlords_win else favoured, f] -= 1
+    if balances is not None:
+        for side in (0, 1):
+            for seat, balance in enumerate(balances):
+                for pair in reversed([p for p in beans if owed[p][side] == seat]):
+                    excess = sum(beans[p] for p in beans if owed[p][side] == seat) - balance
+                    beans[pair] -= max(0, min(excess, beans[pair]))
+    seats = len(balances) if balances is not None else 1 + max(max(pair) for pair in pairs)
+    gross = [0] * seats
+    for pair, amount_paid in beans.items():
+        payer, payee = owed[pair]
+        gross[payer] -= amount_paid
+        gross[payee] += amount_paid
+    winners = {payee for _, payee in owed.values()}
+    fees = []
+    for seat in range(seats):
+        if seat in winners:
+            room = gross[seat]  # a winner's fee never exceeds his gross win
+        else:
+            room = fee if balances is None else balances[seat] + gross[seat]
+        fees.append(max(0, min(fee, room)))
+    return Beans(tuple(g - f for g, f in zip(gross, fees, strict=True)), tuple(gross),
+                 tuple(fees), sum(fees))

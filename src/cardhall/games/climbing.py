@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from cardhall.cards import (
     NUM_RANKS,
@@ -32,7 +32,15 @@ from cardhall.cards import (
     parse_cards,
     parse_ranks,
 )
-from cardhall.games.base import Action, Event, GameState, IllegalAction, Observation, Variant
+from cardhall.games.base import (
+    Action,
+    Event,
+    GameState,
+    IllegalAction,
+    Observation,
+    Variant,
+    excerpt,
+)
 from cardhall.games.deal import given_deal
 from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleError, RuleSet
@@ -102,7 +110,7 @@ class ClimbingGame(GameState):
         raise NotImplementedError(self.phase)
 
     def _setup_parse(self, verb: str, arg: str) -> Action:
-        raise IllegalAction(f"unknown action {verb!r}")
+        raise IllegalAction(f"unknown action {excerpt(verb)}")
 
     def _setup_check(self, action: Action) -> str | None:
         return None
@@ -227,7 +235,7 @@ class ClimbingGame(GameState):
             try:
                 play = self.rs.parse_play(arg)
             except (RuleError, CardError) as exc:
-                raise IllegalAction(str(exc)) from None
+                raise IllegalAction(short_reason(str(exc), arg)) from None
             return self._play_action(play)
         return self._setup_parse(verb, arg)
 
@@ -243,7 +251,7 @@ class ClimbingGame(GameState):
         if action.verb == "pass":
             return "you lead: you must play" if self._leading() else None
         if action.verb != "play":
-            return f"{action.text!r} is not a play: play cards or pass"
+            return f"{excerpt(action.text)} is not a play: play cards or pass"
         assert action.play is not None
         return self._check_play(action.play)
 
@@ -309,7 +317,18 @@ class ClimbingGame(GameState):
                     act = cache[code] = self._play_action(gen.play(code))
                 actions.append(act)
         else:
-            actions = [self._play_action(p) for p in self.rs.moves(hand, last)]
+            # Wild plays are interned by the rules (wild.moves's memo), so their actions
+            # are kept by identity: formatting thousands of texts per lead was the cost.
+            # (An id is checked against the action's own play: ids are reused once freed.)
+            known = _ACTIONS.setdefault(f"{self.rs.name}:by-id", {})
+            if len(known) > 1 << 17:
+                known.clear()
+            actions = []
+            for p in self.rs.moves(hand, last):
+                act = known.get(id(p))
+                if act is None or act.play is not p:
+                    act = known[id(p)] = self._play_action(p)
+                actions.append(act)
         return actions if last is None else [PASS, *actions]
 
     def _begin_play(self, leader: int) -> None:
@@ -376,6 +395,13 @@ class ClimbingGame(GameState):
     def result(self) -> dict[str, Any] | None:
         return self._result
 
+    def _end_with(self, result: dict[str, Any]) -> list[Event]:
+        """End the game now with ``result`` (an escape): the closing ``over`` event."""
+        self.phase = "over"
+        self.to_act = None
+        self._result = result
+        return [{"type": "over", "result": result}]
+
     def _outcome(self, detail: dict[str, Any], winners: list[int], points: list[Any],
                  ended: str = "finished", beans: list[int] | None = None) -> dict[str, Any]:
         """The game's ``Result`` from its settlement (``detail`` keeps the game's own words)."""
@@ -441,8 +467,8 @@ class ClimbingGame(GameState):
             for r in a.play.cards:
                 vec[position[r]] += 1
             selections.append(tuple(vec))
-        return plays_index([format_ranks([r]) for r in ranks], selections,
-                           [self.counts[seat][r] for r in ranks])
+        return cast(dict[str, Any], plays_index([format_ranks([r]) for r in ranks], selections,
+                                                [self.counts[seat][r] for r in ranks]))
 
     def deck_cards(self) -> list[Card]:
         return list(deck(self.rs.packs, self.rs.absent))
@@ -457,6 +483,13 @@ class ClimbingGame(GameState):
 _RANK = tuple(card_rank(c) for c in range(54))
 #: Interned play actions per rule set, by move code: a game's hot loop reuses them.
 _ACTIONS: dict[str, dict[int, Action]] = {}
+
+
+def short_reason(reason: str, text: str, limit: int = 40) -> str:
+    """``reason`` with a long quoted ``text`` cut to an excerpt (reasons never echo it whole)."""
+    if len(text) <= limit or text not in reason:
+        return reason
+    return reason.replace(text, f"{text[:limit]}… ({len(text)} characters)")
 
 
 def hand_text(cards: Sequence[Card]) -> str:

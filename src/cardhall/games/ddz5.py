@@ -10,24 +10,24 @@ Rules (../shared/rules/ddz-5p.md; rulings by number):
   (暗地主), known only to himself. If the open landlord holds both copies after
   taking the kitty (dealt both, or the other copy was in the kitty, Ruling 2), he
   is the only landlord: 1 against 4.
-- Identity step (明确身份): the open landlord, then the hidden landlord, answer
-  ``reveal`` or ``decline``. The step is simultaneous in the rules, so nobody
-  sees an answer (nor, in the observations, whose turn it is) until both have
-  answered. If either reveals, the hidden landlord becomes public, the stake
-  doubles once, and the two landlords see each other's hands for the rest of the
-  game. Single landlord (Ruling 3): only he is asked; ``reveal`` announces
-  "single landlord" and doubles, ``decline`` keeps it secret until the end.
+- Identity step (明确身份): the open and the hidden landlord answer ``reveal`` or
+  ``decline`` together (``state.acting`` holds both, in any order). Nobody sees an
+  answer until both have answered, and the view shows each seat only its own
+  part in the step (``acting`` and ``to_act`` would name the hidden landlord).
+  If either reveals, the hidden landlord becomes public, the stake doubles once,
+  and the two landlords see each other's hands for the rest of the game. Single
+  landlord (Ruling 3): only he is asked; ``reveal`` announces "single landlord"
+  and doubles, ``decline`` keeps it secret until the end.
 - Late reveal (Ruling 9): a hidden landlord who declined is revealed, without
   multiplier, when he plays the copy; from then on the landlords see each
   other's hands. Plays are written by rank, so the copy leaves his hand only with
   his last card of that rank (docs/rulings.md). A still-hidden landlord who goes
   out first is revealed too.
-- Doubling (加倍): all five, from the open landlord in turn order, answer
-  ``double`` or ``decline`` once; the answers are private until all five have
-  answered. Room option ``double_min_beans`` (Ruling 11) needs more than that many
-  beans for the player and for every player who is, as far as he knows, an
-  opponent (docs/rulings.md: this keeps the legal actions from betraying the
-  hidden landlord).
+- Doubling (加倍): all five answer ``double`` or ``decline`` once, together, in any
+  order; the answers are private until all five have answered. Room option
+  ``double_min_beans`` (Ruling 11) needs more than that many beans for the player
+  and for every player who is, as far as he knows, an opponent (docs/rulings.md:
+  this keeps the legal actions from betraying the hidden landlord).
 - Play: the open landlord leads; pass or beat; a round ends after four passes
   (the shared climbing play phase). The first player out ends the game and his
   side wins. Hand types and the bomb ladder are ``rules.get("ddz5")``.
@@ -37,20 +37,18 @@ Rules (../shared/rules/ddz-5p.md; rulings by number):
   is no anti-spring. For every landlord ``l`` and farmer ``f``:
   ``x(l, f) = 底分 × M × d_l × d_f / L`` (d = 2 if doubled, L = number of
   landlords); ``X_l = Σ_f x``, ``X_f = Σ_l x``, winners +, losers −.
+- Leaving (platform §5): the game ends at once; either landlord pays the
+  landlord rate of happy §4.4, a farmer the farmer rate, and the four others share
+  it equally (docs/rulings.md).
 
 Room options: ``base`` (底分) and ``M0``, both 1 by default (Ruling 7); ``N``
 (room coefficient), ``A`` (house fee) and ``balances`` settle beans as ddz-happy
 §4.3 (floors, caps, fee; ``beans.settle`` for a single landlord,
-``two_landlord_beans`` below, with Ruling 6's odd bean, otherwise);
+``beans.two_landlord_beans``, with Ruling 6's odd bean, otherwise);
 ``double_min_beans`` as above. For scripted tests, duplicate deals and puzzles:
 ``deal`` (the cards), ``revealed`` (the revealed card, e.g. ``"Kd"``) and
-``landlord`` (the open landlord's seat). Expired timers answer ``decline`` in both
-steps (Ruling 15, the platform's auto-play).
-
-House rules where the file is silent (docs/rulings.md, 五人斗地主): the copy leaves a
-hand last among its rank; the identity and doubling steps are taken in turn but
-observations hide whose turn it is and every answer until the step ends; the
-doubling threshold counts every possible opponent; the odd-bean split above.
+``landlord`` (the open landlord's seat: which copy, when both are dealt). Expired
+timers answer ``decline`` in both steps (Ruling 15, the platform's auto-play).
 
 Scores are exact: ``/L`` makes halves, so a score is an int, or a float only
 when it is a whole number of halves (exact in binary); ``pairs`` gives every
@@ -59,34 +57,44 @@ when it is a whole number of halves (exact in binary); ``pairs`` gives every
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from cardhall.cards import SMALL_JOKER_CARD, Card, CardError, format_cards, parse_card
-from cardhall.games.base import (
-    Action,
-    Event,
-    IllegalAction,
-    Observation,
-    Option,
-    seat_or_none,
-)
-from cardhall.games.beans import Beans, as_number, round_half_up, settle
+from cardhall.games import beans
+from cardhall.games.base import Action, Event, IllegalAction, Observation, Option, excerpt
+from cardhall.games.beans import as_number, settle, two_landlord_beans
 from cardhall.games.climbing import ClimbingGame, Layout, hand_text
-from cardhall.games.ddz import common_options
+from cardhall.games.ddz import common_options, count_bombs
+from cardhall.games.view import multiplier
 from cardhall.rules import Play
 
 PLAYERS = 5
 REVEAL, DECLINE, DOUBLE = Action("reveal"), Action("decline"), Action("double")
 #: The first tier of the ddz5 ladder that doubles: 5-card bombs (4-card 1, 双王 2).
 DOUBLING_TIER = 3
-#: Phases in which the rules have everyone answer at once (answers stay private).
-SIMULTANEOUS = ("identity", "double")
+#: A held doubling bomb (escape): five of a rank, or three jokers (三王, 天王).
+BOMB_LEAST, JOKER_BOMB = 5, 3
+#: Points of ddz5 are reported to the quarter at most (halves from /L; escape shares).
+POINT_UNIT = Fraction(1, 4)
+
+__all__ = ["FivePlayer", "Phase", "options", "two_landlord_beans"]
+
+
+class Phase(StrEnum):
+    START = "start"
+    IDENTITY = "identity"
+    DOUBLE = "double"
+    PLAY = "play"
+    OVER = "over"
+
+
+#: Phases in which the rules have several players answer at once (answers stay private).
+SIMULTANEOUS = (Phase.IDENTITY, Phase.DOUBLE)
 
 
 # -- options -------------------------------------------------------------------------------
-
 
 
 def _card_or_none(value: Any) -> str | None:
@@ -120,21 +128,28 @@ def _balances_or_none(value: Any) -> list[int] | None:
 def options() -> dict[str, Option]:
     return {
         "deal": common_options(PLAYERS)["deal"],
-        "revealed": Option(None, "the revealed card, e.g. 'Kd' (default: random among the "
-                           "dealt cards)", None, _card_or_none),
+        "revealed": Option(None, "the revealed card, a suited card such as 'Th' (default: "
+                           "random among the dealt non-joker cards)", None, _card_or_none,
+                           kind="text", help_zh="明牌（带花色的一张非王牌，如 Th；默认随机）"),
         "landlord": Option(None, "the open landlord's seat; he must hold the revealed card",
-                           (None, *range(PLAYERS)), seat_or_none),
-        "base": Option(1, "底分, the base score (Ruling 7)", None, lambda v: _whole(v, 1)),
+                           (None, *range(PLAYERS)), common_options(PLAYERS)["landlord"].convert,
+                           kind="seat", help_zh="明地主的座位（须持有明牌）"),
+        "base": Option(1, "底分, the base score (Ruling 7)", None, lambda v: _whole(v, 1),
+                       kind="int", help_zh="底分", minimum=1),
         "M0": Option(1, "the room's initial multiplier (初始倍数, Ruling 7)", None,
-                     lambda v: _whole(v, 1)),
+                     lambda v: _whole(v, 1), kind="int", help_zh="初始倍数", minimum=1),
         "N": Option(None, "room coefficient (房间系数); beans are settled when set", None,
-                    lambda v: None if v is None else _whole(v, 1)),
-        "A": Option(0, "house fee per player per game (系统回收)", None, lambda v: _whole(v, 0)),
+                    lambda v: None if v is None else _whole(v, 1), kind="int",
+                    help_zh="房间系数（设置后结算欢乐豆）", minimum=1),
+        "A": Option(0, "house fee per player per game (系统回收)", None, lambda v: _whole(v, 0),
+                    kind="int", help_zh="每人每局系统回收", minimum=0),
         "balances": Option(None, "each seat's beans at the start: doubling, floors, caps", None,
-                           _balances_or_none),
+                           _balances_or_none, help_zh="每家开局时的欢乐豆（加倍条件、封顶、保底）"),
         "double_min_beans": Option(None, "beans a player and his possible opponents must "
                                    "exceed to double (Ruling 11; None: no condition)", None,
-                                   lambda v: None if v is None else _whole(v, 0)),
+                                   lambda v: None if v is None else _whole(v, 0), kind="int",
+                                   help_zh="加倍所需的欢乐豆（自己和可能的对手都须超过）",
+                                   minimum=0),
     }
 
 
@@ -142,12 +157,13 @@ def options() -> dict[str, Option]:
 
 
 class FivePlayer(ClimbingGame):
-    """五人斗地主: roles from the revealed card, two private steps, then the shared play."""
+    """五人斗地主: roles from the revealed card, two simultaneous steps, then the shared play."""
 
     layout = Layout(hand=21, kitty=3)
     ruleset = "ddz5"
 
     def _start(self) -> None:
+        self.phase = Phase.START
         self.revealed_card: Card = -1
         self.hidden: int | None = None  # the hidden landlord's seat; None: single landlord
         #: How the landlord side became public: "identity" or "copy"; None while secret.
@@ -156,6 +172,7 @@ class FivePlayer(ClimbingGame):
         self.shown_to: set[int] = set()
         self.answers: dict[int, str] = {}  # identity step: seat → "reveal" / "decline"
         self.doubled: dict[int, bool] = {}  # doubling step: seat → doubled?
+        self.held: list[Any] = []  # each hand once the kitty is taken (escape bombs)
         self.log.extend(self._deal())
         self.log.extend(self._assign_roles())
 
@@ -199,6 +216,7 @@ class FivePlayer(ClimbingGame):
         ]
         self._give(seat, self.kitty)
         self.kitty = []
+        self.held = list(self.counts)
         others = [s for s, hand in enumerate(self.hands) if s != seat and card in hand]
         if others:
             self.hidden = others[0]
@@ -206,47 +224,80 @@ class FivePlayer(ClimbingGame):
         else:
             events.append({"type": "role", "to": [seat], "role": "single landlord"})
         self.side = [0 if s in self.landlords() else 1 for s in range(PLAYERS)]
-        self.phase, self.to_act = "identity", seat
+        self.phase, self.to_act = Phase.IDENTITY, seat
         return events
 
-    # -- the identity and doubling steps -------------------------------------------------
+    # -- the identity and doubling steps: several seats answer at once -----------------
+
+    def _owing(self) -> list[int]:
+        """The seats still to answer the open step, the open landlord first."""
+        if self.phase == Phase.IDENTITY:
+            return [s for s in self.landlords() if s not in self.answers]
+        first = self.open_landlord
+        order = [(first + k) % PLAYERS for k in range(PLAYERS)]
+        return [s for s in order if s not in self.doubled]
+
+    def _acting(self) -> list[int]:
+        return self._owing() if self.phase in SIMULTANEOUS else super()._acting()
+
+    def _answers_for(self, seat: int) -> list[Action]:
+        if self.phase == Phase.IDENTITY:
+            return [REVEAL, DECLINE]
+        return [DECLINE] if self._double_block(seat) else [DOUBLE, DECLINE]
 
     def _setup_actions(self) -> list[Action]:
         assert self.to_act is not None
-        if self.phase == "identity":
-            return [REVEAL, DECLINE]
-        return [DECLINE] if self._double_block(self.to_act) else [DOUBLE, DECLINE]
+        return self._answers_for(self.to_act)
+
+    def _legal_for(self, seat: int) -> list[Action]:
+        return self._answers_for(seat) if self.phase in SIMULTANEOUS else []
 
     def _setup_parse(self, verb: str, arg: str) -> Action:
         if verb in ("reveal", "decline", "double") and not arg:
             return Action(verb)
-        raise IllegalAction(f"{verb} {arg}".strip() + " is not an action of ddz5: reveal, "
-                            "decline, double, play CARDS or pass")
+        raise IllegalAction(f"{excerpt(f'{verb} {arg}'.strip())} is not an action of ddz5: "
+                            "reveal, decline, double, play CARDS or pass")
 
     def _setup_check(self, action: Action) -> str | None:
-        assert self.to_act is not None
-        if self.phase == "identity":
+        seat = self.to_act if action.seat is None else action.seat
+        assert seat is not None
+        if self.phase == Phase.IDENTITY:
             if action.verb not in ("reveal", "decline"):
                 return "in the identity step, reveal or decline"
             return None
         if action.verb not in ("double", "decline"):
             return "in the doubling step, double or decline"
-        return self._double_block(self.to_act) if action.verb == "double" else None
+        return self._double_block(seat) if action.verb == "double" else None
 
     def _setup_apply(self, action: Action) -> list[Event]:
-        seat = self.to_act
+        seat = self.to_act if action.seat is None else action.seat
         assert seat is not None
-        if self.phase == "identity":
+        if self.phase == Phase.IDENTITY:
             return self._answer_identity(seat, action.verb)
         return self._answer_double(seat, action.verb == "double")
+
+    def _resolve(self, action: Action | str, seat: int | None) -> Action:
+        """Refusals in the identity step never say who else may answer (the hidden landlord)."""
+        try:
+            return super()._resolve(action, seat)
+        except IllegalAction as exc:
+            reason = str(exc)
+            if self.phase != Phase.IDENTITY or not (
+                    reason.startswith("it is seat ") or "has nothing to answer now" in reason):
+                raise
+            act = self._coerce(action)
+            who = act.seat if act.seat is not None else seat
+            raise IllegalAction(f"seat {who} has no identity answer to give now (only the "
+                                "landlords answer, each once)") from None
 
     def _answer_identity(self, seat: int, answer: str) -> list[Event]:
         self.answers[seat] = answer
         events: list[Event] = [{"type": "identity-answer", "to": [seat], "answer": answer}]
-        asked = self.landlords()
-        if len(self.answers) < len(asked):
-            self.to_act = asked[len(self.answers)]
+        owing = self._owing()
+        if owing:
+            self.to_act = owing[0]
             return events
+        asked = self.landlords()
         by = [s for s in asked if self.answers[s] == "reveal"]
         public: Event = {"type": "identity", "revealed": bool(by)}
         if by:
@@ -258,14 +309,15 @@ class FivePlayer(ClimbingGame):
                 public["hidden_landlord"] = self.hidden
                 self.shown_to = set(asked)
         events.append(public)
-        self.phase, self.to_act = "double", self.open_landlord
+        self.phase, self.to_act = Phase.DOUBLE, self.open_landlord
         return events
 
     def _answer_double(self, seat: int, double: bool) -> list[Event]:
         self.doubled[seat] = double
         events: list[Event] = [{"type": "double-answer", "to": [seat], "double": double}]
-        if len(self.doubled) < PLAYERS:
-            self.to_act = self._next(seat)
+        owing = self._owing()
+        if owing:
+            self.to_act = owing[0]
             return events
         events.append({"type": "doubling",
                        "doubled": [s for s in range(PLAYERS) if self.doubled[s]]})
@@ -331,6 +383,11 @@ class FivePlayer(ClimbingGame):
                 "spring": spring, "spring_factor": spring_factor,
                 "M": m0 * reveal * bomb_factor * spring_factor}
 
+    def _multiplier_causes(self) -> dict[str, Any]:
+        m = self.multiplier()
+        return dict(multiplier({"M0": m["M0"], "reveal": m["reveal_factor"],
+                                "bombs": m["bomb_factor"], "spring": m["spring_factor"]}))
+
     def _settle(self) -> dict[str, Any]:
         assert self.winner is not None
         lords = self.landlords()
@@ -346,32 +403,106 @@ class FivePlayer(ClimbingGame):
         for (lo, f), x in pairs.items():
             scores[lo] += sign * x
             scores[f] -= sign * x
-        result: dict[str, Any] = {
-            "scores": [as_number(x) for x in scores],
+        detail: dict[str, Any] = {
             "winner": "landlords" if lords_win else "farmers",
             "out": self.winner,
             "landlord": self.landlord,
             "hidden_landlord": self.hidden,
+            "landlords": lords,
             "single": self.single,
             "revealed": self.reveal_how,
+            "revealed_card": format_cards([self.revealed_card]),
             "spring": mult["spring"],
-            "multiplier": mult,
+            "M": mult["M"],
+            "bombs": mult["bombs"],
+            "bomb_plays": mult["bomb_plays"],
             "doubling": {"doubled": [s for s in range(PLAYERS) if d[s] == 2], "factors": d},
             "pairs": [{"landlord": lo, "farmer": f, "points": as_number(x)}
                       for (lo, f), x in pairs.items()],
         }
         n, fee, balances = (self.options[k] for k in ("N", "A", "balances"))
-        if n is not None:
+        changes = None if n is None else [0] * PLAYERS  # all on 托管: unscored, no beans
+        if n is not None and not self.all_auto():
             if self.hidden is None:
-                beans = settle(self.open_landlord, {f: x for (_, f), x in pairs.items()},
-                               lords_win, n, fee, balances)
+                bean = settle(self.open_landlord, {f: x for (_, f), x in pairs.items()},
+                              lords_win, n, fee, balances)
             else:
-                beans = two_landlord_beans(pairs, lords_win, self.open_landlord, n, fee,
-                                           balances)
-            result["beans"] = beans.to_json()
-        return result
+                bean = two_landlord_beans(pairs, lords_win, self.open_landlord, n, fee,
+                                          balances)
+            detail["beans"] = bean.to_json()
+            changes = list(bean.changes)
+        winners = [s for s in range(PLAYERS) if (self.side[s] == 0) is lords_win]
+        return self._outcome(detail, winners, [as_number(x) for x in scores], beans=changes)
+
+    def _escape(self, seat: int) -> list[Event]:
+        """platform §5: landlord rate for either landlord, farmer rate for farmers (happy
+        §4.4); ``M_act`` counts the doubling bombs held once the kitty was taken and the
+        identity step's ×2 if it is public; the four others share ``X_esc`` equally."""
+        role = "landlord" if self.side[seat] == 0 else "farmer"
+        m0: int = self.options["M0"]
+        bombs = sum(count_bombs(c, BOMB_LEAST, JOKER_BOMB) for c in self.held)
+        reveal = 2 if self.reveal_how == "identity" else 1
+        m_act = reveal * 2 ** bombs
+        p, _ = beans.escape_points(m_act, m0, role)
+        x_esc = self.options["base"] * m0 * p
+        points = beans.escape_shares(x_esc, PLAYERS, seat, POINT_UNIT)
+        detail: dict[str, Any] = {
+            "escape": seat, "role": role, "phase": str(self.phase), "M_act": m_act,
+            "P": as_number(p), "X_esc": as_number(x_esc), "held_bombs": bombs,
+            "landlord": self.landlord, "hidden_landlord": self.hidden,
+            "landlords": self.landlords(), "single": self.single, "revealed": self.reveal_how,
+            "revealed_card": format_cards([self.revealed_card])}
+        n, changes = self.options["N"], None
+        if n is not None:
+            bean = beans.settle_escape_shared(seat, x_esc, PLAYERS, n, self.options["A"],
+                                              self.options["balances"])
+            detail["beans"] = bean.to_json()
+            changes = list(bean.changes)
+        result = self.outcome(
+            ended="escape", winners=[s for s in range(PLAYERS) if s != seat],
+            points=[as_number(x) for x in points], detail=detail, beans=changes,
+            multiplier=dict(multiplier({"M0": m0, "reveal": reveal, "bombs": 2 ** bombs})))
+        return [{"type": "escape", "seat": seat, "role": role}, *self._end_with(result)]
 
     # -- views -----------------------------------------------------------------------------
+
+    def observe(self, seat: int) -> Observation:
+        """In the identity step a seat sees only its own part: who else answers (and who
+        has answered) would name the hidden landlord (docs/rulings.md)."""
+        view = super().observe(seat)
+        if self.phase == Phase.IDENTITY:
+            mine = seat in self.acting
+            view["acting"] = [seat] if mine else []
+            view["to_act"] = seat if mine else None
+        return view
+
+    def _view_roles(self, seat: int) -> list[str | None]:
+        """What ``seat`` knows: the open landlord and itself; everyone once the sides are
+        known to it (the hidden landlord is None to the others until revealed)."""
+        if self._knows_sides(seat):
+            return ["landlord" if self.side[s] == 0 else "farmer" for s in range(PLAYERS)]
+        roles: list[str | None] = [None] * PLAYERS
+        roles[self.open_landlord] = "landlord"
+        roles[seat] = "landlord" if self.side[seat] == 0 else "farmer"
+        return roles
+
+    def _last_text(self, seat: int, action: Action) -> str | None:
+        return action.at(None).text if self.phase == Phase.PLAY else None
+
+    def _view_last(self, seat: int) -> list[str | None]:
+        """Plays as played; a step's answers only once the step is closed, a hidden
+        landlord's identity answer only to those who know him, one's own always."""
+        out = list(self.last)
+        for s in range(PLAYERS):
+            if out[s] is not None:
+                continue
+            if s in self.doubled and (s == seat or self.phase != Phase.DOUBLE):
+                out[s] = "double" if self.doubled[s] else "decline"
+            elif s in self.answers and (s == seat or (
+                    self.phase != Phase.IDENTITY
+                    and (s == self.open_landlord or self._knows_sides(seat)))):
+                out[s] = self.answers[s]
+        return out
 
     def _observe_extra(self, seat: int, obs: Observation) -> None:
         over = self.over
@@ -389,80 +520,12 @@ class FivePlayer(ClimbingGame):
                               "cards": format_cards(self.hands[mate])}
         if seat == self.landlord or over:
             obs["kitty"] = hand_text(self.kitty_dealt)
-        window = self.phase == "double"
+        window = self.phase == Phase.DOUBLE
         obs["doubling"] = {  # as in ddz3_happy: others' answers only once all have answered
             "eligible": self._double_block(seat) is None,
             "answer": self.doubled.get(seat),
-            "doubled": [s for s, d in self.doubled.items() if d and (s == seat or not window)]}
+            "doubled": [s for s in range(PLAYERS)  # seat order: the answers' order is no one's
+                        if self.doubled.get(s) and (s == seat or not window)]}
         obs["identity_answer"] = self.answers.get(seat)
         obs["bombs"] = len(self.bombs)
         obs["multiplier"] = self.multiplier()
-        if self.phase in SIMULTANEOUS:
-            # Whose turn it is would name the hidden landlord and show who has answered.
-            obs["to_act"] = seat if seat == self.to_act else None
-            owes = self.landlords() if self.phase == "identity" else range(PLAYERS)
-            done = self.answers if self.phase == "identity" else self.doubled
-            obs["deciding"] = seat in owes and seat not in done
-
-
-# -- beans ---------------------------------------------------------------------------------
-
-
-def two_landlord_beans(pairs: Mapping[tuple[int, int], Fraction], landlords_win: bool,
-                       open_landlord: int, n: int, fee: int,
-                       balances: Sequence[int] | None) -> Beans:
-    """Beans of a two-landlord game, from each pair's points ``x(l, f)`` (Ruling 6).
-
-    ``beans.settle`` handles one landlord (the single-landlord case uses it);
-    here every farmer has a pair with each landlord. Same steps, same order:
-    amounts ``x × N``; each loser's floor, then each winner's cap, sharing a
-    shortfall among his pairs in proportion; then whole beans per pair, half
-    up; then, where rounding passed a floor or cap, the last pair gives a bean
-    back; then the fee.
-
-    The one exception to "half up": a farmer whose pairs with both landlords
-    are exact halves owes a whole number, and rounding both up would make him
-    pay (or receive) a bean that nobody owes. One of his pairs rounds up, the
-    other down, in favour of the open and the hidden landlord alternately,
-    the open landlord first: the landlords' totals then differ by at most the
-    one odd bean, and it goes to the open landlord (he receives it when the
-    landlords win and keeps it when they lose).
-    """
-    amount = {pair: x * n for pair, x in pairs.items()}
-    owed = {(lo, f): (f, lo) if landlords_win else (lo, f) for lo, f in pairs}  # payer, payee
-    if balances is not None:
-        for side in (0, 1):  # 0: the losers' floors, then 1: the winners' caps
-            for seat, balance in enumerate(balances):
-                mine = [pair for pair in amount if owed[pair][side] == seat]
-                total = sum((amount[pair] for pair in mine), Fraction(0))
-                if total > balance:
-                    amount.update({pair: amount[pair] * balance / total for pair in mine})
-    beans = {pair: round_half_up(a) for pair, a in amount.items()}
-    hidden = next(lo for lo, _ in pairs if lo != open_landlord)
-    half = Fraction(1, 2)
-    split = [f for f in sorted({f for _, f in pairs})
-             if amount[open_landlord, f] % 1 == half and amount[hidden, f] % 1 == half]
-    for k, f in enumerate(split):
-        favoured, other = (open_landlord, hidden) if k % 2 == 0 else (hidden, open_landlord)
-        beans[other if landlords_win else favoured, f] -= 1
-    if balances is not None:
-        for side in (0, 1):
-            for seat, balance in enumerate(balances):
-                for pair in reversed([p for p in beans if owed[p][side] == seat]):
-                    excess = sum(beans[p] for p in beans if owed[p][side] == seat) - balance
-                    beans[pair] -= max(0, min(excess, beans[pair]))
-    gross = [0] * PLAYERS
-    for pair, amount_paid in beans.items():
-        payer, payee = owed[pair]
-        gross[payer] -= amount_paid
-        gross[payee] += amount_paid
-    winners = {payee for _, payee in owed.values()}
-    fees = []
-    for seat in range(PLAYERS):
-        if seat in winners:
-            room = gross[seat]  # a winner's fee never exceeds his gross win
-        else:
-            room = fee if balances is None else balances[seat] + gross[seat]
-        fees.append(max(0, min(fee, room)))
-    return Beans(tuple(g - f for g, f in zip(gross, fees, strict=True)), tuple(gross),
-                 tuple(fees), sum(fees))

@@ -185,3 +185,22 @@ def judge(plays: Plays, selection: dict[str, int]) -> bool:
         if node == 0:
             return False
     return node == 1
+
+
+def expand(plays: Plays) -> list[list[str]]:
+    """Every legal play in ``plays``, each as its cards (labels repeated), in label order."""
+    out: list[list[str]] = []
+    labels = plays["labels"]
+
+    def walk(level: int, node: int, taken: list[str]) -> None:
+        if level == len(labels):
+            if node == 1:
+                out.append(list(taken))
+            return
+        kids = plays["nodes"][node] if node > 1 else []
+        for k, child in enumerate(kids):
+            if child:
+                walk(level + 1, child, taken + [labels[level]] * k)
+
+    walk(0, plays["root"], [])
+    return out

@@ -18,7 +18,9 @@ Rules (../shared/rules/zhao-pengyou.md; numbers are its rulings):
   row — everyone, the last declarer included, has answered the last
   declaration — or at once after a three-card declaration, which nothing can
   overcall. Its suit is trump. Nobody declared: redeal, same dealer. In the
-  first hand the last declarer becomes dealer.
+  first hand the last declarer becomes dealer. One seat answers at a time: the
+  rules' race to flip cards during the deal is not a window of simultaneous
+  answers, and asking in turn is its replayable model.
 - Kitty (扣底, Ruling 13): the dealer takes the 7 kitty cards (shown to him
   alone) and buries any 7 cards, trumps and points allowed: ``bury`` + 7 cards.
 - Friend call (叫朋友, Ruling 10): ``call-friend N CARD``, N 1–3, any of the 54
@@ -30,6 +32,9 @@ Rules (../shared/rules/zhao-pengyou.md; numbers are its rulings):
   player plays to every trick (no passing). Leads, follows, trumping, throws
   and failed throws (Ruling 9) as §4 and ``rules/trick_follow.py``. The hand
   ends when the hands are empty (31 tricks of singles, fewer with pairs).
+- Leaving (platform §5, ``autoplay``): the seat goes on 托管 and the hand goes
+  on; ``leave forced`` also costs −40 (``penalties``). A hand that ends with all
+  five seats on 托管 is not scored (its levels do not move either).
 - Settlement, levels, next dealer and the zero-sum scores: ``zhaopengyou_match``.
 
 Actions (canonical text; cards in ``cards.format_cards`` order):
@@ -40,295 +45,56 @@ What ``legal_actions()`` lists: every declaration and pass; all 162 friend
 calls; every single, pair and tractor to lead, and per suit the largest throw
 its leader can *see* will hold (judged from his own hand, the played cards and,
 for the dealer, the kitty — the other hands would leak); every legal follow up
-to ``trick_follow.FOLLOW_LIMIT`` of them, else the cheapest and a seeded sample.
-The burial space (C(38, 7) ≈ 12.6 million) gets a representative few: the
-platform's default burial (platform §4), the kitty as taken, the 7 lowest
-cards, and the shortest side suits first. ``check`` judges ANY action exactly:
-any burial of 7 held cards, any lead of held cards of one group (a throw that
-will fail is legal: applying it plays the forced unit), any follow by §4.
+to ``trick_follow.FOLLOW_LIMIT`` of them, else the cheapest and a seeded sample
+no longer than a view lists as text (the view then says ``legal_complete:
+false``; a long complete list goes out as a ``plays`` index). The burial space (C(38, 7) ≈
+12.6 million) gets a representative few: the platform's default burial
+(platform §4), the kitty as taken, the 7 lowest cards, and the shortest side
+suits first. ``check`` judges ANY action exactly: any burial of 7 held cards,
+any lead of held cards of one group (a throw that will fail is legal: applying
+it plays the forced unit), any follow by §4.
 
 Options: ``levels`` (each seat's level, default all 2), ``dealer`` (None: a
-match's first hand), ``first`` (who opens the first hand's window) and, for
-scripted tests and puzzles, ``deal`` (``{"hands": [5 texts], "kitty": text}``).
+match's first hand), ``first`` (who opens the first hand's window; None: drawn
+from the seed) and, for scripted tests and puzzles, ``deal`` (``{"hands": [5
+texts], "kitty": text}``, every card suited).
 """
 
 from __future__ import annotations
 
-import random
+import json
 from collections import Counter
-from collections.abc import Sequence
-from enum import StrEnum
-from functools import lru_cache
 from typing import Any
 
-from cardhall.cards import (
-    RANK_CHARS,
-    SMALL_JOKER_CARD,
-    SUIT_CHARS,
-    Card,
-    CardError,
-    card,
-    card_rank,
-    deck,
-    format_card,
-    format_cards,
-    parse_card,
-    parse_cards,
+from cardhall.cards import RANK_CHARS, SUIT_CHARS, Card, format_card, format_cards
+from cardhall.games.base import LEGAL_TEXT_BUDGET, Action, Event, Observation
+from cardhall.games.rng import Rng
+from cardhall.games.view import multiplier, plays_index
+from cardhall.games.zhaopengyou_match import PLAYERS, options, settle, unscored
+from cardhall.games.zhaopengyou_setup import (
+    FRIEND_CALLS,
+    KITTY,
+    PACKS,
+    Cards,
+    Phase,
+    ZhaoPengyouSetup,
+    _cards,
+    _text,
 )
-from cardhall.games.base import Action, Event, GameState, IllegalAction, Observation, Variant
-from cardhall.games.zhaopengyou_match import PLAYERS, options, settle
 from cardhall.rules.trick import (
     LEVEL_CHARS,
-    Lead,
-    Trumps,
     failed_throw,
     group_name,
     lead_of,
-    level_rank,
     play_rank,
     points,
     safe_throws,
-    trumps,
 )
-from cardhall.rules.trick_follow import follow_error, follows, leads, lowest_cards
-
-HAND, KITTY, PACKS = 31, 7, 3
-Cards = tuple[Card, ...]
-PASS = Action("pass")
-FRIEND_CALLS = tuple(Action("call-friend", f"{n} {format_card(c)}")
-                     for n in (1, 2, 3) for c in range(54))
+from cardhall.rules.trick_follow import follow_error, follows, leads
 
 
-class Phase(StrEnum):
-    DECLARE = "declare"
-    BURY = "bury"
-    FRIEND = "friend"
-    PLAY = "play"
-    OVER = "over"
-
-
-@lru_cache(maxsize=1 << 16)
-def _cards(text: str) -> Cards:
-    return tuple(sorted(parse_cards(text)))
-
-
-@lru_cache(maxsize=1 << 16)
-def _text(cards: Cards) -> str:
-    return format_cards(cards)
-
-
-def _vector(cards: Sequence[Card]) -> tuple[int, ...]:
-    counts = [0] * 54
-    for c in cards:
-        counts[c] += 1
-    return tuple(counts)
-
-
-class ZhaoPengyou(GameState):
+class ZhaoPengyou(ZhaoPengyouSetup):
     """One hand of 找朋友 (a match is ``zhaopengyou_match.Match``)."""
-
-    def __init__(self, variant: Variant, seed: int, options: dict[str, Any]) -> None:
-        super().__init__(variant, seed, options)
-        self.levels = [LEVEL_CHARS.index(v) for v in options["levels"]]
-        self.dealer: int | None = options["dealer"]
-        if self.dealer is None and any(self.levels):
-            raise IllegalAction("without a dealer this is a match's first hand, where every "
-                                "level is 2: give the dealer too")
-        self.level = level_rank(self.levels[self.dealer] if self.dealer is not None else 0)
-        self.hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
-        self.counts: list[tuple[int, ...]] = [(0,) * 54] * PLAYERS
-        self.kitty: list[Card] = []
-        self.taken: list[Card] = []  # the kitty as the dealer took it
-        self.played: list[Card] = []
-        self.log: list[Event] = []
-        self.deals = 0
-        self.declarations: list[tuple[int, Cards]] = []
-        self.passes = 0
-        self.trump: int | None = None
-        self.ctx: Trumps | None = None
-        self.friend_call: tuple[int, Card] | None = None
-        self.friend: int | None = None
-        self.copies = 0  # copies of the called face played so far
-        self.trick: list[tuple[int, Cards]] = []
-        self.lead: Lead | None = None
-        self.winning = 0  # index in ``trick`` of the play winning it so far
-        self.best: tuple[int, int] = (0, 0)  # that play's rank (trick.play_rank)
-        self.tricks = 0
-        self.last_trick: list[tuple[int, Cards]] = []
-        self.last_winner: int | None = None
-        self.won = [0] * PLAYERS  # points in the tricks each seat won
-        self._legal: list[Action] | None = None
-        self._index: dict[str, Action] = {}
-        self._result: dict[str, Any] | None = None
-        self.log.extend(self._deal())
-        given_first = options["first"]
-        self.first = (self.dealer if self.dealer is not None else
-                      given_first if given_first is not None else self.rng.randrange(PLAYERS))
-        self.log.extend(self._open_window())
-
-    # -- dealing and declaring -------------------------------------------------------------
-
-    def _deal(self) -> list[Event]:
-        self.deals += 1
-        given = self.options.get("deal")
-        if given is not None and self.deals == 1:
-            hands, kitty = self._given_deal(given)
-        else:
-            cards = list(deck(PACKS))
-            self.rng.shuffle(cards)
-            hands = [cards[i * HAND:(i + 1) * HAND] for i in range(PLAYERS)]
-            kitty = cards[PLAYERS * HAND:]
-        for seat, hand in enumerate(hands):
-            self._set_hand(seat, hand)
-        self.kitty = sorted(kitty)
-        self.played = []
-        return [{"type": "deal", "deal": self.deals, "dealer": self.dealer,
-                 "level": RANK_CHARS[self.level]}]
-
-    def _given_deal(self, given: Any) -> tuple[list[list[Card]], list[Card]]:
-        if not isinstance(given, dict) or not isinstance(given.get("hands"), list):
-            raise IllegalAction('option deal must be {"hands": [5 card texts], "kitty": text}')
-        texts = [*given["hands"], given.get("kitty", "")]
-        if len(texts) != PLAYERS + 1 or not all(isinstance(t, str) for t in texts):
-            raise IllegalAction(f"option deal needs {PLAYERS} hands and a kitty as card text")
-        try:
-            parts = [list(_cards(t)) for t in texts]
-        except CardError as exc:
-            raise IllegalAction(f"option deal: {exc}") from None
-        if [len(p) for p in parts] != [HAND] * PLAYERS + [KITTY] or \
-                Counter(c for p in parts for c in p) != Counter(deck(PACKS)):
-            raise IllegalAction(f"option deal must give {PLAYERS} hands of {HAND} and a kitty of "
-                                f"{KITTY}: the whole three-pack deck")
-        return parts[:PLAYERS], parts[PLAYERS]
-
-    @staticmethod
-    def _count(cards: Sequence[Card]) -> tuple[int, ...]:
-        """How many of each of the 54 faces ``cards`` holds."""
-        return _vector(cards)
-
-    def _set_hand(self, seat: int, cards: Sequence[Card]) -> None:
-        self.hands[seat] = sorted(cards)
-        self.counts[seat] = _vector(cards)
-
-    def _open_window(self) -> list[Event]:
-        self.phase = Phase.DECLARE
-        self.to_act = self.first
-        self.passes = 0
-        self.declarations = []
-        return [{"type": "declare-window", "first": self.first}]
-
-    def _standing(self) -> int:
-        return len(self.declarations[-1][1]) if self.declarations else 0
-
-    def _declare_actions(self, seat: int) -> list[Action]:
-        standing = self._standing()
-        out = [PASS]
-        for suit in range(4):
-            face = card(self.level, suit)
-            held = self.counts[seat][face]
-            out.extend(Action("declare", format_cards([face] * k))
-                       for k in range(standing + 1, min(held, 3) + 1))
-        return out
-
-    def _check_declare(self, seat: int, cards: Cards) -> str | None:
-        name = RANK_CHARS[self.level]
-        if len(set(cards)) != 1 or len(cards) > 3 or cards[0] >= SMALL_JOKER_CARD:
-            return f"declare 1, 2 or 3 identical level cards, e.g. 'declare {name}s {name}s'"
-        if card_rank(cards[0]) != self.level:
-            return f"the level rank is {name}: declare with {name}s of one suit"
-        held = self.counts[seat][cards[0]]
-        if held < len(cards):
-            return f"you hold {held} {format_card(cards[0])}, not {len(cards)}"
-        standing = self._standing()
-        if len(cards) <= standing:
-            return f"a new declaration must show more than {standing} identical level cards"
-        return None
-
-    def _apply_declare(self, seat: int, action: Action) -> list[Event]:
-        if action.verb == "pass":
-            self.passes += 1
-            events: list[Event] = [{"type": "pass", "seat": seat}]
-            if self.passes >= PLAYERS:
-                return events + self._close_window()
-        else:
-            cards = _cards(action.arg)
-            self.declarations.append((seat, cards))
-            self.passes = 0
-            events = [{"type": "declare", "seat": seat, "cards": action.arg}]
-            if len(cards) == 3:
-                return events + self._close_window()
-        self.to_act = (seat + 1) % PLAYERS
-        return events
-
-    def _close_window(self) -> list[Event]:
-        if not self.declarations:
-            return [{"type": "redeal"}, *self._deal(), *self._open_window()]
-        declarer, cards = self.declarations[-1]
-        self.trump = cards[0] % 4
-        self.ctx = trumps(self.level, self.trump)
-        if self.dealer is None:
-            self.dealer = declarer
-        dealer = self.dealer
-        events: list[Event] = [
-            {"type": "trump", "suit": SUIT_CHARS[self.trump], "level": RANK_CHARS[self.level],
-             "declarer": declarer, "dealer": dealer},
-            {"type": "kitty", "to": [dealer], "cards": format_cards(self.kitty)},
-        ]
-        self.taken = list(self.kitty)
-        self._set_hand(dealer, [*self.hands[dealer], *self.kitty])
-        self.kitty = []
-        self.phase = Phase.BURY
-        self.to_act = dealer
-        return events
-
-    # -- kitty and friend ----------------------------------------------------------------------
-
-    def _bury_actions(self, seat: int) -> list[Action]:
-        """A representative few of the C(38, 7) burials (see the module docstring)."""
-        ctx = self.ctx
-        assert ctx is not None
-        hand = self.hands[seat]
-        side = [c for c in hand if not ctx.is_trump(c)]
-        length = Counter(ctx.group[c] for c in side)
-        short_first = sorted(side, key=lambda c: (length[ctx.group[c]], ctx.group[c],
-                                                  ctx.strength[c], c))
-        choices = [lowest_cards(hand, ctx, KITTY), self.taken,
-                   sorted(hand, key=lambda c: (ctx.strength[c], c))[:KITTY]]
-        if len(short_first) >= KITTY:
-            choices.append(short_first[:KITTY])
-        out: dict[str, Action] = {}
-        for cards in choices:
-            action = Action("bury", format_cards(cards))
-            out.setdefault(action.text, action)
-        return list(out.values())
-
-    def _check_bury(self, seat: int, cards: Cards) -> str | None:
-        if len(cards) != KITTY:
-            return f"bury exactly {KITTY} cards, not {len(cards)}"
-        return self._missing(seat, cards)
-
-    def _missing(self, seat: int, cards: Cards) -> str | None:
-        have = self.counts[seat]
-        short = [c for c, n in Counter(cards).items() if n > have[c]]
-        if short:
-            return f"you do not hold {format_cards(short)} (not as many as that)"
-        return None
-
-    def _apply_bury(self, seat: int, cards: Cards) -> list[Event]:
-        left = Counter(self.hands[seat])
-        left.subtract(cards)
-        self._set_hand(seat, list(left.elements()))
-        self.kitty = list(cards)
-        self.phase = Phase.FRIEND
-        return [{"type": "bury", "seat": seat},
-                {"type": "buried", "to": [seat], "cards": format_cards(cards)}]
-
-    def _apply_friend(self, seat: int, action: Action) -> list[Event]:
-        n, face = action.arg.split()
-        self.friend_call = (int(n), parse_card(face))
-        self.phase = Phase.PLAY
-        self.to_act = seat
-        return [{"type": "call-friend", "seat": seat, "n": int(n), "card": face}]
 
     # -- play ------------------------------------------------------------------------------
 
@@ -347,8 +113,13 @@ class ZhaoPengyou(GameState):
         if self.lead is None:
             plays = leads(hand, ctx) + safe_throws(hand, self._unseen(seat), ctx)
         else:
-            rng = random.Random(self.seed * 1_000_003 + len(self.actions))
-            plays, _ = follows(self.lead, hand, ctx, rng=rng)
+            seed = self.seed * 1_000_003 + self.moves
+            plays, self._complete = follows(self.lead, hand, ctx, rng=Rng(seed))
+            fit = LEGAL_TEXT_BUDGET // (len("play ") + 3 * self.lead.size + 3)
+            if not self._complete and len(plays) > fit:
+                # A sample is only a sample: keep it to what a view lists as text (a sample
+                # does not share the structure that makes a complete list's index small).
+                plays, _ = follows(self.lead, hand, ctx, limit=fit, rng=Rng(seed))
         return [Action("play", _text(p)) for p in plays]
 
     def _check_play(self, seat: int, cards: Cards) -> str | None:
@@ -387,7 +158,9 @@ class ZhaoPengyou(GameState):
         left.subtract(cards)
         self._set_hand(seat, list(left.elements()))
         self.played.extend(cards)
+        self.played_by[seat].extend(cards)
         self.trick.append((seat, cards))
+        self.last[seat] = f"play {_text(cards)}"
         events.append({"type": "play", "seat": seat, "cards": _text(cards)})
         events.extend(self._count_copies(seat, cards))
         if len(self.trick) == PLAYERS:
@@ -410,16 +183,13 @@ class ZhaoPengyou(GameState):
         return []
 
     def _end_trick(self) -> list[Event]:
-        ctx = self.ctx
-        assert ctx is not None
         winner = self.trick[self.winning][0]  # trick.trick_winner, kept play by play
         gained = points(c for _, cards in self.trick for c in cards)
         self.won[winner] += gained
-        self.tricks += 1
-        self.last_trick, self.last_winner = self.trick, winner
+        self.history.append((self.trick[0][0], winner, gained, self.trick))
         self.trick, self.lead = [], None
-        events: list[Event] = [{"type": "trick", "number": self.tricks, "winner": winner,
-                                "points": gained}]
+        events: list[Event] = [{"type": "trick", "number": len(self.history),
+                                "winner": winner, "points": gained}]
         if self.hands[winner]:
             self.to_act = winner
             return events
@@ -429,22 +199,30 @@ class ZhaoPengyou(GameState):
         return [*events, {"type": "over", "result": self._result}]
 
     def _settle(self) -> dict[str, Any]:
-        assert self.dealer is not None and self.last_winner is not None
-        assert self.friend_call is not None
+        assert self.dealer is not None and self.history and self.friend_call is not None
         n, face = self.friend_call
-        last_play = next(cards for seat, cards in self.last_trick if seat == self.last_winner)
-        return settle(dealer=self.dealer, friend=self.friend, levels=self.levels, won=self.won,
-                      kitty=self.kitty, last_winner=self.last_winner, last_play=last_play,
-                      call=f"{n} {format_card(face)}")
+        _, last_winner, _, last_trick = self.history[-1]
+        last_play = next(cards for seat, cards in last_trick if seat == last_winner)
+        detail = settle(dealer=self.dealer, friend=self.friend, levels=self.levels,
+                        won=self.won, kitty=self.kitty, last_winner=last_winner,
+                        last_play=last_play, call=f"{n} {format_card(face)}")
+        scores, causes = detail.pop("scores"), detail.pop("multiplier")
+        side = [s for s, role in enumerate(detail["roles"]) if role != "attacker"]
+        attackers = detail["attackers"]
+        if self.all_auto():
+            detail = unscored(detail)
+        return self.outcome(ended="finished", winners=side if detail["holds"] else attackers,
+                            points=scores, multiplier=dict(multiplier({"stake": causes["stake"]})),
+                            detail=detail)
 
-    # -- the contract --------------------------------------------------------------------
+    # -- the contract ----------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
+    def _legal_actions(self) -> list[Action]:
         if self._legal is None:
             seat = self.to_act
-            if self.over or seat is None:
-                legal: list[Action] = []
-            elif self.phase == Phase.DECLARE:
+            assert seat is not None
+            self._complete = True
+            if self.phase == Phase.DECLARE:
                 legal = self._declare_actions(seat)
             elif self.phase == Phase.BURY:
                 legal = self._bury_actions(seat)
@@ -456,137 +234,46 @@ class ZhaoPengyou(GameState):
             self._index = {a.text: a for a in legal}
         return list(self._legal)
 
-    def parse_action(self, text: str) -> Action:
-        words = text.strip().split(None, 1)
-        if not words:
-            raise IllegalAction("empty action")
-        verb, arg = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
-        if verb.startswith("@"):
-            raise IllegalAction("in 找朋友 only the seat to act acts: no '@seat' actions")
-        if verb == "pass":
-            if arg:
-                raise IllegalAction(f"pass takes nothing after it, not {arg!r}")
-            return PASS
-        if verb in ("declare", "bury", "play"):
-            if not arg:
-                raise IllegalAction(f"{verb} which cards? e.g. '{verb} Ts'")
-            try:
-                return Action(verb, format_cards(_cards(arg)))
-            except CardError as exc:
-                raise IllegalAction(str(exc)) from None
-        if verb == "call-friend":
-            parts = arg.split()
-            if len(parts) != 2 or parts[0] not in ("1", "2", "3"):
-                raise IllegalAction("call your friend as 'call-friend N CARD', N 1 to 3: "
-                                    "e.g. 'call-friend 1 Ad' for the first ♦A played")
-            try:
-                face = parse_card(parts[1])
-            except CardError as exc:
-                raise IllegalAction(str(exc)) from None
-            return Action("call-friend", f"{parts[0]} {format_card(face)}")
-        raise IllegalAction(f"{text.strip()!r} is not an action of 找朋友: pass, declare, bury, "
-                            "call-friend or play")
+    def _known(self, text: str) -> Action | None:
+        if self.over or self.to_act is None:
+            return None
+        self._legal_actions()
+        return self._index.get(text)
+
+    def _is_listed(self, action: Action) -> bool:
+        return self._legal is not None and self._index.get(action.text) is action
+
+    def _changed(self) -> None:
+        self._legal = None
+        self._index = {}
 
     def _check(self, action: Action) -> str | None:
-        if self._legal is not None and self._index.get(action.text) == action:
+        if self._legal is not None and self._index.get(action.text) is action:
             return None
-        try:  # an Action built by hand must still be a well-formed, canonical one
-            canonical = self.parse_action(action.text)
-        except IllegalAction as exc:
-            return str(exc)
-        if canonical != action:
-            return f"write {action.text!r} as {canonical.text!r}"
         seat = self.to_act
         assert seat is not None
-        verb = action.verb
-        if self.phase == Phase.DECLARE:
-            if verb == "pass":
-                return None
-            if verb != "declare":
-                return "the trump declaration is open: declare level cards or pass"
-            return self._check_declare(seat, _cards(action.arg))
-        if self.phase == Phase.BURY:
-            if verb != "bury":
-                return f"the dealer buries {KITTY} cards now: bury CARDS"
-            return self._check_bury(seat, _cards(action.arg))
-        if self.phase == Phase.FRIEND:
-            if verb != "call-friend":
-                return "the dealer calls his friend now: call-friend N CARD"
-            return None
-        if verb == "pass":
+        if self.phase != Phase.PLAY:
+            return self._setup_check(seat, action)
+        if action.verb == "pass":
             return "nobody passes in 找朋友: play to the trick"
-        if verb != "play":
-            return f"{action.text!r} is not a play: it is your turn to play cards"
+        if action.verb != "play":
+            return f"{action.text[:40]!r} is not a play: it is your turn to play cards"
         return self._check_play(seat, _cards(action.arg))
 
     def _apply(self, action: Action) -> list[Event]:
-        self._legal = None
         seat = self.to_act
         assert seat is not None
-        if self.phase == Phase.DECLARE:
-            events = self._apply_declare(seat, action)
-        elif self.phase == Phase.BURY:
-            events = self._apply_bury(seat, _cards(action.arg))
-        elif self.phase == Phase.FRIEND:
-            events = self._apply_friend(seat, action)
-        else:
-            events = self._apply_play(seat, _cards(action.arg))
-        self.log.extend(events)
+        self.moves += 1
+        if self.phase == Phase.PLAY:
+            return self._apply_play(seat, _cards(action.arg))
+        shown = "bury" if action.verb == "bury" else action.text
+        events = self._setup_apply(seat, action)
+        if events and events[-1]["type"] != "declare-window":  # a redeal clears the bubbles
+            self.last[seat] = shown
         return events
 
     def result(self) -> dict[str, Any] | None:
         return self._result
-
-    # -- views ---------------------------------------------------------------------------
-
-    def _trick_view(self) -> dict[str, Any] | None:
-        if not self.trick:
-            return None
-        assert self.lead is not None
-        best = self.trick[self.winning]
-        return {"leader": self.trick[0][0], "lead": _text(self.trick[0][1]),
-                "shape": self.lead.shape.describe(), "suit": group_name(self.lead.group),
-                "plays": [[s, _text(c)] for s, c in self.trick],
-                "seat": best[0], "cards": _text(best[1])}
-
-    def observe(self, seat: int) -> Observation:
-        if not 0 <= seat < PLAYERS:
-            raise IllegalAction(f"no seat {seat} in a {PLAYERS}-player game")
-        known = self.friend is not None or self.over
-        side = {self.dealer, self.friend}
-        obs: Observation = {
-            "variant": self.variant.id,
-            "seat": seat,
-            "phase": str(self.phase),
-            "to_act": self.to_act,
-            "hand": format_cards(self.hands[seat]),
-            "counts": [len(h) for h in self.hands],
-            "levels": [LEVEL_CHARS[v] for v in self.levels],
-            "level": RANK_CHARS[self.level],
-            "trump": None if self.trump is None else SUIT_CHARS[self.trump],
-            "declarations": [[s, format_cards(c)] for s, c in self.declarations],
-            "dealer": self.dealer,
-            "friend_call": None if self.friend_call is None else {
-                "n": self.friend_call[0], "card": format_card(self.friend_call[1])},
-            "copies_played": self.copies,
-            "friend": self.friend,
-            "trick": self._trick_view(),
-            "last_trick": None if self.last_winner is None else {
-                "winner": self.last_winner,
-                "plays": [[s, _text(c)] for s, c in self.last_trick]},
-            "tricks": self.tricks,
-            "points": list(self.won),
-            "attacker_points": (sum(p for s, p in enumerate(self.won) if s not in side)
-                                if known else None),
-            "log": [e for e in self.log if seat in e.get("to", (seat,))],
-        }
-        if self.over or (seat == self.dealer and self.phase in (Phase.FRIEND, Phase.PLAY)):
-            obs["kitty"] = format_cards(self.kitty)
-        if self.over:
-            obs["result"] = self._result
-        if seat == self.to_act:
-            obs["legal_actions"] = [a.text for a in self.legal_actions()]
-        return obs
 
     def zones(self) -> dict[str, list[Card]]:
         """Hands, the kitty (dealt, then buried) and every card played: the whole deck."""
@@ -594,8 +281,113 @@ class ZhaoPengyou(GameState):
         out.update(kitty=list(self.kitty), played=list(self.played))
         return out
 
-    def deck_cards(self) -> list[Card]:
-        return list(deck(PACKS))
+    # -- views -----------------------------------------------------------------------------
+
+    def observe(self, seat: int) -> Observation:
+        """base's view; a follow list cut to the cheapest and a sample is not complete."""
+        view = super().observe(seat)
+        if view["legal"] and not self._complete:
+            view["legal_complete"] = False
+        return view
+
+    def _plays_index(self, seat: int, actions: list[Action]) -> dict[str, Any] | None:
+        """A long complete follow list as a ``Plays`` index over the hand's faces.
+
+        A complete list shares structure (the cards a follow must hold, then any
+        few of the rest), so its index is a fraction of its text; where it is not,
+        the text is kept (None).
+        """
+        faces = sorted(set(self.hands[seat]))
+        position = {c: i for i, c in enumerate(faces)}
+        selections = []
+        for a in actions:
+            vec = [0] * len(faces)
+            for c in _cards(a.arg):
+                vec[position[c]] += 1
+            selections.append(tuple(vec))
+        counts = self.counts[seat]
+        index = dict(plays_index([format_card(c) for c in faces], selections,
+                                 [counts[c] for c in faces]))
+        text = sum(len(a.text) + 3 for a in actions)
+        return index if len(json.dumps(index)) < text else None
+
+    def _friend_known(self) -> bool:
+        return self.friend is not None or self.over
+
+    def _view_hand(self, seat: int) -> list[str]:
+        return [format_card(c) for c in self.hands[seat]]
+
+    def _view_counts(self) -> list[int]:
+        return [len(h) for h in self.hands]
+
+    def _view_roles(self, seat: int) -> list[str | None]:
+        """The dealer once fixed; friend and attackers once the friend is known (else None)."""
+        dealer = self.dealer
+        # A later hand of a match knows its dealer from the start; a first hand's dealer
+        # is the last declarer, known once the window closes.
+        if dealer is None or (self.phase == Phase.DECLARE and self.options["dealer"] is None):
+            return [None] * PLAYERS
+        if not self._friend_known():
+            return ["dealer" if s == dealer else None for s in range(PLAYERS)]
+        return ["dealer" if s == dealer else "friend" if s == self.friend else "attacker"
+                for s in range(PLAYERS)]
+
+    def _view_table(self) -> dict[str, Any] | None:
+        if not self.trick:
+            return None
+        assert self.lead is not None
+        best = self.trick[self.winning]
+        return {"seat": best[0], "cards": _text(best[1]), "kind": self.lead.shape.describe(),
+                "leader": self.trick[0][0],
+                "plays": [{"seat": s, "cards": _text(c)} for s, c in self.trick]}
+
+    def _view_played(self) -> list[str]:
+        return [format_cards(cards) for cards in self.played_by]
+
+    def _view_last(self, seat: int) -> list[str | None]:
+        last = list(self.last)
+        if seat == self.dealer and last[seat] == "bury":
+            last[seat] = f"bury {format_cards(self.kitty)}"  # he knows what he buried
+        return last
+
+    def _view_multiplier(self) -> dict[str, Any]:
+        if self._result is not None:
+            return dict(self._result["multiplier"])
+        return dict(multiplier({}))
+
+    def _detail(self, seat: int) -> dict[str, Any]:
+        known = self._friend_known()
+        side = {self.dealer, self.friend}
+        dealer = self.dealer
+        last = self.history[-1] if self.history else None
+        detail: dict[str, Any] = {
+            "levels": [LEVEL_CHARS[v] for v in self.levels],
+            "level": RANK_CHARS[self.level],
+            "trump": None if self.trump is None else SUIT_CHARS[self.trump],
+            "first": self.first,
+            "deals": self.deals,
+            "declarations": [[s, format_cards(c)] for s, c in self.declarations],
+            "dealer": dealer,
+            "friend_call": None if self.friend_call is None else {
+                "n": self.friend_call[0], "card": format_card(self.friend_call[1])},
+            "copies_played": self.copies,
+            "friend": self.friend,
+            "trick_suit": None if self.lead is None else group_name(self.lead.group),
+            "last_trick": None if last is None else {
+                "leader": last[0], "winner": last[1], "points": last[2],
+                "plays": [[s, _text(c)] for s, c in last[3]]},
+            "tricks": [{"leader": leader, "winner": winner, "points": gained,
+                        "plays": [[s, _text(c)] for s, c in plays]}
+                       for leader, winner, gained, plays in self.history],
+            "points": list(self.won),
+            "attacker_points": (sum(p for s, p in enumerate(self.won) if s not in side)
+                                if known else None),
+        }
+        if seat == dealer and self.phase != Phase.DECLARE:
+            detail["kitty_taken"] = format_cards(self.taken)  # shown to him alone
+        if self.over or (seat == dealer and self.phase in (Phase.FRIEND, Phase.PLAY)):
+            detail["kitty"] = format_cards(self.kitty)
+        return detail
 
 
-__all__ = ["FRIEND_CALLS", "Phase", "ZhaoPengyou", "options"]
+__all__ = ["FRIEND_CALLS", "KITTY", "Phase", "ZhaoPengyou", "options"]

@@ -23,18 +23,23 @@ when it steps down. Each attacker loses (holds) or wins (steps down) ``s``; the
 friend wins or loses ``s``, the dealer the rest (``2s`` against three
 attackers, ``4s`` alone against four).
 
+A hand that ends with every seat on 托管 is not scored (platform §4): no
+points, and no level moves either (``unscored``); the table then dissolves, so
+its match ends there without a winner.
+
 A hand starts from a match position — the options ``levels`` and ``dealer``
-(``options()`` below) — and ``Match`` plays hands one after another, carrying them.
+(``options()`` below) — and ``Match`` plays hands one after another, carrying
+them; ``Match.record()`` and ``replay_match`` keep and rebuild a whole match.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardhall.cards import Card, format_cards
 from cardhall.games.base import IllegalAction, Option, seat_or_none
+from cardhall.games.rng import Rng
 from cardhall.rules.trick import LEVEL_CHARS, bottom_multiplier, pairs_in, points
 
 if TYPE_CHECKING:
@@ -120,57 +125,86 @@ def settle(*, dealer: int, friend: int | None, levels: Sequence[int], won: Seque
     }
 
 
+def unscored(detail: dict[str, Any]) -> dict[str, Any]:
+    """An all-托管 hand's settlement words: what happened, and that nothing moves."""
+    return {**detail, "unscored": True, "level_gain": 0,
+            "levels_after": list(detail["levels_before"]),
+            "next_dealer": detail["dealer"],
+            "next_level": detail["levels_before"][detail["dealer"]], "match_winner": None}
+
+
 # -- options: the match position a hand starts from ----------------------------------------
 
 
 def _levels(value: Any) -> list[str]:
     """Five levels, one per seat: ``["2", "10", "A", …]`` or ``"2TA22"``."""
-    items = list(value) if isinstance(value, str) else value
+    items = list(value) if isinstance(value, str) and len(value) <= PLAYERS else value
     if not isinstance(items, list | tuple) or len(items) != PLAYERS:
-        raise ValueError(f"{PLAYERS} levels, one per seat (2 … 10, J, Q, K, A), not {value!r}")
+        shown = repr(value)[:40]
+        raise ValueError(f"{PLAYERS} levels, one per seat (2 … 10, J, Q, K, A), not {shown}")
     out = []
     for item in items:
-        text = str(item).strip().upper()
+        text = str(item).strip().upper()[:3]
         text = "T" if text == "10" else text
         if len(text) != 1 or text not in LEVEL_CHARS:
-            raise ValueError(f"a level is 2 … 10, J, Q, K or A, not {item!r}")
+            raise ValueError(f"a level is 2 … 10, J, Q, K or A, not {repr(item)[:20]}")
         out.append(text)
     return out
-
 
 
 def options() -> dict[str, Option]:
     seats = (None, *range(PLAYERS))
     return {
         "levels": Option(["2"] * PLAYERS, "each seat's level (2 … A), carried through a match",
-                         None, _levels),
+                         None, _levels, kind="text",
+                         help_zh="每位玩家各自的级别（2 … A），整场比赛中延续；如 \"2TA22\""),
         "dealer": Option(None, "the dealer (None: a match's first hand, the last declarer deals)",
-                         seats, seat_or_none),
-        "first": Option(None, "who opens the first hand's declaration window (None: drawn)",
-                        seats, seat_or_none),
-        "deal": Option(None, 'the cards: {"hands": [5 texts of 31 cards], "kitty": 7 cards}'),
+                         seats, seat_or_none, kind="seat",
+                         help_zh="庄家（空：一场比赛的第一局，由最后翻主者坐庄）"),
+        "first": Option(None, "who opens the first hand's declaration window (None: drawn "
+                        "from the seed; a later hand's window opens at its dealer)",
+                        seats, seat_or_none, kind="seat",
+                        help_zh="第一局翻主时第一个被询问的座位（空：由种子抽取；之后各局从庄家开始）"),
+        "deal": Option(None, 'the cards, every one suited: {"hands": [5 texts of 31 cards], '
+                       '"kitty": 7 cards}', kind="deal",
+                       help_zh="指定发牌（每张牌须带花色）：5 手各 31 张，底牌 7 张"),
     }
+
+
+#: What ``Match.record()`` writes and ``replay_match`` reads; bumped when either changes.
+MATCH_RECORD = "zhaopengyou-match"
+MATCH_VERSION = 1
 
 
 class Match:
     """Hands of 找朋友 one after another, every player's level and the dealer carried.
 
     Each hand is an ordinary game (``new_game("zhaopengyou", …)``) started with
-    the options ``levels`` and ``dealer`` of the match position, so any hand can
-    also be replayed or studied alone. Hand seeds are drawn from the match seed.
+    the options ``levels`` and ``dealer`` of the match position (the first hand
+    also with ``first``), so any hand can also be replayed or studied alone.
+    Hand seeds are drawn from the match seed with ``games.rng.Rng``. The match
+    ends when a dealer at A holds (Ruling 3), or when the table dissolves: a
+    seat on 托管 at the end of a hand (platform §4).
 
         >>> match = Match(seed=1)
-        >>> match.hand.phase
+        >>> str(match.hand.phase)
         'declare'
+        >>> replay_match(match.record()).record() == match.record()
+        True
     """
 
     def __init__(self, seed: int = 0, levels: Sequence[str] | None = None,
-                 dealer: int | None = None) -> None:
+                 dealer: int | None = None, first: int | None = None) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise IllegalAction(f"a match seed is an integer, not {repr(seed)[:40]}")
         self.seed = seed
-        self.levels: list[str] = list(levels) if levels is not None else ["2"] * PLAYERS
+        self.start_levels: list[str] = list(levels) if levels is not None else ["2"] * PLAYERS
+        self.start_dealer = dealer
+        self.first = first
+        self.levels = list(self.start_levels)
         self.dealer = dealer
         self.hands: list[GameState] = []
-        self._seeds = random.Random(seed)
+        self._seeds = Rng(seed)
         self._start()
 
     @property
@@ -182,27 +216,90 @@ class Match:
     def winner(self) -> int | None:
         """The seat that passed A, once the match is over."""
         result = self.hand.result()
-        return None if result is None else result["match_winner"]
+        return None if result is None else result["detail"]["match_winner"]
+
+    @property
+    def dissolved(self) -> bool:
+        """The last hand ended with a seat on 托管: the table breaks up (platform §4)."""
+        result = self.hand.result()
+        return result is not None and bool(result["dissolve"])
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or self.dissolved
 
     def _start(self) -> None:
         from cardhall.games import new_game  # noqa: PLC0415 (the registry imports this module)
-        options = {"levels": self.levels, "dealer": self.dealer}
-        self.hands.append(new_game("zhaopengyou", self._seeds.randrange(2**32), options))
+        options: dict[str, Any] = {"levels": self.levels, "dealer": self.dealer}
+        if not self.hands and self.first is not None:
+            options["first"] = self.first
+        self.hands.append(new_game("zhaopengyou", self._seeds.below(2**32), options))
 
     def next_hand(self) -> GameState:
         """Start the next hand from the last one's levels and next dealer."""
         result = self.hand.result()
         if result is None:
             raise IllegalAction("the hand is still being played")
-        if result["match_winner"] is not None:
-            raise IllegalAction(f"the match is over: seat {result['match_winner']} passed A")
-        self.levels, self.dealer = list(result["levels_after"]), result["next_dealer"]
+        detail = result["detail"]
+        if detail["match_winner"] is not None:
+            raise IllegalAction(f"the match is over: seat {detail['match_winner']} passed A")
+        if result["dissolve"]:
+            raise IllegalAction("the match is over: the table dissolved (a seat was on 托管 "
+                                "at the end of the hand)")
+        self.levels, self.dealer = list(detail["levels_after"]), detail["next_dealer"]
         self._start()
         return self.hand
 
     def record(self) -> dict[str, Any]:
-        return {"seed": self.seed, "hands": [h.record() for h in self.hands]}
+        """The match position it started from, its seed and every hand's record in order."""
+        return {"record": MATCH_RECORD, "version": MATCH_VERSION, "seed": self.seed,
+                "levels": list(self.start_levels), "dealer": self.start_dealer,
+                "first": self.first, "hands": [h.record() for h in self.hands]}
+
+
+def replay_match(record: Mapping[str, Any]) -> Match:
+    """Rebuild a match from ``Match.record()``: the same hands, seeds and actions, in order.
+
+    Each hand must be the one the match deals at that point (same variant
+    version, seed and options); a record of another version is refused.
+    """
+    if not isinstance(record, Mapping) or record.get("record") != MATCH_RECORD:
+        raise IllegalAction(f"a match record says record: {MATCH_RECORD!r}")
+    if record.get("version") != MATCH_VERSION:
+        raise IllegalAction(f"this is a 找朋友 match record of version "
+                            f"{repr(record.get('version'))[:20]}; this cardhall replays "
+                            f"version {MATCH_VERSION}")
+    hands = record.get("hands")
+    if not isinstance(hands, list) or not hands:
+        raise IllegalAction("a match record holds its hands' records, at least one")
+    try:
+        match = Match(record["seed"], record.get("levels"), record.get("dealer"),
+                      record.get("first"))
+    except KeyError:
+        raise IllegalAction("a match record needs its seed") from None
+    for number, hand in enumerate(hands, 1):
+        if number > 1:
+            try:
+                match.next_hand()
+            except IllegalAction as exc:
+                raise IllegalAction(f"match record hand {number}: {exc}") from None
+        _replay_hand(match.hand, hand, number)
+    return match
+
+
+def _replay_hand(state: GameState, hand: Any, number: int) -> None:
+    where = f"match record hand {number}"
+    if not isinstance(hand, Mapping):
+        raise IllegalAction(f"{where} is not a record")
+    expected = state.record()
+    for key in ("variant", "version", "seed", "options"):
+        if hand.get(key) != expected[key]:
+            raise IllegalAction(f"{where}: its {key} is not the one this match deals there")
+    actions = hand.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise IllegalAction(f"{where}: actions are a list of action texts")
+    for i, text in enumerate(actions, 1):
+        try:
+            state.apply(text)
+        except IllegalAction as exc:
+            raise IllegalAction(f"{where}, action {i} ({text[:40]!r}): {exc}") from None

@@ -100,14 +100,14 @@ def classify(rs: RuleSet, counts: Sequence[int]) -> list[Play]:
     """Every reading of exactly these cards, in declaration order."""
     total = sum(counts)
     out: list[Play] = []
-    for p in rs.patterns:
+    for p, unit in zip(rs.patterns, rs.gen.units, strict=True):
         if p.jokers:
             if total == counts[SMALL_JOKER] + counts[BIG_JOKER]:
                 out.extend(_joker_plays(p, counts, exact=True))
             continue
-        if total % p.unit:
+        if total % unit:
             continue
-        n = total // p.unit
+        n = total // unit
         if not p.chain[0] <= n <= p.chain[1]:
             continue
         for main, used, key, subkey in _mains(counts, p, n):

@@ -67,6 +67,11 @@ class MoveGen:
         self._kickers: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._hands: dict[tuple[int, ...], _Hand] = {}
         self._needs: dict[int, tuple[tuple[Rank, int], ...]] = {}
+        self._need_packed: dict[int, tuple[int, int]] = {}
+        #: The wildcard game's realised plays of a code (``wild.moves``'s memo).
+        self.wild_plays: dict[tuple[int, int, int, int], tuple[Play, ...]] = {}
+        #: Realised wild plays by (wild rank, code, substitutions): one object each.
+        self.wild_real: dict[tuple[int, int, tuple[int, ...]], Play | None] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).
         self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
         self._by_kind: dict[str, list[int]] = {}
@@ -86,6 +91,9 @@ class MoveGen:
         self._specs = [(p.width, self._allowed[i], p.chain[0], p.chain[1], p.unit,
                         bool(p.kickers or p.second)) for i, p in enumerate(self.patterns)]
         self._jokers = [i for i, p in enumerate(self.patterns) if p.jokers]
+        #: Cards per chain unit of each pattern (a property: classify reads it per pattern).
+        self.units = [p.unit for p in self.patterns]
+        self._widest = max((max(p.width, p.second) for p in self.patterns), default=0)
 
     # -- codes and plays -------------------------------------------------------------
 
@@ -106,6 +114,19 @@ class MoveGen:
                 counts[r] = counts.get(r, 0) + 1
             need = self._needs[code] = tuple(counts.items())
         return need
+
+    def need_packed(self, code: int) -> tuple[int, int]:
+        """(the play's cards as counts, 4 bits a rank; its size): see ``Room``."""
+        found = self._need_packed.get(code)
+        if found is None:
+            need = self.needs(code)
+            found = self._need_packed[code] = (sum(k << (4 * r) for r, k in need),
+                                               sum(k for _, k in need))
+        return found
+
+    def room(self, natural: Sequence[int], budget: int) -> Room:
+        """The wildcard filter of ``codes``: ``budget`` wild cards on top of ``natural``."""
+        return Room(natural, budget, self._widest)
 
     def play(self, code: int) -> Play:
         play = self._plays.get(code)
@@ -132,11 +153,16 @@ class MoveGen:
     # -- generation ------------------------------------------------------------------
 
     def codes(self, counts: Sequence[int], last: Play | None = None,
-              filter_bombs: bool = True) -> list[int]:
+              filter_bombs: bool = True, room: Room | None = None) -> list[int]:
         """Codes of every play from ``counts``; beating ``last`` if given.
 
         ``filter_bombs=False`` keeps every bomb regardless of ``last`` (the
         wildcard game decides a bomb's class only after substitution).
+        ``room`` (the wildcard game's virtual hand) keeps only the plays whose
+        shortfall against the natural cards fits the wild cards: most plays of
+        a virtual hand do not, and dropping a main part before its kicker sets
+        are listed is what makes a four-wild lead affordable. The order of the
+        codes kept is the order without ``room``.
         """
         if type(counts) is not tuple:
             counts = tuple(counts)
@@ -148,15 +174,15 @@ class MoveGen:
             masks = hand[1]
             for i, spec in enumerate(self._specs):
                 if masks[spec[0]] & spec[1]:
-                    self._emit(i, hand, None, out)
+                    self._emit(i, hand, None, out, room)
             for i in self._jokers:
                 self._emit_jokers(i, hand[0], None, out)
             return out
         if not last.tier:
             for i in self._by_kind.get(last.kind, ()):
-                self._emit(i, hand, last, out)
+                self._emit(i, hand, last, out, room)
         for i in self._bombs:
-            self._emit(i, hand, last if filter_bombs else None, out)
+            self._emit(i, hand, last if filter_bombs else None, out, room)
         return out
 
     def _scan(self, counts: Sequence[int]) -> _Hand:
@@ -187,10 +213,14 @@ class MoveGen:
                 if last is None or (p.tier, key) > (last.tier, last.key):
                     out.append(i | j << START)
 
-    def _emit(self, i: int, hand: _Hand, last: Play | None, out: list[int]) -> None:
+    def _emit(self, i: int, hand: _Hand, last: Play | None, out: list[int],
+              room: Room | None = None) -> None:
         width, allowed, lo, hi, unit, extra = self._specs[i]
         if not width:
-            self._emit_jokers(i, hand[0], last, out)
+            self._emit_jokers(i, hand[0], last, out)  # jokers are never substituted
+            return
+        if room is not None:
+            self._emit_room(i, hand, last, out, room)
             return
         masks = hand[1]
         full = masks[width] & allowed
@@ -222,6 +252,55 @@ class MoveGen:
                     self._emit_second(i, p, s, n, base, chain << s, hand, last, out)
                 else:
                     out.extend([base + k for k in self._kicker_codes(i, p, n, chain << s, hand)])
+
+    def _emit_room(self, i: int, hand: _Hand, last: Play | None, out: list[int],
+                   room: Room) -> None:
+        """``_emit`` keeping only plays the wild cards can cover (same loops, same order)."""
+        width, allowed, lo, hi, unit, extra = self._specs[i]
+        masks = hand[1]
+        full = masks[width] & allowed
+        if not full:
+            return
+        p = self.patterns[i]
+        if last is not None and not p.tier:
+            lo = hi = last.length
+        hi = min(hi, hand[2] // unit)
+        short_at = room.short[width]
+        budget = room.budget
+        run = full
+        for n in range(1, hi + 1):
+            if n > 1:
+                run &= full >> (n - 1)
+                if not run:
+                    return
+            if n < lo:
+                continue
+            starts = run
+            if last is not None:
+                starts &= self._above(p, n, last)
+            head = i | n << LENGTH
+            chain = (1 << n) - 1
+            for s in BITS[starts]:
+                short = sum(short_at[s:s + n])
+                if short > budget:
+                    continue
+                base = head | s << START
+                if not extra:
+                    out.append(base)
+                elif p.second:
+                    kept: list[int] = []
+                    self._emit_second(i, p, s, n, base, chain << s, hand, last, kept)
+                    second_at = room.short[p.second]
+                    for code in kept:
+                        s2 = (code >> SECOND) & 15
+                        left = budget - short - sum(second_at[s2:s2 + n])
+                        if left >= 0 and room.kicker_short(code >> KICKERS) <= left:
+                            out.append(code)
+                else:
+                    left = budget - short
+                    fits = room.kicker_short
+                    out.extend([base + k for k in self._kicker_codes(i, p, n, chain << s, hand)
+                                if fits(k >> KICKERS) <= left])
 
     @staticmethod
     def _above(p: Pattern, n: int, last: Play) -> int:
@@ -327,3 +406,38 @@ def _single_sets(avail: list[tuple[Rank, int]], m: int) -> tuple[int, ...]:
                     step = t * one
                     buckets[s + t].extend([x + step for x in buckets[s]])
     return tuple(sorted(x for x in buckets[m] if not (x & _SMALL_BIT and x & _BIG_BIT)))
+
+
+class Room:
+    """The natural cards behind a wildcard game's virtual hand, and the wild cards to spend.
+
+    ``short[w][r]`` is how many wild cards rank ``r`` needs to make ``w`` of a
+    kind; a kicker set's shortfall is read from its packed counts at once.
+    """
+
+    __slots__ = ("_have", "budget", "short")
+
+    def __init__(self, natural: Sequence[int], budget: int, widths: int) -> None:
+        self.budget = budget
+        self.short = [[max(0, w - k) for k in natural] for w in range(widths + 1)]
+        # One pack: at most 4 of a rank, so 4 bits a rank hold it.
+        self._have = sum(natural[r] << (4 * r) for r in range(NUM_RANKS))
+
+    def shortfall(self, packed: int) -> int:
+        """Per rank, what the cards ``packed`` (4 bits a rank) lack in the natural cards.
+
+        ``k + 8 - have`` never borrows from the next field, and its bit 3 says
+        whether ``k >= have``; the low three bits are then ``k - have``.
+        """
+        x = (packed | _EIGHTS) - self._have
+        return x & (((x >> 3) & _ONES) * 7)
+
+    def kicker_short(self, packed: int) -> int:
+        """Wild cards the kickers ``packed`` need beyond the natural cards (a total)."""
+        pos = self.shortfall(packed)
+        return (pos & _ONES).bit_count() + 2 * (pos & (_ONES << 1)).bit_count() \
+            + 4 * (pos & (_ONES << 2)).bit_count()
+
+
+_ONES = sum(1 << (4 * r) for r in range(NUM_RANKS))
+_EIGHTS = _ONES << 3

@@ -31,6 +31,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from typing import Protocol, TypeVar
 
 from cardhall.cards import Card, format_cards
 from cardhall.rules.trick import (
@@ -46,6 +47,17 @@ from cardhall.rules.trick import (
 )
 
 Cards = tuple[Card, ...]
+T = TypeVar("T")
+
+
+class Sampler(Protocol):
+    """What ``follows`` draws its sample with: ``games.rng.Rng`` (or ``random.Random``)."""
+
+    def randrange(self, n: int, /) -> int: ...
+
+    def sample(self, items: Sequence[T], k: int, /) -> list[T]: ...
+
+
 #: Default size above which ``follows`` samples instead of listing.
 FOLLOW_LIMIT = 400
 
@@ -216,13 +228,13 @@ class _Plan:
         assert best is not None
         return best
 
-    def sample(self, rng: random.Random) -> Cards:
+    def sample(self, rng: Sampler) -> Cards:
         i = rng.randrange(len(self.fixed))
         return tuple(sorted((*self.fixed[i], *rng.sample(self.pools[i], self.free))))
 
 
 def follows(lead: Lead, hand: Sequence[Card], ctx: Trumps, limit: int = FOLLOW_LIMIT,
-            rng: random.Random | None = None) -> tuple[list[Cards], bool]:
+            rng: Sampler | None = None) -> tuple[list[Cards], bool]:
     """The legal follows of ``hand`` to ``lead`` (sorted card tuples) and whether that is all.
 
     Past ``limit`` possible follows: the cheapest (platform §4's 托管 choice) and

@@ -18,7 +18,7 @@ rules then apply:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING
 
 from cardhall.cards import SMALL_JOKER, TWO, Rank
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 SOFT, HARD, PURE = 1, 2, 3
 _PACK_COPIES = 4
+#: Substitution vectors listed by ``product`` and filtered, rather than walked, up to this many.
+_PRODUCT_LIMIT = 512
 
 
 def _bomb_tier(natural: Play, wilds_in_main: int) -> int:
@@ -98,6 +100,16 @@ def _uses(natural: Play, base: Sequence[int], wild: Rank, budget: int,
         ranges.append((r, lo, hi))
     if floor > budget:
         return
+    combos = 1
+    for _, lo, hi in ranges:
+        combos *= hi - lo + 1
+    if combos <= _PRODUCT_LIMIT:
+        # The same order as ``walk`` (lexicographic, first rank outermost), at C speed.
+        ranks = [r for r, _, _ in ranges]
+        for ks in product(*[range(lo, hi + 1) for _, lo, hi in ranges]):
+            if sum(ks) <= budget:
+                yield dict(zip(ranks, ks, strict=True))
+        return
 
     def walk(i: int, left: int, acc: dict[Rank, int]) -> Iterator[dict[Rank, int]]:
         if i == len(ranges):
@@ -130,23 +142,43 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
         virtual[r] = min(base[r] + budget, _PACK_COPIES)
     out: list[Play] = []
     gen = rs.gen
-    for code in gen.codes(virtual, last, filter_bombs=False):
-        # Most plays of the virtual hand need more wild cards than there are.
-        short = 0
-        for r, k in gen.needs(code):
-            if r == wild:
-                short += k
-            elif k > base[r]:
-                short += k - base[r]
-        if short > budget:
-            continue
-        natural = gen.play(code)
-        singles = natural.kind in rs.single_kicker_kinds
-        for use in _uses(natural, base, wild, budget, singles):
-            play = _realise(natural, use, wild)
-            if play is not None and (last is None or climb.ladder_beats(play, last)):
-                out.append(play)
+    memo, real = gen.wild_plays, gen.wild_real
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    if len(real) > _MEMO_LIMIT:
+        real.clear()
+    room = gen.room(base, budget)
+    # Only plays the wild cards can cover (most plays of the virtual hand cannot).
+    for code in gen.codes(virtual, last, filter_bombs=False, room=room):
+        # What a natural play realises to depends only on its shortfall at each rank
+        # and on the wild cards there are (see ``_uses``), which many hands share.
+        # More wild cards than the play has cards change nothing.
+        need, size = gen.need_packed(code)
+        spend = budget if budget < size else size
+        key = (wild, code, room.shortfall(need), spend)
+        plays = memo.get(key)
+        if plays is None:
+            natural = gen.play(code)
+            singles = natural.kind in rs.single_kicker_kinds
+            found: list[Play] = []
+            for use in _uses(natural, base, wild, spend, singles):
+                # Interned: one object per (cards, reading), whichever hand it came from.
+                ukey = (wild, code, tuple(use.values()))
+                play = real.get(ukey, _MISSING)
+                if play is _MISSING:
+                    play = real[ukey] = _realise(natural, use, wild)
+                if play is not None:
+                    found.append(play)
+            plays = memo[key] = tuple(found)
+        if last is None:
+            out.extend(plays)
+        else:
+            out.extend([p for p in plays if climb.ladder_beats(p, last)])
     return out
+
+
+_MEMO_LIMIT = 1 << 17
+_MISSING = Play("", -1, 0, ())
 
 
 def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
@@ -160,13 +192,22 @@ def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
     base[wild] = 0
     seen: set[Play] = set()
     out: list[Play] = []
+    cache = rs.gen.readings
     for subs in combinations_with_replacement(range(TWO + 1), n_wild):
         virtual = list(base)
         for r in subs:
             virtual[r] += 1
         if max(virtual[: SMALL_JOKER]) > _PACK_COPIES:
             continue
-        for natural in climb.classify(rs, virtual):
+        # The natural readings of a virtual hand do not depend on the wild rank, and
+        # the same virtual hands come back for every wild card set: share the memo.
+        key = tuple(virtual)
+        readings = cache.get(key)
+        if readings is None:
+            if len(cache) > _MEMO_LIMIT:
+                cache.clear()
+            readings = cache[key] = tuple(climb.classify(rs, virtual))
+        for natural in readings:
             use: dict[Rank, int] = {}
             for r in subs:
                 use[r] = use.get(r, 0) + 1
