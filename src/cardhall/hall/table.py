@@ -152,6 +152,15 @@ class Table:
             return False
         return True
 
+    def _post(self, cmd: Command) -> None:
+        """Queue a command of the table's own (a timer, a bot's answer): never dropped.
+
+        It waits for room in the queue instead of being refused, so a flood of
+        player messages can delay a timer but never lose it (the table would stall).
+        """
+        if self.phase != TablePhase.CLOSED:
+            asyncio.get_running_loop().create_task(self.queue.put(cmd))
+
     async def call(self, cmd: Command) -> None:
         """Queue a command and wait until the table has taken it (ProtocolError if refused)."""
         cmd.done = asyncio.get_running_loop().create_future()
@@ -194,10 +203,13 @@ class Table:
         assert self.game is not None
         self.phase = TablePhase.PLAYING
         for s in self.seats:
-            if s.human:
+            if s.player is not None:
                 s.connected = False
-                self._start_grace(s.player)  # type: ignore[arg-type]
-        self._after_change()
+                self._start_grace(s.player)
+        if self.game.over:  # it crashed after the last action, before settling
+            await self._settle()
+        else:
+            self._after_change()
 
     async def _on_act(self, cmd: Command) -> None:
         player = cmd.player
@@ -430,7 +442,7 @@ class Table:
             self.deadline = int((time.time() + seconds) * 1000)
             token = (self.game_id, self.seq)
             self._timer = asyncio.get_running_loop().call_later(
-                seconds, lambda: self.submit(Command("expire", token=token)))
+                seconds, lambda: self._post(Command("expire", token=token)))
         else:
             self.deadline = None
         self._broadcast()
@@ -448,7 +460,7 @@ class Table:
 
         async def ask() -> None:
             text = await self.bots.decide(name, game.variant.id, seat, game.seed, view)
-            self.submit(Command("bot", seat=seat, seq=seq, text=text))
+            self._post(Command("bot", seat=seat, seq=seq, text=text))
 
         asyncio.get_running_loop().create_task(ask())
 
@@ -497,7 +509,7 @@ class Table:
         holder: list[asyncio.TimerHandle] = []
         handle = asyncio.get_running_loop().call_later(
             self.grace_seconds,
-            lambda: self.submit(Command("grace", player=player, token=holder[0])))
+            lambda: self._post(Command("grace", player=player, token=holder[0])))
         holder.append(handle)
         self._graces[player] = handle
 
