@@ -17,7 +17,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -113,6 +113,7 @@ class Table:
         self._graces: dict[str, asyncio.TimerHandle] = {}
         self._asked: set[tuple[int, int]] = set()  # (seq, seat) a bot is deciding
         self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         self.actions_accepted = 0
         self.latency_hook: Callable[[float], None] | None = None
 
@@ -159,7 +160,13 @@ class Table:
         player messages can delay a timer but never lose it (the table would stall).
         """
         if self.phase != TablePhase.CLOSED:
-            asyncio.get_running_loop().create_task(self.queue.put(cmd))
+            self._spawn(self.queue.put(cmd))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, held until done (the loop keeps only weak refs)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def call(self, cmd: Command) -> None:
         """Queue a command and wait until the table has taken it (ProtocolError if refused)."""
@@ -462,7 +469,7 @@ class Table:
             text = await self.bots.decide(name, game.variant.id, seat, game.seed, view)
             self._post(Command("bot", seat=seat, seq=seq, text=text))
 
-        asyncio.get_running_loop().create_task(ask())
+        self._spawn(ask())
 
     def _audience(self) -> list[str]:
         return [*self.humans(), *self.watchers]
