@@ -1,0 +1,66 @@
+"""Bot decisions off the event loop, under a time cap, never failing the table.
+
+A table asks for a decision with the seat's view (a bot sees exactly what a
+person there sees). The decision runs in a worker process, so a slow search or
+a big move list never holds the event loop, nor the GIL of the thread serving
+sockets. If the bot fails or overruns ``cap`` seconds, the 托管 policy answers
+instead (cheap, in this process): a table never waits on a bot for longer
+than the cap and never stalls on one's error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from cardhall import bots
+
+log = logging.getLogger("cardhall.hall.bots")
+
+#: Bot instances a worker keeps between decisions (a bot may carry memory of its game).
+_CACHE_SIZE = 512
+_cache: OrderedDict[tuple[str, str, int, int], bots.Bot] = OrderedDict()
+
+
+def decide(name: str, variant: str, seat: int, seed: int, view: dict[str, Any]) -> str:
+    """One decision, in whatever process runs it: the bot for that seat, kept warm."""
+    key = (name, variant, seat, seed)
+    bot = _cache.pop(key, None)
+    if bot is None:
+        bot = bots.make(name, variant, seat, seed)
+    _cache[key] = bot
+    while len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return bot.act(view)
+
+
+class BotPool:
+    """Runs decisions in ``workers`` processes (threads with ``processes=False``)."""
+
+    def __init__(self, workers: int = 1, cap: float = 2.0, processes: bool = True) -> None:
+        self.cap = cap
+        self._executor: Executor = (ProcessPoolExecutor(max_workers=workers) if processes
+                                    else ThreadPoolExecutor(max_workers=workers))
+        self.fallbacks = 0
+
+    async def decide(self, name: str, variant: str, seat: int, seed: int,
+                     view: dict[str, Any]) -> str:
+        """The bot's action text, or the 托管 policy's when the bot fails or overruns."""
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self._executor, decide, name, variant, seat, seed,
+                                          view)
+            return await asyncio.wait_for(future, self.cap)
+        except TimeoutError:
+            log.warning("bot %s overran %.1fs in %s seat %d: 托管 answers", name, self.cap,
+                        variant, seat)
+        except Exception:  # a bot's bug must not stop a table: log it, answer by policy
+            log.exception("bot %s failed in %s seat %d: 托管 answers", name, variant, seat)
+        self.fallbacks += 1
+        return decide("tuoguan", variant, seat, seed, view)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,161 @@
+"""Opening the hall's database, one code path for SQLite and PostgreSQL.
+
+URLs are the ones an operator writes (``sqlite:///hall.db``,
+``postgresql://user@host/db``); they are mapped to the async drivers (aiosqlite,
+asyncpg) here so nobody has to know SQLAlchemy's driver names.
+
+SQLite is set up for a hall in one process: WAL (readers do not wait for the writer),
+foreign keys on, a busy timeout, and every transaction begins IMMEDIATE, i.e. takes the
+write lock at its start. Without that, two transactions that both read and then write
+(two settlements of one game, two relief claims) deadlock and one fails with
+"database is locked"; with it the second simply waits its turn. PostgreSQL gets the
+same guarantees from row locks (``SELECT … FOR UPDATE``, ``UPDATE … WHERE``).
+
+``await upgrade(url)`` applies the migrations shipped inside the package; the server
+calls it on start, and running it again changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib.resources import files
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+DEFAULT_URL = "sqlite:///hall.db"
+
+_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
+
+
+class DatabaseError(ValueError):
+    """A database URL the hall cannot use."""
+
+
+def async_url(url: str | URL) -> URL:
+    """``url`` with its async driver: sqlite → aiosqlite, postgresql → asyncpg."""
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise DatabaseError(f"not a database URL: {str(url)!r}") from None
+    backend = u.get_backend_name()
+    if backend not in _DRIVERS:
+        raise DatabaseError(f"database {backend!r} is not supported (use sqlite:// or "
+                            "postgresql://)")
+    if u.drivername not in (backend, _DRIVERS[backend]):
+        raise DatabaseError(f"driver {u.drivername!r}: give a plain {backend}:// URL")
+    if backend == "sqlite" and u.database in (None, "", ":memory:"):
+        # Every pooled connection would get its own empty in-memory database.
+        raise DatabaseError("SQLite needs a file (sqlite:///hall.db), not an in-memory database")
+    return u.set(drivername=_DRIVERS[backend])
+
+
+def _sqlite_setup(engine: AsyncEngine) -> None:
+    sync = engine.sync_engine
+
+    @event.listens_for(sync, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        # Hand transaction control to us (pysqlite's own BEGIN is deferred).
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @event.listens_for(sync, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_engine(url: str | URL = DEFAULT_URL, **kwargs: Any) -> AsyncEngine:
+    """An async engine for a plain sqlite:// or postgresql:// URL."""
+    u = async_url(url)
+    engine = create_async_engine(u, **kwargs)
+    if u.get_backend_name() == "sqlite":
+        _sqlite_setup(engine)
+    return engine
+
+
+@dataclass(frozen=True)
+class Database:
+    """An engine and its session factory: what every hall service is given.
+
+    ``transaction()`` is the unit of work: everything done inside it commits together
+    or not at all, which is how a settlement is one transaction.
+    """
+
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+
+    @classmethod
+    def open(cls, url: str | URL = DEFAULT_URL, **kwargs: Any) -> Database:
+        engine = make_engine(url, **kwargs)
+        return cls(engine, async_sessionmaker(engine, expire_on_commit=False))
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration for the migrations shipped in this package."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(files("cardhall.hall") / "migrations"))
+    return cfg
+
+
+def _upgrade_on(conn: Connection, revision: str) -> None:
+    cfg = alembic_config()
+    cfg.attributes["connection"] = conn
+    command.upgrade(cfg, revision)
+
+
+async def upgrade(url: str | URL | AsyncEngine = DEFAULT_URL, revision: str = "head") -> None:
+    """Bring the database at ``url`` (or behind an engine) up to ``revision``.
+
+    Idempotent: on an up-to-date database it does nothing. Runs on one connection in
+    one transaction (PostgreSQL rolls back a failed migration whole).
+    """
+    engine = url if isinstance(url, AsyncEngine) else make_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_upgrade_on, revision)
+    finally:
+        if engine is not url:
+            await engine.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m cardhall.hall.db [URL]``: apply the migrations by hand."""
+    args = sys.argv[1:] if argv is None else argv
+    url = args[0] if args else DEFAULT_URL
+    asyncio.run(upgrade(url))
+    print(f"{make_url(url).render_as_string(hide_password=True)}: up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

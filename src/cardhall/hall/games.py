@@ -1,0 +1,280 @@
+"""Games at tables: their start, their action log, and their settlement.
+
+A live game is stored as its row (variant, seat → player) plus the append-only action
+log; ``cardhall.games.replay`` of the record rebuilt from them gives the state back, so
+a restarted server (or another process taking the table over) loses nothing. Each
+action is appended with its sequence number, and the (game, seq) key refuses a second
+action with the same number: two processes that both think they own a table cannot
+both write.
+
+Settlement happens once. ``settle_game`` first flips the game from ``live`` to
+``settled`` (an ``UPDATE … WHERE status = 'live'``, which on PostgreSQL locks the row
+and on SQLite runs inside a write-locked transaction); only the call that flips it
+writes beans, points and stats, all in that same transaction. A second call, even a
+concurrent one, finds the game settled and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from cardhall.games import VARIANTS
+from cardhall.hall.accounts import new_id
+from cardhall.hall.db import Database
+from cardhall.hall.errors import BadRequest, Conflict, NotFound
+from cardhall.hall.ledger import add_entry, balance_in, lock_player
+from cardhall.hall.models import Action, Game, Player, Score, Stat, utcnow
+
+LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
+
+
+async def create_game(db: Database, *, table_id: str, room_id: str, variant: str,
+                      players: Sequence[str | None], seed: int,
+                      options: Mapping[str, Any] | None = None, game_id: str | None = None,
+                      now: datetime | None = None) -> str:
+    """Record a new live game and return its id. ``players`` are player ids by seat
+    (None for a bot seat); the record starts with the variant, options and seed."""
+    if variant not in VARIANTS:
+        raise BadRequest(f"unknown variant {variant!r}")
+    if len(players) != VARIANTS[variant].players:
+        raise BadRequest(f"{variant} seats {VARIANTS[variant].players} players, "
+                         f"not {len(players)}")
+    humans = [p for p in players if p is not None]
+    if len(set(humans)) != len(humans):
+        raise BadRequest("a player can take only one seat in a game")
+    gid = game_id or new_id()
+    record = {"variant": variant, "version": VARIANTS[variant].version,
+              "options": dict(options or {}), "seed": seed, "actions": []}
+    async with db.transaction() as s:
+        if humans:
+            found = set((await s.execute(select(Player.id).where(Player.id.in_(humans))))
+                        .scalars())
+            if missing := [p for p in humans if p not in found]:
+                raise NotFound(f"no player {missing[0]!r}")
+        s.add(Game(id=gid, table_id=table_id, room_id=room_id, variant=variant,
+                   players=list(players), record=record, status=LIVE, started=now or utcnow()))
+    return gid
+
+
+async def append_action(db: Database, game_id: str, seq: int, action: str,
+                        seat: int | None, now: datetime | None = None) -> None:
+    """Append the ``seq``-th accepted action (1 for the first) of a live game.
+
+    Conflict when the game is not live or ``seq`` is not the next number (the action
+    was already written, perhaps by another process): the caller's view is stale.
+    """
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise BadRequest(f"seq counts from 1, not {seq!r}")
+    try:
+        async with db.transaction() as s:
+            status = await s.scalar(select(Game.status).where(Game.id == game_id))
+            if status is None:
+                raise NotFound(f"no game {game_id!r}")
+            if status != LIVE:
+                raise Conflict(f"game {game_id} is {status}")
+            last = await s.scalar(select(func.coalesce(func.max(Action.seq), 0))
+                                  .where(Action.game_id == game_id))
+            if seq != (last or 0) + 1:
+                raise Conflict(f"game {game_id} has {last} actions; seq {seq} is stale")
+            s.add(Action(game_id=game_id, seq=seq, seat=seat, action=action,
+                         created=now or utcnow()))
+    except IntegrityError:
+        raise Conflict(f"game {game_id} already has action {seq}") from None
+
+
+async def actions(db: Database, game_id: str) -> list[str]:
+    """The game's accepted actions, in order."""
+    async with db.transaction() as s:
+        return list((await s.execute(select(Action.action).where(Action.game_id == game_id)
+                                     .order_by(Action.seq))).scalars())
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as stored; ``record`` includes every logged action (replayable)."""
+
+    id: str
+    table_id: str
+    room_id: str
+    variant: str
+    players: list[str | None]
+    record: dict[str, Any]
+    result: dict[str, Any] | None
+    beans: dict[str, int] | None
+    status: str
+    started: datetime
+    ended: datetime | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape of ``GET /api/games/{id}``."""
+        return {"id": self.id, "table": self.table_id, "room": self.room_id,
+                "variant": self.variant, "players": self.players, "record": self.record,
+                "result": self.result, "beans": self.beans, "status": self.status,
+                "started": self.started.isoformat(),
+                "ended": self.ended.isoformat() if self.ended else None}
+
+
+async def _stored(s: AsyncSession, game: Game) -> StoredGame:
+    record = dict(game.record or {})
+    if game.status == LIVE or not record.get("actions"):
+        record["actions"] = list((await s.execute(
+            select(Action.action).where(Action.game_id == game.id).order_by(Action.seq)))
+            .scalars())
+    return StoredGame(game.id, game.table_id, game.room_id, game.variant, list(game.players),
+                      record, game.result, game.beans, game.status, game.started, game.ended)
+
+
+async def get_game(db: Database, game_id: str) -> StoredGame | None:
+    """Any game, live or finished (the server decides what it may show)."""
+    async with db.transaction() as s:
+        game = await s.get(Game, game_id)
+        return None if game is None else await _stored(s, game)
+
+
+async def live_games(db: Database) -> list[StoredGame]:
+    """Every live game with its logged actions: what a restarting server rebuilds."""
+    async with db.transaction() as s:
+        games = (await s.execute(select(Game).where(Game.status == LIVE)
+                                 .order_by(Game.started))).scalars().all()
+        return [await _stored(s, g) for g in games]
+
+
+async def _finish(s: AsyncSession, game_id: str, status: str, now: datetime,
+                  result: Mapping[str, Any] | None, record: Mapping[str, Any] | None) -> bool:
+    values: dict[str, Any] = {"status": status, "ended": now}
+    if result is not None:
+        values["result"] = dict(result)
+    if record is not None:
+        values["record"] = dict(record)
+    done = await s.execute(update(Game).where(Game.id == game_id, Game.status == LIVE)
+                           .values(**values))
+    return bool(done.rowcount)  # type: ignore[attr-defined]
+
+
+async def dissolve_game(db: Database, game_id: str, result: Mapping[str, Any] | None = None,
+                        record: Mapping[str, Any] | None = None,
+                        now: datetime | None = None) -> bool:
+    """End a game without scoring it (void, dissolved, or every seat on 托管): no beans,
+    no fee, no points; it never counts on a leaderboard. False if it had already
+    ended (nothing changes)."""
+    async with db.transaction() as s:
+        if await _finish(s, game_id, DISSOLVED, now or utcnow(), result, record):
+            return True
+        if await s.get(Game, game_id) is None:
+            raise NotFound(f"no game {game_id!r}")
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What a settlement did. ``applied`` is False when the game had been settled
+    before (then ``beans`` repeats what the first settlement stored)."""
+
+    game_id: str
+    applied: bool
+    beans: dict[str, int]           # seat (as text) → bean change, as in the `settled` message
+    deltas: dict[str, int]          # player id → bean change actually applied
+
+
+def _check_players(what: str, given: Mapping[str, int], seated: set[str]) -> None:
+    extra = sorted(set(given) - seated)
+    if extra:
+        raise BadRequest(f"{what}: player {extra[0]!r} is not seated in this game")
+    missing = sorted(seated - set(given))
+    if missing:
+        raise BadRequest(f"{what}: no value for seated player {missing[0]!r}")
+    for pid, v in given.items():
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise BadRequest(f"{what}: {pid!r} has {v!r}, not a whole number")
+
+
+async def _add_score(s: AsyncSession, player: Player, game_id: str, variant: str,
+                     points: int, beans: int, won: bool, now: datetime) -> None:
+    s.add(Score(game_id=game_id, player_id=player.id, variant=variant, points=points,
+                beans=beans, won=won, created=now))
+    stat = (await s.execute(select(Stat).where(Stat.player_id == player.id,
+                                               Stat.variant == variant)
+                            .with_for_update())).scalar_one_or_none()
+    if stat is None:
+        stat = Stat(player_id=player.id, variant=variant, games=0, wins=0, points=0, beans=0)
+        s.add(stat)
+    stat.games += 1
+    stat.wins += int(won)
+    stat.beans += beans
+    if points:
+        stat.points += points
+        stat.points_at = now
+    # Cumulative points are floored at 0 at every step (a loss at 0 banks no debt).
+    total = max(0, player.points + points)
+    if total != player.points:
+        player.points, player.points_at = total, now
+
+
+async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str, int],
+                      points_by_player: Mapping[str, int], variant: str, *,
+                      result: Mapping[str, Any] | None = None,
+                      record: Mapping[str, Any] | None = None,
+                      winners: Collection[str] | None = None, reason: str = "game",
+                      now: datetime | None = None) -> Settlement:
+    """Apply a finished game's beans, points and stats exactly once, in one transaction
+    with marking it settled.
+
+    ``deltas_by_player`` are the bean changes the game computed (fee included) and
+    ``points_by_player`` each player's X, both for exactly the seated players (bots
+    have no account). ``winners`` defaults to the players with positive points;
+    ``reason`` is ``game``, or ``escape`` for a game ended by a player leaving. A loss
+    is applied at most down to a balance of 0: the game computed its floors on the
+    balances at its start, and beans spent since (a Golden Eye) cannot be taken twice.
+
+    Bad input (unknown game or player, a variant that is not the game's) raises and
+    changes nothing. A second call, even a concurrent one, changes nothing and returns
+    ``applied=False``.
+    """
+    if reason not in ("game", "escape"):
+        raise BadRequest(f"a settlement's reason is game or escape, not {reason!r}")
+    now = now or utcnow()
+    async with db.transaction() as s:
+        flipped = await _finish(s, game_id, SETTLED, now, result, record)
+        game = await s.get(Game, game_id)
+        if game is None:
+            raise NotFound(f"no game {game_id!r}")
+        if not flipped:
+            if game.status == DISSOLVED:
+                raise Conflict(f"game {game_id} was dissolved; it cannot be settled")
+            return Settlement(game_id, False, dict(game.beans or {}), {})
+        if variant != game.variant:
+            raise BadRequest(f"game {game_id} is {game.variant}, not {variant}")
+        seats = {pid: seat for seat, pid in enumerate(game.players) if pid is not None}
+        _check_players("beans", deltas_by_player, set(seats))
+        _check_players("points", points_by_player, set(seats))
+        won = set(winners) if winners is not None else {
+            p for p, x in points_by_player.items() if x > 0}
+        if bad := won - set(seats):
+            raise BadRequest(f"winner {sorted(bad)[0]!r} is not seated in this game")
+        applied: dict[str, int] = {}
+        for pid in sorted(seats):  # one lock order for every settlement: no deadlocks
+            player = await lock_player(s, pid)
+            delta = deltas_by_player[pid]
+            if delta < 0:
+                delta = max(delta, -await balance_in(s, pid))
+            applied[pid] = delta
+            if delta:
+                add_entry(s, pid, delta, reason, game_id=game_id, now=now)
+            await _add_score(s, player, game_id, variant, points_by_player[pid], delta,
+                             pid in won, now)
+        beans = {str(seats[pid]): applied[pid] for pid in sorted(seats, key=seats.__getitem__)}
+        game.beans = beans
+        try:
+            await s.flush()
+        except IntegrityError:
+            # The ledger's (game, player, reason) key: entries for this game exist,
+            # which only a settlement can write. Refuse rather than pay twice.
+            raise Conflict(f"game {game_id} already has ledger entries") from None
+        return Settlement(game_id, True, beans, applied)

@@ -1,0 +1,69 @@
+"""Level titles (级别) from cumulative points: table B of the platform rules.
+
+A player's level is the highest row whose threshold is at most his cumulative points
+(积分, floored at 0; docs/rules-platform.md): under 100 he is a 包身工, from
+100 000 000 an 帝王. Points, not beans, because beans also move with purchases, relief
+and fees.
+
+    >>> level_for(0).title, level_for(99).title, level_for(100).title
+    ('包身工', '包身工', '短工')
+    >>> level_for(100_000_000).number, level_for(100_000_000).title
+    (23, '帝王')
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+#: (title, points needed), level 1 first. Table B (23 levels).
+TABLE_B: tuple[tuple[str, int], ...] = (
+    ("包身工", 0),
+    ("短工", 100),
+    ("长工", 200),
+    ("佃户", 400),
+    ("贫农", 600),
+    ("渔夫", 800),
+    ("猎人", 1_000),
+    ("中农", 2_000),
+    ("富农", 4_000),
+    ("掌柜", 6_000),
+    ("商人", 10_000),
+    ("衙役", 20_000),
+    ("小财主", 50_000),
+    ("大财主", 100_000),
+    ("小地主", 200_000),
+    ("大地主", 500_000),
+    ("知县", 1_000_000),
+    ("通判", 2_000_000),
+    ("知府", 5_000_000),
+    ("总督", 10_000_000),
+    ("巡抚", 20_000_000),
+    ("丞相", 50_000_000),
+    ("帝王", 100_000_000),
+)
+
+_THRESHOLDS = [t for _, t in TABLE_B]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level: its number (1–23), title, the points it starts at, and the points the
+    next one starts at (None at the top), so a client can draw progress."""
+
+    number: int
+    title: str
+    threshold: int
+    next_threshold: int | None
+
+
+def level_for(points: int) -> Level:
+    """The level held with ``points`` cumulative points (negative counts as 0)."""
+    i = bisect_right(_THRESHOLDS, max(0, points)) - 1
+    title, threshold = TABLE_B[i]
+    nxt = _THRESHOLDS[i + 1] if i + 1 < len(_THRESHOLDS) else None
+    return Level(i + 1, title, threshold, nxt)
+
+
+def title_for(points: int) -> str:
+    return level_for(points).title

@@ -1,0 +1,268 @@
+"""Every message of the hall protocol, typed (pydantic v2, strict): one place for the wire.
+
+The names a client depends on are fixed by the wire contract (docs/protocol.md):
+client messages ``hello``, ``join``, ``act``, ``next``, ``leave``; server
+messages ``welcome``, ``state``, ``settled``, ``error``. The rest extends it.
+Inbound messages are parsed by ``parse_client`` and nothing else: strict types
+(``"seq": "6"`` is malformed), bounded strings, no unknown fields, so that
+everything past it can trust what it holds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+#: The largest text message the server reads (the wire contract: up to 1 MiB gets an
+#: ``error`` and the connection stays; only larger frames may close it).
+MAX_MESSAGE_BYTES = 1 << 20
+#: Nesting deeper than any message of this protocol needs is refused before parsing.
+MAX_DEPTH = 8
+
+Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+
+ErrorCode = Literal[
+    "malformed", "too_large", "unknown_type", "not_authenticated", "already_authenticated",
+    "bad_token", "banned", "superseded", "unknown_room", "unknown_table", "not_seated",
+    "not_your_turn", "stale", "illegal", "rate_limited", "not_enough_beans", "busy",
+    "forbidden", "not_allowed", "internal",
+]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# -- client → server --------------------------------------------------------------------
+
+
+class Hello(_Msg):
+    """First message of a connection: who it is. A second one is refused."""
+
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=1, max_length=256)]
+
+
+class Join(_Msg):
+    """Quick match in a room (``room``), or a seat at a friend's private table (``code``).
+
+    Sent after the player's game at a table is settled, it leaves that table first.
+    """
+
+    type: Literal["join"]
+    room: Id | None = None
+    code: Annotated[str, Field(min_length=4, max_length=16, pattern=r"^[A-Z0-9]+$")] | None = None
+
+
+class Act(_Msg):
+    """An action in the game at ``table``, on the state numbered ``seq``.
+
+    ``action`` is canonical action text; ``auto on`` / ``auto off`` toggles 托管
+    (the hall says which seat). An action on a stale ``seq`` is refused.
+    """
+
+    type: Literal["act"]
+    table: Id
+    action: Annotated[str, Field(min_length=1, max_length=256)]
+    seq: Annotated[int, Field(ge=0, le=1_000_000)]
+
+
+class Next(_Msg):
+    """After a settled game: play on at this table."""
+
+    type: Literal["next"]
+    table: Id
+
+
+class Leave(_Msg):
+    """Leave a table (with the game's consequence if a game is running), or the queue."""
+
+    type: Literal["leave"]
+    table: Id | None = None
+    room: Id | None = None
+
+
+class Private(_Msg):
+    """Open a private table in ``room`` for friends; ``bots`` fill empty seats on ``start``."""
+
+    type: Literal["private"]
+    room: Id
+    bots: bool = False
+
+
+class Start(_Msg):
+    """The private table's owner starts it now, bots filling the empty seats."""
+
+    type: Literal["start"]
+    table: Id
+
+
+class Watch(_Msg):
+    """An admin watches a table as a spectator (sees no hidden card)."""
+
+    type: Literal["watch"]
+    table: Id
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Join | Act | Next | Leave | Private | Start | Watch | Ping,
+                          Field(discriminator="type")]
+_CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("hello", "join", "act", "next", "leave", "private", "start", "watch", "ping")
+
+
+class ProtocolError(ValueError):
+    """An inbound message that cannot be taken; ``code`` is the wire's error code."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deeply ``value`` nests, counting no further than ``limit`` (iterative)."""
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        item, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > limit:
+            return d
+        if isinstance(item, dict):
+            stack.extend((v, d + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, d + 1) for v in item)
+    return deepest
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """The message ``text`` holds, or ProtocolError naming what is wrong with it."""
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    if len(text) > 64 * 1024:
+        # No message of this protocol comes near: refuse before spending time parsing.
+        raise ProtocolError("too_large", "a message of this protocol is at most 64 KiB")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "not a JSON text") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "a message is a JSON object with a \"type\"")
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise ProtocolError("malformed", "the message nests too deeply")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("malformed", "a message needs a \"type\" text")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:32]!r} "
+                            f"(known: {', '.join(CLIENT_TYPES)})")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError("malformed", f"{kind}: {where}: {first['msg']}") from None
+
+
+# -- server → client --------------------------------------------------------------------
+
+
+class PlayerInfo(_Msg):
+    id: str
+    name: str
+    beans: int
+    points: int
+    title: str
+    guest: bool
+    admin: bool = False
+
+
+class Welcome(_Msg):
+    type: Literal["welcome"] = "welcome"
+    player: PlayerInfo
+    tables: list[str]
+
+
+class SeatInfo(_Msg):
+    """Who sits in a seat, as every player at the table sees it."""
+
+    seat: int
+    id: str | None
+    name: str
+    title: str
+    bot: bool
+    connected: bool
+    auto: bool
+
+
+class State(_Msg):
+    """A table after a change: ``view`` is exactly the engine's ``observe(seat)``.
+
+    ``seq`` counts the actions accepted in game ``game``; ``deadline`` (ms since
+    the epoch) is when the seats in ``view.acting`` will be put on 托管.
+    """
+
+    type: Literal["state"] = "state"
+    table: str
+    room: str
+    game: str | None
+    seq: int
+    seat: int
+    view: dict[str, Any] | None
+    deadline: int | None
+    players: list[SeatInfo]
+    phase: Literal["playing", "between", "waiting"] = "playing"
+
+
+class Settled(_Msg):
+    """A game's settlement, sent once it has committed (``/api/me`` already shows it)."""
+
+    type: Literal["settled"] = "settled"
+    table: str
+    game: str
+    result: dict[str, Any]
+    beans: dict[str, int]
+    points: dict[str, int | float]
+    titles: dict[str, str]
+    dissolved: bool
+
+
+class Queued(_Msg):
+    type: Literal["queued"] = "queued"
+    room: str
+    waiting: int
+    bots_at: int | None
+
+
+class Invite(_Msg):
+    type: Literal["invite"] = "invite"
+    table: str
+    room: str
+    code: str
+
+
+class Left(_Msg):
+    """The player no longer sits at ``table`` (he left, was kicked, or it dissolved)."""
+
+    type: Literal["left"] = "left"
+    table: str
+    reason: str
+
+
+class Error(_Msg):
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+
+class Pong(_Msg):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Welcome | State | Settled | Queued | Invite | Left | Error | Pong

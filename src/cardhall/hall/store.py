@@ -1,0 +1,78 @@
+"""The tables' storage over the hall database: action log, settlement, balances.
+
+``DbStore`` is the one ``TableStore`` the hall runs on: a game row when a game
+starts (its record without actions), one row per accepted action, and the
+settlement of beans, points and stats in one transaction with the game's end.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from cardhall.games import GameState
+from cardhall.hall import games as stored
+from cardhall.hall.db import Database
+from cardhall.hall.ledger import balance_in
+from cardhall.hall.levels import title_for
+from cardhall.hall.models import Player
+
+if TYPE_CHECKING:
+    from cardhall.hall.table import Table
+
+
+def _points(x: Any) -> int:
+    """Whole points for the player's record (癞子's quarter points round half up)."""
+    return int(x + 0.5) if x >= 0 else -int(-x + 0.5)
+
+
+class DbStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def start_game(self, table: Table, game: GameState) -> str:
+        players = [s.player for s in table.seats]
+        return await stored.create_game(self.db, table_id=table.id, room_id=table.room.id,
+                                        variant=game.variant.id, players=players,
+                                        seed=game.seed, options=game.options)
+
+    async def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
+        await stored.append_action(self.db, game_id, seq, action, seat)
+
+    async def settle(self, table: Table, game: GameState, beans: list[int]) -> dict[str, Any]:
+        result = game.result()
+        assert result is not None and table.game_id is not None
+        humans = {s.player: i for i, s in enumerate(table.seats) if s.player is not None}
+        record = game.record()
+        if result["ended"] in ("unscored", "dissolved"):
+            await stored.dissolve_game(self.db, table.game_id, result=result, record=record)
+            by_seat = {str(i): 0 for i in humans.values()}
+        else:
+            deltas = {p: beans[i] for p, i in humans.items()}
+            points = {p: _points(result["points"][i] + result["penalties"][i])
+                      for p, i in humans.items()}
+            winners = [p for p, i in humans.items() if i in result["winners"]]
+            done = await stored.settle_game(
+                self.db, table.game_id, deltas, points, game.variant.id, result=result,
+                record=record, winners=winners,
+                reason="escape" if result["ended"] == "escape" else "game")
+            by_seat = done.beans
+        titles: dict[str, str] = {}
+        async with self.db.transaction() as s:
+            for p, i in humans.items():
+                player = await s.get(Player, p)
+                if player is not None:
+                    titles[str(i)] = title_for(player.points)
+        return {"beans": by_seat, "titles": titles,
+                "points": {str(i): result["points"][i] for i in humans.values()}}
+
+    async def balances(self, players: list[str]) -> dict[str, int]:
+        async with self.db.transaction() as s:
+            return {p: await balance_in(s, p) for p in players}
+
+    async def names(self, players: list[str]) -> dict[str, tuple[str, str]]:
+        """Each player's name and title, for the seats."""
+        async with self.db.transaction() as s:
+            rows = (await s.execute(select(Player).where(Player.id.in_(players)))).scalars()
+            return {p.id: (p.name, title_for(p.points)) for p in rows}

@@ -1,0 +1,532 @@
+"""One live table: its seats, its game, and the one queue through which it changes.
+
+Everything that can change a table (a player's action, a timer running out, a
+bot's answer, 托管 toggles, a disconnect, a player leaving, the next game) is a
+command on the table's bounded queue, and one task takes them in order: the
+table is never touched by two things at once, and no lock is held across an
+await. An accepted action is written to the game's action log before anyone
+hears of it (``TableStore.append``), so a crash loses nothing that was told.
+
+States: ``WAITING`` (a private table filling up), ``PLAYING`` (a game runs),
+``BETWEEN`` (settled; each player chooses to play on or leave), ``CLOSED``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from cardhall.games import GameState, IllegalAction, new_game, replay
+from cardhall.hall.botpool import BotPool
+from cardhall.hall.config import Room
+from cardhall.hall.economy import bot_balance, game_beans
+from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
+from cardhall.hall.outbox import Outbox
+from cardhall.hall.timers import decision_seconds
+
+log = logging.getLogger("cardhall.hall.table")
+
+#: Commands a table may hold before refusing more (a flood is refused, not queued).
+QUEUE_LIMIT = 256
+#: The bot that fills empty seats, and the policy that answers for a seat on 托管.
+SEAT_BOT, AUTO_BOT = "planning", "tuoguan"
+#: Seconds a disconnected player's seat is played on 托管 before it counts as leaving
+#: (platform rule §5).
+GRACE_SECONDS = 30.0
+
+
+class TablePhase(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    BETWEEN = "between"
+    CLOSED = "closed"
+
+
+@dataclass
+class Seat:
+    player: str | None  # None: a bot seat
+    name: str
+    title: str = ""
+    connected: bool = True
+    left: bool = False  # left the table during a game (his seat plays on under 托管)
+    wants_next: bool = False
+    balance: int = 0
+
+    @property
+    def human(self) -> bool:
+        return self.player is not None
+
+
+class TableStore(Protocol):
+    """Where a table's games live: the action log and the settlement."""
+
+    async def start_game(self, table: Table, game: GameState) -> str: ...
+    async def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None: ...
+    async def settle(self, table: Table, game: GameState,
+                     beans: list[int]) -> dict[str, Any]: ...
+    async def balances(self, players: list[str]) -> dict[str, int]: ...
+
+
+@dataclass
+class Command:
+    kind: str
+    player: str | None = None
+    seat: int | None = None
+    text: str = ""
+    seq: int | None = None
+    token: Any = None
+    done: asyncio.Future[None] | None = field(default=None, repr=False)
+
+
+class Table:
+    """A table of one room. Built by the lobby; runs until it closes."""
+
+    def __init__(self, table_id: str, room: Room, seats: list[Seat], store: TableStore,
+                 outbox: Outbox, bots: BotPool, *, code: str | None = None,
+                 owner: str | None = None, bots_allowed: bool = True,
+                 on_close: Callable[[Table, list[str]], Awaitable[None]] | None = None,
+                 grace_seconds: float = GRACE_SECONDS) -> None:
+        self.id = table_id
+        self.room = room
+        self.seats = seats
+        self.store = store
+        self.outbox = outbox
+        self.bots = bots
+        self.code = code
+        self.owner = owner
+        self.bots_allowed = bots_allowed
+        self.on_close = on_close
+        self.grace_seconds = grace_seconds
+        self.phase = TablePhase.WAITING
+        self.game: GameState | None = None
+        self.game_id: str | None = None
+        self.deadline: int | None = None  # ms since the epoch
+        self.queue: asyncio.Queue[Command] = asyncio.Queue(QUEUE_LIMIT)
+        self.watchers: set[str] = set()
+        self._timer: asyncio.TimerHandle | None = None
+        self._graces: dict[str, asyncio.TimerHandle] = {}
+        self._asked: set[tuple[int, int]] = set()  # (seq, seat) a bot is deciding
+        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.actions_accepted = 0
+        self.latency_hook: Callable[[float], None] | None = None
+
+    # -- running ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+
+    async def _run(self) -> None:
+        while self.phase != TablePhase.CLOSED:
+            cmd = await self.queue.get()
+            try:
+                await self._handle(cmd)
+                if cmd.done is not None and not cmd.done.done():
+                    cmd.done.set_result(None)
+            except ProtocolError as exc:
+                if cmd.done is not None and not cmd.done.done():
+                    cmd.done.set_exception(exc)
+            except Exception as exc:  # one bad command must not kill the table
+                log.exception("table %s: %s failed", self.id, cmd.kind)
+                if cmd.done is not None and not cmd.done.done():
+                    cmd.done.set_exception(ProtocolError("internal", f"table error: {exc}"))
+
+    async def stop(self) -> None:
+        self.phase = TablePhase.CLOSED
+        self._cancel_timers()
+        if self._task is not None:
+            self._task.cancel()
+
+    def submit(self, cmd: Command) -> bool:
+        """Queue a command; False when the table is flooded (the caller says ``busy``)."""
+        if self.phase == TablePhase.CLOSED:
+            return False
+        try:
+            self.queue.put_nowait(cmd)
+        except asyncio.QueueFull:
+            return False
+        return True
+
+    def _post(self, cmd: Command) -> None:
+        """Queue a command of the table's own (a timer, a bot's answer): never dropped.
+
+        It waits for room in the queue instead of being refused, so a flood of
+        player messages can delay a timer but never lose it (the table would stall).
+        """
+        if self.phase != TablePhase.CLOSED:
+            self._spawn(self.queue.put(cmd))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, held until done (the loop keeps only weak refs)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def call(self, cmd: Command) -> None:
+        """Queue a command and wait until the table has taken it (ProtocolError if refused)."""
+        cmd.done = asyncio.get_running_loop().create_future()
+        if not self.submit(cmd):
+            raise ProtocolError("busy", f"table {self.id} is busy: try again")
+        await cmd.done
+
+    # -- who sits where --------------------------------------------------------------
+
+    def seat_of(self, player: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.player == player and not s.left:
+                return i
+        return None
+
+    def humans(self) -> list[str]:
+        return [s.player for s in self.seats if s.player is not None and not s.left]
+
+    def seat_infos(self) -> list[SeatInfo]:
+        auto = self.game.auto if self.game is not None else [False] * len(self.seats)
+        return [SeatInfo(seat=i, id=s.player, name=s.name, title=s.title, bot=not s.human,
+                         connected=s.connected or not s.human, auto=bool(auto[i]))
+                for i, s in enumerate(self.seats)]
+
+    @property
+    def seq(self) -> int:
+        return 0 if self.game is None else len(self.game.actions)
+
+    # -- commands ----------------------------------------------------------------------
+
+    async def _handle(self, cmd: Command) -> None:
+        handler = getattr(self, f"_on_{cmd.kind}")
+        await handler(cmd)
+
+    async def _on_begin(self, cmd: Command) -> None:
+        await self._start_game()
+
+    async def _on_resume(self, cmd: Command) -> None:
+        """Rebuilt from the log after a restart: deadlines and graces start anew."""
+        assert self.game is not None
+        self.phase = TablePhase.PLAYING
+        for s in self.seats:
+            if s.player is not None:
+                s.connected = False
+                self._start_grace(s.player)
+        if self.game.over:  # it crashed after the last action, before settling
+            await self._settle()
+        else:
+            self._after_change()
+
+    async def _on_act(self, cmd: Command) -> None:
+        player = cmd.player
+        assert player is not None
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
+        game = self.game
+        if game is None or self.phase != TablePhase.PLAYING:
+            raise ProtocolError("illegal", "no game is running at this table")
+        if cmd.seq != self.seq:
+            raise ProtocolError("stale", f"you acted on state {cmd.seq}; the table is at "
+                                f"{self.seq}")
+        text = cmd.text.strip()
+        if text in ("auto on", "auto off", "leave"):
+            text = f"@{seat} {text}"  # the seat's own out-of-turn actions
+        try:
+            canonical = game.canonical(text, seat)
+        except IllegalAction as exc:
+            turn = "turn" in str(exc) or "waiting" in str(exc)
+            raise ProtocolError("not_your_turn" if turn else "illegal", str(exc)) from None
+        await self._accept(canonical, seat)
+
+    async def _on_bot(self, cmd: Command) -> None:
+        """A bot's (or the 托管 policy's) answer for ``cmd.seat``, asked at ``cmd.seq``."""
+        self._asked.discard((cmd.seq or 0, cmd.seat or 0))
+        game = self.game
+        if game is None or self.phase != TablePhase.PLAYING or cmd.seat not in game.acting:
+            return
+        if not self._machine_seat(cmd.seat):
+            return  # the player took his seat back meanwhile
+        try:
+            canonical = game.canonical(cmd.text, cmd.seat)
+        except IllegalAction:
+            log.warning("table %s: bot answer %r for seat %s is stale", self.id, cmd.text,
+                        cmd.seat)
+            self._after_change()
+            return
+        await self._accept(canonical, cmd.seat)
+
+    async def _on_expire(self, cmd: Command) -> None:
+        """The turn timer ran out: every seat still to answer goes on 托管 (§3)."""
+        game = self.game
+        if game is None or cmd.token != (self.game_id, self.seq):
+            return
+        for seat in list(game.acting):
+            if self.seats[seat].human and not game.auto[seat]:
+                await self._accept(f"@{seat} auto on", seat)
+        self._after_change()
+
+    async def _on_next(self, cmd: Command) -> None:
+        seat = self.seat_of(cmd.player or "")
+        if seat is None:
+            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
+        if self.phase != TablePhase.BETWEEN:
+            raise ProtocolError("not_allowed", "play on once the game is settled")
+        self.seats[seat].wants_next = True
+        if all(s.wants_next for s in self.seats if s.human and not s.left):
+            await self._start_game()
+
+    async def _on_leave(self, cmd: Command) -> None:
+        player = cmd.player or ""
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
+        await self._leave(seat, forced=cmd.text == "forced", reason=cmd.text or "left")
+
+    async def _leave(self, seat: int, forced: bool, reason: str) -> None:
+        player = self.seats[seat].player
+        assert player is not None
+        self._stop_grace(player)
+        game = self.game
+        if self.phase == TablePhase.PLAYING and game is not None and not game.left[seat]:
+            await self._accept(f"@{seat} leave{' forced' if forced else ''}", seat)
+        self.seats[seat].left = True
+        self.outbox.send(player, Left(table=self.id, reason=reason))
+        if self.phase in (TablePhase.BETWEEN, TablePhase.WAITING):
+            await self._close("a player left", requeue=True)
+        elif not self.humans() and self.game is not None and not self.game.over:
+            self._after_change()  # only machines left: they finish the game
+
+    async def _on_connection(self, cmd: Command) -> None:
+        player = cmd.player or ""
+        seat = self.seat_of(player)
+        if seat is None:
+            return
+        s = self.seats[seat]
+        s.connected = cmd.text == "up"
+        if s.connected:
+            self._stop_grace(player)
+            self._send_state(player)
+            return
+        self._start_grace(player)
+        game = self.game
+        if self.phase == TablePhase.PLAYING and game is not None and not game.auto[seat]:
+            await self._accept(f"@{seat} auto on", seat)  # §5: 托管 while he is away
+        else:
+            self._broadcast()
+
+    async def _on_grace(self, cmd: Command) -> None:
+        player = cmd.player or ""
+        seat = self.seat_of(player)
+        handle = self._graces.get(player)
+        if seat is None or handle is None or cmd.token is not handle:
+            return
+        del self._graces[player]
+        await self._leave(seat, forced=True, reason="disconnected")
+
+    async def _on_kick(self, cmd: Command) -> None:
+        seat = self.seat_of(cmd.player or "")
+        if seat is not None:
+            await self._leave(seat, forced=True, reason="kicked")
+
+    async def _on_sit(self, cmd: Command) -> None:
+        """A friend takes a free seat at a private table; the table starts once full."""
+        if self.phase != TablePhase.WAITING:
+            raise ProtocolError("not_allowed", "that table has started")
+        free = next((i for i, s in enumerate(self.seats) if not s.human), None)
+        if free is None:
+            raise ProtocolError("not_allowed", "that table is full")
+        self.seats[free] = Seat(player=cmd.player, name=cmd.text, title=str(cmd.token or ""))
+        for p in self.humans():
+            self._send_state(p)
+        if all(s.human for s in self.seats):
+            await self._start_game()
+
+    async def _on_start_now(self, cmd: Command) -> None:
+        """A private table's owner starts it: bots take the empty seats."""
+        if self.phase != TablePhase.WAITING:
+            raise ProtocolError("not_allowed", "the table has started")
+        if cmd.player != self.owner:
+            raise ProtocolError("forbidden", "only the table's owner starts it")
+        if not self.bots_allowed and any(not s.human for s in self.seats):
+            raise ProtocolError("not_allowed", "this table has no bots: wait for friends")
+        await self._start_game()
+
+    # -- the game ----------------------------------------------------------------------
+
+    async def _start_game(self) -> None:
+        humans = self.humans()
+        balances = await self.store.balances(humans) if humans else {}
+        for s in self.seats:
+            s.wants_next = not s.human
+            s.balance = balances.get(s.player, 0) if s.player else bot_balance(
+                self.room.min_beans)
+        seed = secrets.randbits(63)
+        game = new_game(self.room.variant, seed, self._game_options())
+        self.game = game
+        self.game_id = await self.store.start_game(self, game)
+        self.phase = TablePhase.PLAYING
+        self._asked.clear()
+        self._after_change()
+
+    def _game_options(self) -> dict[str, Any]:
+        """The room's options, with the seated players' beans where the game uses them."""
+        options = dict(self.room.resolved_options())
+        names = set(options)
+        economy = {"N": self.room.N, "A": self.room.A, "M0": self.room.M0,
+                   "double_min_beans": self.room.double_min_beans,
+                   "balances": [s.balance for s in self.seats]}
+        options.update({k: v for k, v in economy.items() if k in names})
+        return options
+
+    def restore(self, game_id: str, record: dict[str, Any]) -> None:
+        """Rebuild the running game from its stored record (every logged action)."""
+        self.game = replay(record)
+        self.game_id = game_id
+
+    async def _accept(self, canonical: str, seat: int | None) -> None:
+        """Log, then apply, then tell: an action is durable before anyone hears of it."""
+        game, game_id = self.game, self.game_id
+        assert game is not None and game_id is not None
+        started = time.perf_counter()
+        await self.store.append(game_id, self.seq + 1, canonical, seat)
+        game.apply(canonical)
+        self.actions_accepted += 1
+        if game.over:
+            await self._settle()
+        else:
+            self._after_change()
+        if self.latency_hook is not None:
+            self.latency_hook(time.perf_counter() - started)
+
+    async def _settle(self) -> None:
+        game = self.game
+        assert game is not None
+        result = game.result()
+        assert result is not None
+        self._cancel_turn_timer()
+        self.deadline = None
+        balances = [s.balance for s in self.seats]
+        beans = game_beans(result, self.room.N, self.room.A, balances)
+        done = await self.store.settle(self, game, beans)
+        self.phase = TablePhase.BETWEEN
+        self._broadcast()
+        message = Settled(table=self.id, game=self.game_id or "", result=result,
+                          beans=done["beans"], points=done["points"], titles=done["titles"],
+                          dissolved=bool(result["dissolve"]))
+        for player in self._audience():
+            self.outbox.send(player, message)
+        if result["dissolve"] or not self.humans():
+            await self._close("dissolved" if result["dissolve"] else "empty", requeue=False)
+
+    async def _close(self, reason: str, requeue: bool) -> None:
+        self.phase = TablePhase.CLOSED
+        self._cancel_timers()
+        remaining = self.humans()
+        for player in remaining:
+            self.outbox.send(player, Left(table=self.id, reason=reason))
+        if self.on_close is not None:
+            await self.on_close(self, remaining if requeue else [])
+
+    # -- after every change: views out, timers and bots in ------------------------------
+
+    def _machine_seat(self, seat: int) -> bool:
+        game = self.game
+        s = self.seats[seat]
+        return not s.human or s.left or (game is not None and game.auto[seat])
+
+    def _after_change(self) -> None:
+        game = self.game
+        if game is None or self.phase != TablePhase.PLAYING:
+            return
+        self._cancel_turn_timer()
+        acting = game.acting
+        waiting_humans = [s for s in acting if not self._machine_seat(s)]
+        if waiting_humans:
+            view = game.observe(waiting_humans[0])
+            seconds = decision_seconds(self.room.turn_seconds, view)
+            self.deadline = int((time.time() + seconds) * 1000)
+            token = (self.game_id, self.seq)
+            self._timer = asyncio.get_running_loop().call_later(
+                seconds, lambda: self._post(Command("expire", token=token)))
+        else:
+            self.deadline = None
+        self._broadcast()
+        for seat in acting:
+            if self._machine_seat(seat) and (self.seq, seat) not in self._asked:
+                self._ask_bot(seat)
+
+    def _ask_bot(self, seat: int) -> None:
+        game = self.game
+        assert game is not None
+        seq = self.seq
+        self._asked.add((seq, seat))
+        name = SEAT_BOT if not self.seats[seat].human else AUTO_BOT
+        view = game.observe(seat)
+
+        async def ask() -> None:
+            text = await self.bots.decide(name, game.variant.id, seat, game.seed, view)
+            self._post(Command("bot", seat=seat, seq=seq, text=text))
+
+        self._spawn(ask())
+
+    def _audience(self) -> list[str]:
+        return [*self.humans(), *self.watchers]
+
+    def state_for(self, player: str) -> State:
+        """The ``state`` message for one player (or a watcher: seat -1, public view)."""
+        seat = self.seat_of(player)
+        view = None
+        if self.game is not None:
+            view = self.game.observe(seat) if seat is not None else self._public_view()
+        phase = {TablePhase.PLAYING: "playing", TablePhase.BETWEEN: "between"}.get(
+            self.phase, "waiting")
+        return State(table=self.id, room=self.room.id, game=self.game_id, seq=self.seq,
+                     seat=-1 if seat is None else seat, view=view, deadline=self.deadline,
+                     players=self.seat_infos(), phase=phase)  # type: ignore[arg-type]
+
+    def _public_view(self) -> dict[str, Any]:
+        """A spectator's view: a seat's view with that seat's hand removed (no hidden card)."""
+        assert self.game is not None
+        view = self.game.observe(0)
+        view.update(hand=[], legal=[], seat=-1, legal_complete=True)
+        view.pop("plays", None)
+        view["detail"] = {}
+        return view
+
+    def _send_state(self, player: str) -> None:
+        self.outbox.send(player, self.state_for(player))
+
+    def _broadcast(self) -> None:
+        for player in self._audience():
+            if player in self.humans() and not self.seats[self.seat_of(player) or 0].connected:
+                continue
+            self._send_state(player)
+
+    # -- timers ------------------------------------------------------------------------
+
+    def _cancel_turn_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _start_grace(self, player: str) -> None:
+        self._stop_grace(player)
+        holder: list[asyncio.TimerHandle] = []
+        handle = asyncio.get_running_loop().call_later(
+            self.grace_seconds,
+            lambda: self._post(Command("grace", player=player, token=holder[0])))
+        holder.append(handle)
+        self._graces[player] = handle
+
+    def _stop_grace(self, player: str) -> None:
+        handle = self._graces.pop(player, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _cancel_timers(self) -> None:
+        self._cancel_turn_timer()
+        for handle in self._graces.values():
+            handle.cancel()
+        self._graces.clear()

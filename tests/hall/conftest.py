@@ -1,0 +1,79 @@
+"""Every hall test runs twice: on an SQLite file and on a real PostgreSQL server.
+
+The PostgreSQL server is started once per test run (tests/hall/pg.py) and each test
+gets a fresh database in it, migrated like a new hall's. If PostgreSQL cannot be
+started the PostgreSQL half fails with the reason: CI must exercise both backends.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from cardhall.hall.config import Economy, Relief
+from cardhall.hall.db import Database, async_url, upgrade
+from tests.hall.pg import PostgresServer
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    server = PostgresServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+async def new_pg_database(server: PostgresServer) -> str:
+    name = f"t_{secrets.token_hex(6)}"
+    admin = create_async_engine(async_url(server.url), isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as conn:
+            await conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.dispose()
+    return server.url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of the test's backend (not migrated)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'hall.db'}"
+    return await new_pg_database(request.getfixturevalue("pg_server"))
+
+
+@pytest.fixture
+async def db(db_url: str) -> AsyncIterator[Database]:
+    """A migrated, empty hall database."""
+    await upgrade(db_url)
+    database = Database.open(db_url)
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db_url" in metafunc.fixturenames:
+        metafunc.parametrize("db_url", BACKENDS, indirect=True)
+
+
+@pytest.fixture
+def hasher() -> PasswordHasher:
+    """argon2id at the lowest cost: the same code path, fast enough to run often."""
+    return PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+
+
+@pytest.fixture
+def economy() -> Economy:
+    return Economy(starting_beans=1_000, relief=Relief(amount=500, per_day=2, below=300),
+                   golden_eye_price=400)

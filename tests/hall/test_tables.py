@@ -1,0 +1,258 @@
+"""The hall's runtime in one process, on a real database: matchmaking, tables, timers,
+托管, leaving, settlement and rebuilding live tables after a crash.
+
+The server layer is tested through real sockets in tests/server; here the hall is
+driven through its own entry point (``Hall.handle``) with an outbox that hands each
+player's messages to the test as they are sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from cardhall.games import replay
+from cardhall.hall import accounts, ledger
+from cardhall.hall.botpool import BotPool
+from cardhall.hall.config import Economy, HallConfig, Room
+from cardhall.hall.db import Database, upgrade
+from cardhall.hall.games import get_game
+from cardhall.hall.messages import (
+    Act,
+    Join,
+    Leave,
+    Next,
+    ProtocolError,
+    ServerMessage,
+    Settled,
+    State,
+)
+from cardhall.hall.service import Hall
+
+WAIT = 20.0  # seconds a test waits for a message before failing
+
+
+class Inbox:
+    """An Outbox that queues each player's messages for the test to await."""
+
+    def __init__(self) -> None:
+        self.queues: dict[str, asyncio.Queue[ServerMessage]] = {}
+
+    def send(self, player_id: str, message: ServerMessage) -> None:
+        self.queue(player_id).put_nowait(message)
+
+    def queue(self, player_id: str) -> asyncio.Queue[ServerMessage]:
+        return self.queues.setdefault(player_id, asyncio.Queue())
+
+    async def next(self, player_id: str, kind: type[Any]) -> Any:
+        async with asyncio.timeout(WAIT):
+            while True:
+                msg = await self.queue(player_id).get()
+                if isinstance(msg, kind):
+                    return msg
+
+
+def room(variant: str = "ddz3", **kw: Any) -> Room:
+    base: dict[str, Any] = {"id": "r1", "name": "test", "variant": variant, "N": 10, "A": 1,
+                            "min_beans": 0, "turn_seconds": 5.0, "bot_wait_seconds": 0.0}
+    base.update(kw)
+    return Room(**base)
+
+
+async def make_hall(db: Database, *rooms: Room, grace: float = 30.0) -> tuple[Hall, Inbox]:
+    inbox = Inbox()
+    config = HallConfig(rooms=rooms or (room(),), economy=Economy(starting_beans=10_000))
+    hall = Hall(config, db, inbox, BotPool(workers=2, processes=False), grace_seconds=grace)
+    await hall.open()
+    return hall, inbox
+
+
+async def guest(hall: Hall) -> str:
+    login = await accounts.create_guest(hall.db, hall.config.economy)
+    return login.player.id
+
+
+async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 0,
+                      states: list[State] | None = None,
+                      stop_after: int | None = None) -> dict[str, Settled]:
+    """Every player answers its turns with a seeded choice from its view until settled."""
+    rng = random.Random(seed)
+    settled: dict[str, Settled] = {}
+    acted = 0
+    async with asyncio.timeout(120):
+        while len(settled) < len(players):
+            for p in players:
+                q = inbox.queue(p)
+                while not q.empty():
+                    msg = q.get_nowait()
+                    if isinstance(msg, Settled):
+                        settled[p] = msg
+                    elif isinstance(msg, State) and msg.view is not None:
+                        if states is not None:
+                            states.append(msg)
+                        view = msg.view
+                        if msg.seat in view["acting"] and view["legal"] and msg.phase == "playing":
+                            if stop_after is not None and acted >= stop_after:
+                                return settled
+                            action = rng.choice(view["legal"])
+                            try:
+                                await hall.handle(p, Act(type="act", table=msg.table,
+                                                         action=action, seq=msg.seq))
+                                acted += 1
+                            except ProtocolError as exc:
+                                assert exc.code in ("stale", "not_your_turn"), exc
+            await asyncio.sleep(0)  # let the tables take their queues
+    return settled
+
+
+async def test_three_players_match_play_and_settle_once(db: Database) -> None:
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    try:
+        players = [await guest(hall) for _ in range(3)]
+        for p in players:
+            await hall.handle(p, Join(type="join", room="r1"))
+        states: list[State] = []
+        settled = await play_to_end(hall, inbox, players, states=states)
+        game_id = settled[players[0]].game
+        stored = await get_game(db, game_id)
+        assert stored is not None and stored.status in ("settled", "dissolved")
+        # Every view a player got is the engine's view at that point of the record.
+        for msg in states[:: max(1, len(states) // 40)]:
+            if msg.game != game_id:
+                continue
+            partial = {**stored.record, "actions": stored.record["actions"][:msg.seq]}
+            assert replay(partial).observe(msg.seat) == msg.view
+        # Beans: each seat's change is in the ledger once; the house took the fees.
+        for seat, p in enumerate(stored.players):
+            assert p is not None
+            assert await ledger.balance(db, p) - 10_000 == settled[p].beans[str(seat)]
+        assert sum(settled[players[0]].beans.values()) <= 0
+    finally:
+        await hall.close()
+
+
+async def test_bots_fill_a_quick_match_and_the_game_settles(db: Database) -> None:
+    hall, inbox = await make_hall(db)
+    try:
+        p = await guest(hall)
+        await hall.handle(p, Join(type="join", room="r1"))
+        settled = await play_to_end(hall, inbox, [p])
+        assert settled[p].result["ended"] in ("finished", "escape", "unscored")
+        stored = await get_game(db, settled[p].game)
+        assert stored is not None
+        seat = stored.players.index(p)
+        assert await ledger.balance(db, p) == 10_000 + settled[p].beans[str(seat)]
+    finally:
+        await hall.close()
+
+
+async def test_bad_actions_are_refused_and_change_nothing(db: Database) -> None:
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    try:
+        players = [await guest(hall) for _ in range(3)]
+        for p in players:
+            await hall.handle(p, Join(type="join", room="r1"))
+        first = await inbox.next(players[0], State)
+        table = hall.lobby.table(first.table)
+        seq = table.seq
+        acting = table.game.acting if table.game else []
+        idle = next(p for p in players if table.seat_of(p) not in acting)
+        with pytest.raises(ProtocolError) as err:
+            await hall.handle(idle, Act(type="act", table=table.id, action="pass", seq=seq))
+        assert err.value.code == "not_your_turn"
+        mover = next(p for p in players if table.seat_of(p) in acting)
+        with pytest.raises(ProtocolError) as err:
+            await hall.handle(mover, Act(type="act", table=table.id, action="pass",
+                                         seq=seq + 5))
+        assert err.value.code == "stale"
+        with pytest.raises(ProtocolError) as err:
+            await hall.handle(mover, Act(type="act", table=table.id, action="play 33Z",
+                                         seq=seq))
+        assert err.value.code == "illegal"
+        stranger = await guest(hall)
+        with pytest.raises(ProtocolError) as err:
+            await hall.handle(stranger, Act(type="act", table=table.id, action="pass",
+                                            seq=seq))
+        assert err.value.code == "not_seated"
+        assert table.seq == seq
+    finally:
+        await hall.close()
+
+
+async def test_a_player_who_does_not_act_goes_on_auto_and_the_game_goes_on(
+        db: Database) -> None:
+    hall, inbox = await make_hall(db, room(turn_seconds=0.2))
+    try:
+        p = await guest(hall)
+        await hall.handle(p, Join(type="join", room="r1"))
+        settled = await inbox.next(p, Settled)  # never acts: 托管 plays the game out
+        stored = await get_game(db, settled.game)
+        assert stored is not None
+        seat = stored.players.index(p)
+        assert f"@{seat} auto on" in stored.record["actions"]
+    finally:
+        await hall.close()
+
+
+async def test_leaving_mid_game_is_an_escape(db: Database) -> None:
+    hall, inbox = await make_hall(db)
+    try:
+        p = await guest(hall)
+        await hall.handle(p, Join(type="join", room="r1"))
+        state = await inbox.next(p, State)
+        await hall.handle(p, Leave(type="leave", table=state.table))
+        settled = await inbox.next(p, Settled)
+        assert settled.result["ended"] == "escape"
+        assert settled.beans[str(state.seat)] <= 0
+    finally:
+        await hall.close()
+
+
+async def test_live_tables_are_rebuilt_after_a_crash_and_settle_once(db_url: str) -> None:
+    await upgrade(db_url)
+    db = Database.open(db_url)
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    players = [await guest(hall) for _ in range(3)]
+    for p in players:
+        await hall.handle(p, Join(type="join", room="r1"))
+    await play_to_end(hall, inbox, players, stop_after=6)
+    table_id = next(iter(hall.lobby.tables))
+    before = hall.lobby.tables[table_id].seq
+    await hall.close()  # the process dies: nothing is settled, the log is all there is
+    await db.close()
+
+    db = Database.open(db_url)
+    try:
+        again, inbox = await make_hall(db, room(bot_wait_seconds=None))
+        table = again.lobby.table(table_id)
+        assert table.seq == before
+        for p in players:
+            again.connected(p)
+        settled = await play_to_end(again, inbox, players, seed=1)
+        game = settled[players[0]].game
+        stored = await get_game(db, game)
+        assert stored is not None and stored.status == "settled"
+        assert replay(stored.record).result() == settled[players[0]].result
+        total = sum([await ledger.balance(db, p) for p in players])
+        assert total <= 30_000
+        await again.close()
+    finally:
+        await db.close()
+
+
+async def test_after_a_game_players_play_on_at_the_same_table(db: Database) -> None:
+    hall, inbox = await make_hall(db)
+    try:
+        p = await guest(hall)
+        await hall.handle(p, Join(type="join", room="r1"))
+        settled = await play_to_end(hall, inbox, [p])
+        if settled[p].dissolved:
+            return
+        await hall.handle(p, Next(type="next", table=settled[p].table))
+        state = await inbox.next(p, State)
+        assert state.table == settled[p].table and state.game != settled[p].game
+    finally:
+        await hall.close()
