@@ -126,8 +126,12 @@ class HallClient:
         self._closing = False
         await self._open()
         self._reader = asyncio.get_running_loop().create_task(self._read())
-        welcome = await self.expect("welcome")
-        return welcome
+        while True:
+            msg = await self.recv()
+            if msg["type"] == "welcome":
+                return msg
+            if msg["type"] == "error":
+                raise ClientError(f"hello refused: {msg['code']}: {msg['message']}")
 
     async def _open(self) -> None:
         self._ws = await connect(self.ws_url, max_size=self.max_size,

@@ -36,7 +36,7 @@ STATUS = {
     "not_authenticated": 401, "auth_failed": 401, "bad_token": 401, "banned": 403,
     "forbidden": 403, "not_found": 404, "name_taken": 409, "not_enough_beans": 409,
     "relief_refused": 409, "no_item": 409, "conflict": 409, "rate_limited": 429,
-    "too_large": 413, "internal": 500,
+    "too_large": 413, "internal": 500, "busy": 503, "not_seated": 409, "unknown_table": 404,
 }
 
 

@@ -27,6 +27,7 @@ from cardhall.hall.config import HallConfig
 from cardhall.hall.db import Database, upgrade
 from cardhall.hall.errors import HallError
 from cardhall.hall.limits import RateLimiter
+from cardhall.hall.messages import ProtocolError
 from cardhall.hall.service import Hall
 from cardhall.hall.table import GRACE_SECONDS
 from cardhall.server import api, ws
@@ -103,6 +104,13 @@ async def _api_error(request: Request, exc: Exception) -> Response:
     return api.error_response(exc.code, str(exc), exc.status)
 
 
+async def _protocol_error(request: Request, exc: Exception) -> Response:
+    """A table's or the lobby's refusal reached through HTTP (an admin's kick)."""
+    assert isinstance(exc, ProtocolError)
+    request.app.state.server.metrics.http_errors.labels(exc.code).inc()
+    return api.error_response(exc.code, str(exc))
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
@@ -138,7 +146,7 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
     if root is not None:
         routes.append(Mount("/", StaticFiles(directory=root, html=True), name="web"))
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        HallError: _hall_error, api.ApiError: _api_error, HTTPException: _http_error,
-        Exception: _internal})
+        HallError: _hall_error, api.ApiError: _api_error, ProtocolError: _protocol_error,
+        HTTPException: _http_error, Exception: _internal})
     app.state.server = server
     return app
