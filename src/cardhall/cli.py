@@ -10,6 +10,7 @@
                    [--jobs J] [--json]
     cardhall replay FILE [--seat N]
     cardhall demo
+    cardhall serve | admin | bot      (the hall: cardhall.server.cli, the server extra)
 
 Rules commands print JSON with stable keys; a bad variant, option or card
 string exits with status 2 and a one-line reason on standard error, so a
@@ -33,6 +34,7 @@ from cardhall.bots import BOTS, BotError
 from cardhall.cards import CardError, card_rank, deck, format_ranks
 from cardhall.games import VARIANTS, IllegalAction, new_game
 from cardhall.rules import RuleError, RuleSet
+from cardhall.server import cli as server_cli
 
 USAGE_ERROR = 2
 
@@ -235,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo = sub.add_parser("demo", help="a short tour of the rules engine")
     demo.add_argument("--seed", type=int, default=None)
     demo.set_defaults(run=_cmd_demo)
+    server_cli.register(sub)
     try:
         args = parser.parse_args(argv)
         result = args.run(args)

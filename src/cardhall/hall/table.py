@@ -427,7 +427,10 @@ class Table:
         for player in remaining:
             self.outbox.send(player, Left(table=self.id, reason=reason))
         if self.on_close is not None:
-            await self.on_close(self, remaining if requeue else [])
+            # Only players still connected go back to the queue: a disconnected one
+            # would be matched into a game he cannot see.
+            back = [p for p in remaining if self.seats[self.seat_of(p) or 0].connected]
+            await self.on_close(self, back if requeue else [])
 
     # -- after every change: views out, timers and bots in ------------------------------
 

@@ -1,0 +1,263 @@
+"""``HallClient``: HTTP (httpx) for accounts and queries, one WebSocket for play.
+
+Messages are plain dicts as the server sends them. A reader task puts every
+server message on ``messages`` (an unbounded local queue: the *client* decides
+how fast it reads) and keeps the latest ``state`` of each table in ``states``.
+When the connection drops for a reason worth retrying, the client reconnects
+and says hello again: the welcome and the full state of every table follow, as
+after any hello. Close codes that mean "do not come back" (superseded, kicked,
+policy) end the client's connection for good. Either way a local message
+``{"type": "disconnected", "code", "reason", "reconnecting"}`` is queued, so a
+reader waiting for messages learns of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from types import TracebackType
+from typing import Any, Self
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+log = logging.getLogger("cardhall.client")
+
+Message = dict[str, Any]
+
+#: Close codes after which reconnecting would be wrong (docs/protocol.md).
+FINAL_CLOSE = frozenset({1008, 4001, 4003})
+
+
+class ClientError(RuntimeError):
+    """The hall refused something, or did not answer in time."""
+
+
+class HttpError(ClientError):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status, self.code, self.message = status, code, message
+
+
+class HallClient:
+    def __init__(self, server: str, token: str | None = None, *, reconnect: bool = True,
+                 timeout: float = 10.0, max_size: int = 2 << 20) -> None:
+        self.server = server.rstrip("/")
+        self.token = token
+        self.player: Message | None = None
+        self.reconnect = reconnect
+        self.timeout = timeout
+        self.max_size = max_size
+        self.http = httpx.AsyncClient(base_url=self.server, timeout=timeout)
+        self.messages: asyncio.Queue[Message] = asyncio.Queue()
+        self.states: dict[str, Message] = {}
+        self.welcome: Message | None = None
+        self.close_code: int | None = None
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._closing = False
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()
+
+    # -- HTTP ----------------------------------------------------------------------------
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    async def request(self, method: str, path: str, body: Any = None,
+                      params: dict[str, str] | None = None) -> Any:
+        """JSON of a 2xx answer; HttpError with the server's code otherwise."""
+        answer = await self.http.request(method, path, json=body, params=params,
+                                         headers=self._headers())
+        try:
+            data = answer.json()
+        except ValueError:
+            data = None
+        if answer.is_success:
+            return data
+        if isinstance(data, dict) and "error" in data:
+            raise HttpError(answer.status_code, str(data["error"]), str(data.get("message")))
+        raise HttpError(answer.status_code, "http_error", answer.text[:200])
+
+    async def get(self, path: str, **params: str) -> Any:
+        return await self.request("GET", path, params=params or None)
+
+    async def post(self, path: str, body: Any = None) -> Any:
+        return await self.request("POST", path, body)
+
+    async def _login(self, path: str, body: Any = None) -> Message:
+        data: Message = await self.post(path, body)
+        self.token, self.player = data["token"], data["player"]
+        return data
+
+    async def guest(self) -> Message:
+        """A new guest account; its token is used from now on."""
+        return await self._login("/api/guest")
+
+    async def register(self, name: str, password: str) -> Message:
+        return await self._login("/api/register", {"name": name, "password": password})
+
+    async def login(self, name: str, password: str) -> Message:
+        return await self._login("/api/login", {"name": name, "password": password})
+
+    async def me(self) -> Message:
+        data: Message = await self.get("/api/me")
+        return data
+
+    # -- WebSocket -----------------------------------------------------------------------
+
+    @property
+    def ws_url(self) -> str:
+        return self.server.replace("http", "ws", 1) + "/ws"
+
+    async def connect(self) -> Message:
+        """Open the WebSocket, say hello, and return the welcome."""
+        if self.token is None:
+            raise ClientError("log in (or make a guest) before connecting")
+        self._closing = False
+        await self._open()
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        while True:
+            msg = await self.recv()
+            if msg["type"] == "welcome":
+                return msg
+            if msg["type"] == "error":
+                raise ClientError(f"hello refused: {msg['code']}: {msg['message']}")
+
+    async def _open(self) -> None:
+        self._ws = await connect(self.ws_url, max_size=self.max_size,
+                                 open_timeout=self.timeout)
+        self.close_code = None
+        await self._ws.send(json.dumps({"type": "hello", "token": self.token}))
+
+    async def _read(self) -> None:
+        delay = 0.1
+        while True:
+            ws = self._ws
+            assert ws is not None
+            try:
+                async for raw in ws:
+                    self._take(json.loads(raw))
+                    delay = 0.1
+            except ConnectionClosed:
+                pass  # ws.close_code below says why
+            code = ws.close_code
+            self.close_code = code
+            again = self.reconnect and not self._closing and code not in FINAL_CLOSE
+            self.messages.put_nowait({"type": "disconnected", "code": code,
+                                      "reason": ws.close_reason, "reconnecting": again})
+            if not again:
+                return
+            while True:
+                await asyncio.sleep(delay)  # backoff between attempts, not a wait for an event
+                delay = min(delay * 2, 5.0)
+                try:
+                    await self._open()
+                    break
+                except (OSError, InvalidHandshake, TimeoutError) as exc:
+                    log.info("reconnect failed: %s", exc)
+
+    def _take(self, msg: Message) -> None:
+        if msg.get("type") == "state":
+            self.states[msg["table"]] = msg
+        elif msg.get("type") == "welcome":
+            self.welcome = msg
+        self.messages.put_nowait(msg)
+
+    async def send(self, message: Message) -> None:
+        await self.send_raw(json.dumps(message, ensure_ascii=False))
+
+    async def send_raw(self, text: str | bytes) -> None:
+        if self._ws is None:
+            raise ClientError("not connected")
+        await self._ws.send(text)
+
+    async def recv(self, timeout: float | None = None) -> Message:
+        """The next server message (ClientError when none comes in time)."""
+        try:
+            return await asyncio.wait_for(self.messages.get(), timeout or self.timeout)
+        except TimeoutError:
+            raise ClientError(f"no message within {timeout or self.timeout} s") from None
+
+    async def expect(self, kind: str, timeout: float | None = None,
+                     where: Callable[[Message], bool] | None = None, **fields: Any) -> Message:
+        """The next message of type ``kind`` whose ``fields`` match (others are skipped)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + (timeout or self.timeout)
+        while True:
+            left = end - loop.time()
+            if left <= 0:
+                raise ClientError(f"no {kind} {fields or ''} within {timeout or self.timeout} s")
+            msg = await self.recv(left)
+            if msg.get("type") == kind and all(msg.get(k) == v for k, v in fields.items()) \
+                    and (where is None or where(msg)):
+                return msg
+
+    def __aiter__(self) -> AsyncIterator[Message]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Message]:
+        while True:
+            yield await self.messages.get()
+
+    def pending(self) -> list[Message]:
+        """Every message already received and not yet read (without waiting)."""
+        out = []
+        while not self.messages.empty():
+            out.append(self.messages.get_nowait())
+        return out
+
+    # -- the protocol's messages ---------------------------------------------------------
+
+    async def join(self, room: str) -> None:
+        await self.send({"type": "join", "room": room})
+
+    async def act(self, table: str, action: str, seq: int) -> None:
+        await self.send({"type": "act", "table": table, "action": action, "seq": seq})
+
+    async def next(self, table: str) -> None:
+        await self.send({"type": "next", "table": table})
+
+    async def leave(self, table: str | None = None, room: str | None = None) -> None:
+        msg: Message = {"type": "leave"}
+        if table is not None:
+            msg["table"] = table
+        if room is not None:
+            msg["room"] = room
+        await self.send(msg)
+
+    async def watch(self, table: str) -> None:
+        await self.send({"type": "watch", "table": table})
+
+    async def ping(self) -> None:
+        await self.send({"type": "ping"})
+
+    # -- the end -------------------------------------------------------------------------
+
+    async def disconnect(self) -> None:
+        """Close the WebSocket (no reconnect) and wait for the reader to stop."""
+        self._closing = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+            self._reader = None
+
+    async def drop(self) -> None:
+        """Break the connection as a network fault would (the client reconnects)."""
+        if self._ws is not None:
+            self._ws.transport.abort()
+
+    async def close(self) -> None:
+        await self.disconnect()
+        await self.http.aclose()

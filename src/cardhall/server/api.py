@@ -1,0 +1,359 @@
+"""The HTTP API: accounts, rooms, variants, finished games, leaderboard, economy, admin.
+
+Every answer is JSON; every refusal is ``{"error": code, "message": text}`` with a
+status that fits (``STATUS``), so a client can branch on ``error`` and show
+``message``. Bodies are JSON objects of at most ``MAX_BODY`` bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from cardhall.games import VARIANTS
+from cardhall.hall import accounts, ledger
+from cardhall.hall.errors import HallError, NotFound
+from cardhall.hall.games import LIVE, get_game
+from cardhall.hall.leaderboard import leaderboard
+from cardhall.hall.levels import title_for
+from cardhall.hall.limits import RateLimiter
+from cardhall.hall.models import Game, Player, Score
+from cardhall.server.metrics import CONTENT_TYPE
+
+if TYPE_CHECKING:
+    from cardhall.server.app import Server
+
+MAX_BODY = 16 * 1024
+
+#: HTTP status for each refusal code (anything else: 400).
+STATUS = {
+    "not_authenticated": 401, "auth_failed": 401, "bad_token": 401, "banned": 403,
+    "forbidden": 403, "not_found": 404, "name_taken": 409, "not_enough_beans": 409,
+    "relief_refused": 409, "no_item": 409, "conflict": 409, "rate_limited": 429,
+    "too_large": 413, "internal": 500, "busy": 503, "not_seated": 409, "unknown_table": 404,
+}
+
+
+class ApiError(Exception):
+    """A refusal of this layer (HallError covers the domain's)."""
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status or STATUS.get(code, 400)
+
+
+def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message},
+                        status_code=status or STATUS.get(code, 400))
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ApiError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError("malformed", "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError("malformed", "the body is a JSON object")
+    return data
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise ApiError("malformed", f"{key!r} is required and is text")
+    return value
+
+
+def _bool(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key)
+    if not isinstance(value, bool):
+        raise ApiError("malformed", f"{key!r} is required and is true or false")
+    return value
+
+
+def _token(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError("not_authenticated", "send Authorization: Bearer <token>")
+    return token.strip()
+
+
+async def _player(request: Request) -> Player:
+    player = await accounts.player_by_token(_server(request).db, _token(request))
+    if player is None:
+        raise ApiError("bad_token", "unknown, revoked or banned token: log in again")
+    return player
+
+
+async def _admin(request: Request) -> Player:
+    player = await _player(request)
+    if not player.is_admin:
+        raise ApiError("forbidden", "only an admin may do this")
+    return player
+
+
+def _limit(request: Request, limiter: RateLimiter, what: str) -> None:
+    key = request.client.host if request.client else "?"
+    if not limiter.allow(key):
+        wait = max(1, int(limiter.retry_after(key) + 0.999))
+        raise ApiError("rate_limited", f"too many {what} from your address; "
+                       f"try again in {wait} s")
+
+
+def _login_json(login: accounts.Login, beans: int) -> dict[str, Any]:
+    p = login.player
+    return {"token": login.token,
+            "player": {"id": p.id, "name": p.name, "beans": beans, "points": p.points,
+                       "title": title_for(p.points), "guest": p.is_guest,
+                       "admin": p.is_admin}}
+
+
+# -- accounts ----------------------------------------------------------------------------
+
+
+async def guest(request: Request) -> Response:
+    server = _server(request)
+    _limit(request, server.guest_limiter, "new guests")
+    login = await accounts.create_guest(server.db, server.config.economy)
+    return JSONResponse(_login_json(login, await ledger.balance(server.db, login.player.id)),
+                        status_code=201)
+
+
+async def register(request: Request) -> Response:
+    server = _server(request)
+    _limit(request, server.login_limiter, "logins")
+    data = await _body(request)
+    login = await accounts.register(server.db, _text(data, "name"), _text(data, "password"),
+                                    server.config.economy)
+    return JSONResponse(_login_json(login, await ledger.balance(server.db, login.player.id)),
+                        status_code=201)
+
+
+async def login(request: Request) -> Response:
+    server = _server(request)
+    _limit(request, server.login_limiter, "logins")
+    data = await _body(request)
+    done = await accounts.login(server.db, _text(data, "name"), _text(data, "password"))
+    return JSONResponse(_login_json(done, await ledger.balance(server.db, done.player.id)))
+
+
+async def logout(request: Request) -> Response:
+    server = _server(request)
+    if not await accounts.revoke_token(server.db, _token(request)):
+        raise ApiError("bad_token", "that token is unknown or already logged out")
+    return JSONResponse({"ok": True})
+
+
+async def me(request: Request) -> Response:
+    server = _server(request)
+    player = await _player(request)
+    prof = (await accounts.profile(server.db, player.id)).to_json()
+    prof["admin"] = player.is_admin
+    prof["tables"] = [t.id for t in server.hall.lobby.tables_of(player.id)]
+    prof["relief_left"] = await ledger.relief_left(server.db, player.id, server.config.economy)
+    return JSONResponse(prof)
+
+
+# -- the hall ----------------------------------------------------------------------------
+
+
+async def rooms(request: Request) -> Response:
+    server = _server(request)
+    counts = server.hall.room_counts()
+    out = []
+    for room in server.config.rooms:
+        live = counts.get(room.id, {"waiting": 0, "tables": 0})
+        out.append({"id": room.id, "name": room.name, "variant": room.variant,
+                    "players": VARIANTS[room.variant].players,
+                    "options": room.resolved_options(), "N": room.N, "A": room.A,
+                    "M0": room.M0, "min_beans": room.min_beans,
+                    "double_min_beans": room.double_min_beans,
+                    "turn_seconds": room.turn_seconds,
+                    "bot_wait_seconds": room.bot_wait_seconds,
+                    "waiting": live["waiting"], "tables": live["tables"]})
+    return JSONResponse(out)
+
+
+async def variants(request: Request) -> Response:
+    return JSONResponse([v.describe() for v in VARIANTS.values()])
+
+
+async def game(request: Request) -> Response:
+    server = _server(request)
+    game_id = request.path_params["game_id"]
+    stored = await get_game(server.db, game_id) if len(game_id) <= 64 else None
+    if stored is None:
+        raise NotFound(f"no game {game_id[:64]!r}")
+    if stored.status == LIVE:
+        raise ApiError("not_found", f"game {game_id} is still being played: only finished "
+                       "games are served (its players see it through the WebSocket)")
+    return JSONResponse(stored.to_json())
+
+
+async def history(request: Request) -> Response:
+    server = _server(request)
+    player = await _player(request)
+    limit = _int_param(request, "limit", 50, 1, 200)
+    async with server.db.transaction() as s:
+        rows = (await s.execute(
+            select(Score, Game).join(Game, Game.id == Score.game_id)
+            .where(Score.player_id == player.id)
+            .order_by(Score.created.desc()).limit(limit))).all()
+    return JSONResponse([
+        {"game": g.id, "variant": g.variant, "room": g.room_id, "status": g.status,
+         "seat": g.players.index(player.id) if player.id in g.players else None,
+         "points": sc.points, "beans": sc.beans, "won": sc.won,
+         "ended": g.ended.isoformat() if g.ended else None} for sc, g in rows])
+
+
+def _int_param(request: Request, key: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(key)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise ApiError("malformed", f"{key} is a whole number from {low} to {high}")
+    return int(raw)
+
+
+def _period_start(period: str, now: datetime) -> datetime | None:
+    day = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "all":
+        return None
+    if period == "day":
+        return day
+    if period == "week":
+        return day - timedelta(days=day.weekday())  # Monday, UTC
+    raise ApiError("malformed", f"period is all, day or week, not {period[:16]!r}")
+
+
+async def board(request: Request) -> Response:
+    server = _server(request)
+    q = request.query_params
+    by = q.get("by", "points")
+    if by not in ("points", "beans"):
+        raise ApiError("malformed", f"by is points or beans, not {by[:16]!r}")
+    variant = q.get("variant") or None
+    if variant is not None and variant not in VARIANTS:
+        raise ApiError("malformed", f"unknown variant {variant[:32]!r}")
+    period = q.get("period", "all")
+    since = _period_start(period, datetime.now(UTC))
+    rows = await leaderboard(server.db, by, variant, since,  # type: ignore[arg-type]
+                             _int_param(request, "limit", 50, 1, 1000))
+    return JSONResponse({"variant": variant, "by": by, "period": period,
+                         "rows": [r.to_json() for r in rows]})
+
+
+# -- economy -----------------------------------------------------------------------------
+
+
+async def relief(request: Request) -> Response:
+    server = _server(request)
+    player = await _player(request)
+    beans = await ledger.grant_relief(server.db, player.id, server.config.economy)
+    left = await ledger.relief_left(server.db, player.id, server.config.economy)
+    return JSONResponse({"beans": beans, "relief_left": left})
+
+
+async def golden_eye(request: Request) -> Response:
+    server = _server(request)
+    player = await _player(request)
+    data = await _body(request)
+    count = data.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise ApiError("malformed", "count is a whole number")
+    bought = await ledger.buy_golden_eye(server.db, player.id, server.config.economy, count)
+    return JSONResponse({"beans": bought.beans, "golden_eyes": bought.count})
+
+
+# -- operators ---------------------------------------------------------------------------
+
+
+async def admin_tables(request: Request) -> Response:
+    await _admin(request)
+    return JSONResponse(_server(request).hall.live_tables())
+
+
+async def admin_kick(request: Request) -> Response:
+    server = _server(request)
+    await _admin(request)
+    target = _text(await _body(request), "player")
+    await accounts.get_player(server.db, target)  # NotFound for a wrong id
+    tables = await server.hall.kick(target)
+    conn = server.registry.by_player.get(target)
+    if conn is not None:
+        conn.close(4003, "kicked by an admin")
+    return JSONResponse({"player": target, "tables": tables, "connected": conn is not None})
+
+
+async def admin_ban(request: Request) -> Response:
+    server = _server(request)
+    await _admin(request)
+    data = await _body(request)
+    target, banned = _text(data, "player"), _bool(data, "banned")
+    await accounts.set_banned(server.db, target, banned)
+    tables = 0
+    if banned:
+        tables = await server.hall.kick(target)
+        conn = server.registry.by_player.get(target)
+        if conn is not None:
+            conn.close(4003, "banned")
+    return JSONResponse({"player": target, "banned": banned, "tables": tables})
+
+
+# -- health ------------------------------------------------------------------------------
+
+
+async def healthz(request: Request) -> Response:
+    server = _server(request)
+    async with server.db.transaction() as s:
+        await s.scalar(select(1))
+    return JSONResponse({"ok": True, "tables": len(server.hall.lobby.tables),
+                         "connections": len(server.registry.connections)})
+
+
+async def metrics(request: Request) -> Response:
+    server = _server(request)
+    return Response(server.metrics.render(server), media_type=CONTENT_TYPE)
+
+
+def domain_error(exc: HallError) -> JSONResponse:
+    return error_response(exc.code, str(exc))
+
+
+ROUTES = [
+    Route("/api/guest", guest, methods=["POST"]),
+    Route("/api/register", register, methods=["POST"]),
+    Route("/api/login", login, methods=["POST"]),
+    Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/me", me, methods=["GET"]),
+    Route("/api/rooms", rooms, methods=["GET"]),
+    Route("/api/variants", variants, methods=["GET"]),
+    Route("/api/games/{game_id}", game, methods=["GET"]),
+    Route("/api/history", history, methods=["GET"]),
+    Route("/api/leaderboard", board, methods=["GET"]),
+    Route("/api/relief", relief, methods=["POST"]),
+    Route("/api/items/golden-eye", golden_eye, methods=["POST"]),
+    Route("/api/admin/tables", admin_tables, methods=["GET"]),
+    Route("/api/admin/kick", admin_kick, methods=["POST"]),
+    Route("/api/admin/ban", admin_ban, methods=["POST"]),
+    Route("/healthz", healthz, methods=["GET"]),
+    Route("/metrics", metrics, methods=["GET"]),
+]

@@ -1,0 +1,152 @@
+"""The Starlette application: its lifespan, routes, error handlers and static files.
+
+``create_app`` builds nothing heavy: the lifespan applies the migrations, opens
+the database, builds the ``Hall`` with the connection registry as its outbox and
+rebuilds every live table before the first request is served; on shutdown it
+closes the connections, stops the tables and closes the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from cardhall.hall.botpool import BotPool
+from cardhall.hall.config import HallConfig
+from cardhall.hall.db import Database, upgrade
+from cardhall.hall.errors import HallError
+from cardhall.hall.limits import RateLimiter
+from cardhall.hall.messages import ProtocolError
+from cardhall.hall.service import Hall
+from cardhall.hall.table import GRACE_SECONDS
+from cardhall.server import api, ws
+from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
+from cardhall.server.metrics import Metrics
+
+log = logging.getLogger("cardhall.server")
+
+
+@dataclass
+class Server:
+    """What every request handler reaches through ``request.app.state.server``."""
+
+    config: HallConfig
+    db_url: str
+    grace_seconds: float = GRACE_SECONDS
+    bot_workers: int = 1
+    registry: Registry = field(default_factory=Registry)
+    metrics: Metrics = field(default_factory=Metrics)
+    _db: Database | None = None
+    _hall: Hall | None = None
+
+    def __post_init__(self) -> None:
+        limits = self.config.limits
+        self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
+        self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
+        self.registry.on_send = self.metrics.sent
+
+    @property
+    def db(self) -> Database:
+        assert self._db is not None, "the server has not started"
+        return self._db
+
+    @property
+    def hall(self) -> Hall:
+        assert self._hall is not None, "the server has not started"
+        return self._hall
+
+    async def open(self) -> None:
+        await upgrade(self.db_url)
+        self._db = Database.open(self.db_url)
+        hall = Hall(self.config, self._db, self.registry, BotPool(self.bot_workers),
+                    grace_seconds=self.grace_seconds)
+        hall.lobby.latency_hook = self.metrics.action_seconds.observe
+        rebuilt = await hall.open()
+        self._hall = hall
+        log.info("hall open", extra={"event": "open", "rebuilt": rebuilt,
+                                     "rooms": len(self.config.rooms)})
+
+    async def close(self) -> None:
+        self.registry.close_all(CLOSE_SHUTDOWN, "the server is shutting down")
+        if self._hall is not None:
+            await self._hall.close()
+        if self._db is not None:
+            await self._db.close()
+        log.info("hall closed", extra={"event": "close"})
+
+
+def web_root() -> Path | None:
+    """The browser client's files shipped in the package, if they are there."""
+    root = Path(str(files("cardhall") / "web"))
+    return root if (root / "index.html").is_file() else None
+
+
+async def _hall_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HallError)
+    request.app.state.server.metrics.http_errors.labels(exc.code).inc()
+    return api.domain_error(exc)
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, api.ApiError)
+    request.app.state.server.metrics.http_errors.labels(exc.code).inc()
+    return api.error_response(exc.code, str(exc), exc.status)
+
+
+async def _protocol_error(request: Request, exc: Exception) -> Response:
+    """A table's or the lobby's refusal reached through HTTP (an admin's kick)."""
+    assert isinstance(exc, ProtocolError)
+    request.app.state.server.metrics.http_errors.labels(exc.code).inc()
+    return api.error_response(exc.code, str(exc))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    request.app.state.server.metrics.http_errors.labels(code).inc()
+    return JSONResponse({"error": code, "message": str(exc.detail)},
+                        status_code=exc.status_code, headers=exc.headers)
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    log.exception("internal error on %s", request.url.path, exc_info=exc,
+                  extra={"event": "internal", "path": request.url.path})
+    request.app.state.server.metrics.http_errors.labels("internal").inc()
+    return api.error_response("internal", "the server failed; the error is logged")
+
+
+def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_SECONDS,
+               bot_workers: int = 1, on_ready: Callable[[], None] | None = None) -> Starlette:
+    """The hall's ASGI app over the database at ``db_url`` (migrated on start)."""
+    server = Server(config, db_url, grace_seconds=grace_seconds, bot_workers=bot_workers)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await server.open()
+        if on_ready is not None:
+            on_ready()
+        try:
+            yield
+        finally:
+            await server.close()
+
+    routes = [*api.ROUTES, WebSocketRoute("/ws", ws.endpoint)]
+    root = web_root()
+    if root is not None:
+        routes.append(Mount("/", StaticFiles(directory=root, html=True), name="web"))
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        HallError: _hall_error, api.ApiError: _api_error, ProtocolError: _protocol_error,
+        HTTPException: _http_error, Exception: _internal})
+    app.state.server = server
+    return app

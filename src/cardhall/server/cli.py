@@ -1,0 +1,62 @@
+"""The server's subcommands of ``cardhall``: ``serve``, ``admin create``, ``bot``.
+
+``register(subparsers)`` adds them to the main parser (cardhall.cli). The
+server's dependencies are imported only when one of them runs, so the library's
+commands work without the ``server`` extra.
+
+    cardhall serve [--host 127.0.0.1] [--port 8000] [--db sqlite:///hall.db] [--config FILE]
+    cardhall admin create NAME PASSWORD [--db URL]
+    cardhall bot --server URL [--bot planning] [--room R] [--games N]
+                 [--name NAME --password PW | --token T]
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+DEFAULT_DB = "sqlite:///hall.db"
+
+
+def _later(name: str) -> Callable[[argparse.Namespace], None]:
+    """The command ``name`` of cardhall.server.commands, imported when it runs."""
+    def run(args: argparse.Namespace) -> None:
+        from cardhall.server import commands  # noqa: PLC0415 (the server extra, when used)
+        getattr(commands, name)(args)
+    return run
+
+
+def register(sub: Any) -> None:
+    """Add ``serve``, ``admin`` and ``bot`` to ``cardhall``'s subparsers."""
+    serve = sub.add_parser("serve", help="run the hall (HTTP + WebSocket)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    serve.add_argument("--db", default=DEFAULT_DB, help="sqlite:///FILE or postgresql://…")
+    serve.add_argument("--config", help="a TOML file with [[rooms]], [economy], [limits]")
+    serve.add_argument("--grace", type=float, default=30.0,
+                       help="seconds a disconnected player's seat waits before it counts "
+                       "as leaving")
+    serve.add_argument("--bot-workers", type=int, default=1,
+                       help="processes that run the bots' decisions")
+    serve.add_argument("--log-level", default="info",
+                       choices=["debug", "info", "warning", "error"])
+    serve.set_defaults(run=_later("serve"))
+
+    admin = sub.add_parser("admin", help="hall administration").add_subparsers(
+        dest="admin_command", required=True)
+    create = admin.add_parser("create", help="create an admin account, or promote one")
+    create.add_argument("name")
+    create.add_argument("password")
+    create.add_argument("--db", default=DEFAULT_DB)
+    create.set_defaults(run=_later("admin_create"))
+
+    bot = sub.add_parser("bot", help="seat a bot at a remote hall")
+    bot.add_argument("--server", required=True, help="the hall's URL, e.g. http://host:8000")
+    bot.add_argument("--bot", default="planning", help="a registered bot (cardhall.bots)")
+    bot.add_argument("--room", help="a room id (default: the first it may join)")
+    bot.add_argument("--games", type=int, default=1)
+    bot.add_argument("--name", help="play as this account (registered if new)")
+    bot.add_argument("--password")
+    bot.add_argument("--token", help="play with this session token")
+    bot.set_defaults(run=_later("bot"))

@@ -1,0 +1,93 @@
+"""The bodies of ``cardhall serve``, ``admin create`` and ``bot`` (see cardhall.server.cli).
+
+Imported only when one of them runs: they need the ``server`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+import uvicorn
+from sqlalchemy import update
+
+from cardhall.bots import BotError
+from cardhall.client import ClientError
+from cardhall.hall import accounts
+from cardhall.hall.config import ConfigError, Economy, load_config
+from cardhall.hall.db import Database, DatabaseError, async_url, upgrade
+from cardhall.hall.errors import HallError, NameTaken
+from cardhall.hall.messages import MAX_MESSAGE_BYTES
+from cardhall.hall.models import Player
+from cardhall.server import logs
+from cardhall.server.app import create_app
+from cardhall.server.botrun import play
+
+
+def serve(args: argparse.Namespace) -> None:
+
+
+    try:
+        config = load_config(args.config)
+        async_url(args.db)
+    except (ConfigError, DatabaseError) as exc:
+        raise SystemExit(f"cardhall: {exc}") from None
+    logs.setup(args.log_level)
+    app = create_app(config, args.db, grace_seconds=args.grace, bot_workers=args.bot_workers)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                port = self.servers[0].sockets[0].getsockname()[1] if self.servers else args.port
+                print(f"cardhall: the hall is open at http://{args.host}:{port}/", flush=True)
+
+    # Frames up to 1 MiB must reach the protocol (and get an error); larger ones may
+    # be closed by uvicorn (1009). One worker: the tables live in this process.
+    server = Server(uvicorn.Config(app, host=args.host, port=args.port, workers=1,
+                                   ws_max_size=MAX_MESSAGE_BYTES + 64 * 1024,
+                                   log_config=None, lifespan="on"))
+    server.run()
+    if not server.started:
+        raise SystemExit(1)
+
+
+def admin_create(args: argparse.Namespace) -> None:
+    asyncio.run(make_admin(args.db, args.name, args.password))
+
+
+async def make_admin(db_url: str, name: str, password: str) -> str:
+    """Register ``name`` as an admin, or promote it (its password must match)."""
+
+
+    await upgrade(db_url)
+    db = Database.open(db_url)
+    try:
+        try:
+            login = await accounts.register(db, name, password, Economy())
+            what = "created"
+        except NameTaken:
+            login = await accounts.login(db, name, password)
+            what = "promoted"
+        async with db.transaction() as s:
+            await s.execute(update(Player).where(Player.id == login.player.id)
+                            .values(is_admin=True))
+    except HallError as exc:
+        raise SystemExit(f"cardhall: {exc}") from None
+    finally:
+        await db.close()
+    print(f"admin {login.player.name} {what} (id {login.player.id})")
+    return login.player.id
+
+
+def bot(args: argparse.Namespace) -> None:
+
+    if args.games < 1:
+        raise SystemExit("cardhall: --games must be at least 1")
+    try:
+        asyncio.run(play(args.server, args.bot, args.games, args.room, args.name,
+                         args.password, args.token, sys.stdout))
+    except (ClientError, BotError, OSError) as exc:
+        raise SystemExit(f"cardhall: {exc}") from None

@@ -1,0 +1,231 @@
+"""One WebSocket connection's life, and the registry that is the hall's ``Outbox``.
+
+A connection moves AWAITING_HELLO → READY → CLOSED and never back; each step is
+checked (``Connection.transition``) so that a message handled in the wrong state
+is a bug that says what was expected, not a silent misroute.
+
+Outbound messages go through a *bounded* queue drained by one writer task per
+connection: the hall's ``send`` never blocks on a socket, and a client too slow
+to read its messages cannot grow the server's memory. When the queue is full the
+client is closed (4008); it reconnects and its hello brings the full state back,
+which is cheaper and safer than remembering what it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any, Protocol
+
+from cardhall.hall.messages import Error, ErrorCode, ServerMessage
+
+log = logging.getLogger("cardhall.server.ws")
+
+#: Messages a connection may have waiting to be written before it counts as too slow.
+SEND_QUEUE = 256
+
+#: Close codes (4000–4999 are the application's; docs/protocol.md lists them).
+CLOSE_NORMAL = 1000
+CLOSE_POLICY = 1008  # too many refused frames in a row
+CLOSE_SUPERSEDED = 4001
+CLOSE_TOO_SLOW = 4008
+CLOSE_SHUTDOWN = 1001
+
+
+class ConnState(StrEnum):
+    AWAITING_HELLO = "awaiting_hello"
+    READY = "ready"
+    CLOSED = "closed"
+
+
+class TransitionError(RuntimeError):
+    """A connection was asked to move from a state it is not in."""
+
+    def __init__(self, expected: ConnState, actual: ConnState, target: ConnState) -> None:
+        super().__init__(f"connection cannot go to {target}: expected state {expected}, "
+                         f"actual {actual}")
+        self.expected, self.actual, self.target = expected, actual, target
+
+
+class Socket(Protocol):
+    """What a connection needs of its WebSocket (Starlette's fits)."""
+
+    async def send_text(self, data: str) -> None: ...
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class TokenBucket:
+    """``rate`` tokens per second, holding at most ``rate`` (one second's burst).
+
+    The clock is injected so the limit is testable without sleeping.
+    """
+
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.tokens = rate
+        self._clock = clock
+        self._at = clock()
+
+    def take(self) -> bool:
+        now = self._clock()
+        self.tokens = min(self.rate, self.tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+_ids = itertools.count(1)
+
+
+class Connection:
+    """One client's socket: its state, its player once authenticated, its send queue."""
+
+    def __init__(self, socket: Socket, address: str, messages_per_second: int,
+                 on_error: Callable[[str], None] | None = None) -> None:
+        self.id = next(_ids)
+        self.socket = socket
+        self.address = address
+        self.state = ConnState.AWAITING_HELLO
+        self.player_id: str | None = None
+        self.admin = False
+        self.superseded = False
+        self.bucket = TokenBucket(messages_per_second)
+        self.refused_in_a_row = 0
+        self.close_code: int | None = None
+        self._out: deque[str] = deque()
+        self._wake = asyncio.Event()
+        self._close: tuple[int, str] | None = None
+        self._on_error = on_error
+        self._writer: asyncio.Task[None] | None = None
+
+    def log_extra(self, **more: Any) -> dict[str, Any]:
+        return {"conn": self.id, "player": self.player_id, "address": self.address, **more}
+
+    # -- state machine -----------------------------------------------------------------
+
+    def transition(self, expected: ConnState, target: ConnState) -> None:
+        if self.state != expected:
+            raise TransitionError(expected, self.state, target)
+        self.state = target
+
+    @property
+    def is_open(self) -> bool:
+        return self.state != ConnState.CLOSED
+
+    # -- sending -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._writer = asyncio.get_running_loop().create_task(
+            self._write(), name=f"ws-writer-{self.id}")
+
+    @property
+    def queued(self) -> int:
+        return len(self._out)
+
+    def send(self, message: ServerMessage) -> None:
+        """Queue a message; a full queue closes the connection as too slow."""
+        if self._close is not None:
+            return
+        if len(self._out) >= SEND_QUEUE:
+            log.warning("send queue full: closing a slow client", extra=self.log_extra())
+            self._out.clear()
+            self.close(CLOSE_TOO_SLOW, "too slow: reconnect for the full state")
+            return
+        self._out.append(message.model_dump_json())
+        self._wake.set()
+
+    def error(self, code: ErrorCode, message: str) -> None:
+        if self._on_error is not None:
+            self._on_error(code)
+        self.send(Error(code=code, message=message))
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after what is already queued has been written; nothing more is taken."""
+        if self._close is None:
+            self._close = (code, reason)
+            self.close_code = code
+        self.state = ConnState.CLOSED
+        self._wake.set()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._out:
+                    await self.socket.send_text(self._out.popleft())
+                if self._close is not None:
+                    code, reason = self._close
+                    await self.socket.close(code, reason)
+                    return
+        except Exception as exc:  # the peer went away mid-write: the reader sees it too
+            log.info("write failed: %s", exc, extra=self.log_extra())
+
+    async def finish(self) -> None:
+        """After the reader ended: stop the writer (nothing more can be delivered)."""
+        self.state = ConnState.CLOSED
+        if self._writer is not None and not self._writer.done():
+            if self._close is not None:
+                try:
+                    await asyncio.wait_for(asyncio.shield(self._writer), 1.0)
+                except TimeoutError:
+                    log.info("writer did not finish closing", extra=self.log_extra())
+            self._writer.cancel()
+
+
+class Registry:
+    """Every live connection, and for each player the one that speaks for him.
+
+    It is the hall's ``Outbox``: ``send`` puts the message on that connection's
+    queue (or drops it when the player is not connected: his next hello brings
+    the state again).
+    """
+
+    def __init__(self) -> None:
+        self.connections: set[Connection] = set()
+        self.by_player: dict[str, Connection] = {}
+        self.on_send: Callable[[str, ServerMessage], None] | None = None
+
+    def send(self, player_id: str, message: ServerMessage) -> None:
+        if self.on_send is not None:
+            self.on_send(player_id, message)
+        conn = self.by_player.get(player_id)
+        if conn is not None:
+            conn.send(message)
+
+    def add(self, conn: Connection) -> None:
+        self.connections.add(conn)
+
+    def attach(self, conn: Connection, player_id: str) -> Connection | None:
+        """Make ``conn`` the player's connection; the one it supersedes, if any."""
+        old = self.by_player.get(player_id)
+        self.by_player[player_id] = conn
+        if old is not None and old is not conn:
+            old.superseded = True
+            old.send(Error(code="superseded",
+                           message="you connected again elsewhere; this connection is closed"))
+            old.close(CLOSE_SUPERSEDED, "superseded")
+            return old
+        return None
+
+    def remove(self, conn: Connection) -> bool:
+        """Forget ``conn``; True when it was still its player's connection."""
+        self.connections.discard(conn)
+        if conn.player_id is not None and self.by_player.get(conn.player_id) is conn:
+            del self.by_player[conn.player_id]
+            return True
+        return False
+
+    def close_all(self, code: int, reason: str) -> None:
+        for conn in list(self.connections):
+            conn.close(code, reason)
+
+    def queued(self) -> int:
+        return sum(c.queued for c in self.connections)

@@ -1,0 +1,121 @@
+"""The WebSocket endpoint ``/ws``: authenticate with ``hello``, then route messages.
+
+Every inbound text frame goes through ``parse_client`` (the one place the wire is
+validated) after spending a rate-limit token; whatever is refused gets an
+``error`` and the connection stays open, except that a client sending nothing
+but refused frames (``ABUSE_LIMIT`` in a row) is closed with 1008.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cardhall.hall import accounts
+from cardhall.hall.messages import Hello, ProtocolError, parse_client
+from cardhall.server.connection import (
+    CLOSE_POLICY,
+    Connection,
+    ConnState,
+)
+
+if TYPE_CHECKING:
+    from cardhall.server.app import Server
+
+log = logging.getLogger("cardhall.server.ws")
+
+#: Refused frames in a row after which a connection is closed (CLOSE_POLICY).
+ABUSE_LIMIT = 50
+#: Refusals that count towards ABUSE_LIMIT: frames that could never have been right.
+ABUSIVE = frozenset({"malformed", "too_large", "unknown_type", "rate_limited",
+                     "not_authenticated", "already_authenticated", "bad_token"})
+
+
+async def endpoint(websocket: WebSocket) -> None:
+    server: Server = websocket.app.state.server
+    await websocket.accept()
+    address = websocket.client.host if websocket.client else "?"
+    conn = Connection(websocket, address, server.config.limits.messages_per_second,
+                      on_error=server.metrics.error)
+    server.registry.add(conn)
+    conn.start()
+    server.metrics.connections_total.inc()
+    log.info("connected", extra=conn.log_extra(event="connect"))
+    try:
+        while conn.is_open:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if not conn.is_open:
+                break  # superseded or closing: it can never act again
+            text = frame.get("text")
+            if text is None:
+                await _refused(conn, ProtocolError("malformed", "send JSON in text frames"))
+                continue
+            await _frame(server, conn, text)
+    except WebSocketDisconnect:
+        pass  # the client went away: the finally below is the one exit path
+    except RuntimeError as exc:  # receive after the socket closed (we closed it)
+        log.info("receive ended: %s", exc, extra=conn.log_extra())
+    finally:
+        current = server.registry.remove(conn)
+        await conn.finish()
+        if current and conn.player_id is not None:
+            server.hall.disconnected(conn.player_id)
+        log.info("disconnected", extra=conn.log_extra(event="disconnect",
+                                                      superseded=conn.superseded,
+                                                      code=conn.close_code))
+
+
+async def _refused(conn: Connection, exc: ProtocolError) -> None:
+    conn.error(exc.code, str(exc))
+    if exc.code in ABUSIVE:
+        conn.refused_in_a_row += 1
+        if conn.refused_in_a_row >= ABUSE_LIMIT:
+            log.warning("closing an abusive client", extra=conn.log_extra(event="abuse"))
+            conn.close(CLOSE_POLICY, f"{ABUSE_LIMIT} refused messages in a row")
+
+
+async def _frame(server: Server, conn: Connection, text: str) -> None:
+    if not conn.bucket.take():
+        await _refused(conn, ProtocolError(
+            "rate_limited", f"at most {server.config.limits.messages_per_second} "
+            "messages per second"))
+        return
+    try:
+        msg = parse_client(text)
+        if conn.state == ConnState.AWAITING_HELLO:
+            if not isinstance(msg, Hello):
+                raise ProtocolError("not_authenticated", "say hello with your token first")
+            await _hello(server, conn, msg)
+        else:
+            assert conn.player_id is not None
+            started = time.perf_counter()
+            await server.hall.handle(conn.player_id, msg, admin=conn.admin)
+            server.metrics.message_seconds.labels(msg.type).observe(
+                time.perf_counter() - started)
+    except ProtocolError as exc:
+        log.info("refused %s: %s", exc.code, exc,
+                 extra=conn.log_extra(event="refused", code=exc.code))
+        await _refused(conn, exc)
+        return
+    conn.refused_in_a_row = 0
+
+
+async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
+    player = await accounts.player_by_token(server.db, msg.token)
+    if player is None:
+        raise ProtocolError("bad_token", "unknown, revoked or banned token: log in again")
+    welcome = await server.hall.welcome(player.id)
+    if conn.state != ConnState.AWAITING_HELLO:
+        return  # closed while the database answered
+    conn.transition(ConnState.AWAITING_HELLO, ConnState.READY)
+    conn.player_id, conn.admin = player.id, player.is_admin
+    old = server.registry.attach(conn, player.id)
+    # No await between the welcome and connected(): the states follow the welcome.
+    conn.send(welcome)
+    server.hall.connected(player.id)
+    log.info("hello", extra=conn.log_extra(event="hello", superseded=old.id if old else None))

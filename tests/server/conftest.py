@@ -1,0 +1,93 @@
+"""Real hall processes for the server tests: ``cardhall serve`` on a free loopback port.
+
+Each server gets a temporary SQLite file and a config TOML with fast rooms for
+every variant: ``<v>-humans`` (no bots: the test's clients fill the table),
+``<v>-bots`` (bots fill at once) and ``<v>-timeout`` (1.5 s per play). The
+server prints its URL once it listens (``--port 0``), so nothing waits by
+sleeping. Only the process a fixture started is stopped, by its pid.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from cardhall.games import VARIANTS
+
+ADMIN_NAME, ADMIN_PASSWORD = "Warden", "correct horse"
+CARDHALL = [sys.executable, "-m", "cardhall"]
+
+
+def rooms_toml() -> str:
+    out = []
+    for v in VARIANTS:
+        for kind, extra in (("humans", "turn_seconds = 30\n"),
+                            ("bots", "turn_seconds = 30\nbot_wait_seconds = 0\n"),
+                            ("timeout", "turn_seconds = 1.5\n")):
+            out.append(f'[[rooms]]\nid = "{v}-{kind}"\nname = "{v} {kind}"\n'
+                       f'variant = "{v}"\nN = 10\nA = 5\nmin_beans = 0\n{extra}')
+    return "\n".join(out)
+
+
+@dataclass
+class HallProcess:
+    url: str
+    db_url: str
+    proc: subprocess.Popen[str]
+    log: Path
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+def start_hall(tmp: Path, limits: str = "", grace: float = 60.0) -> HallProcess:
+    tmp.mkdir(parents=True, exist_ok=True)
+    config = tmp / "hall.toml"
+    config.write_text(rooms_toml() + "\n[limits]\n" + (limits or (
+        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n")))
+    db_url = f"sqlite:///{tmp / 'hall.db'}"
+    subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db", db_url],
+                   check=True, capture_output=True, text=True, timeout=60)
+    log = tmp / "serve.log"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [*CARDHALL, "serve", "--port", "0", "--db", db_url, "--config", str(config),
+             "--grace", str(grace)], stdout=subprocess.PIPE, stderr=err, text=True, env=env)
+    assert proc.stdout is not None
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        ready, _, _ = select.select([proc.stdout], [], [], end - time.monotonic())
+        line = proc.stdout.readline() if ready else ""
+        if "the hall is open at " in line:
+            url = line.strip().rsplit(" ", 1)[1].rstrip("/")
+            return HallProcess(url, db_url, proc, log)
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise RuntimeError(f"cardhall serve did not start:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
+    server = start_hall(tmp_path_factory.mktemp("hall"))
+    try:
+        yield server
+    finally:
+        server.stop()
