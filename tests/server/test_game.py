@@ -7,9 +7,7 @@ import pytest
 from cardhall.client import HallClient
 from tests.server.conftest import HallProcess
 from tests.server.play import (
-    PLAYABLE,
     check_views,
-    escape_ok,
     guests,
     play_out,
     players,
@@ -58,8 +56,6 @@ async def test_live_game_is_not_served(hall: HallProcess) -> None:
         await vacate(clients, firsts[0]["table"], "ddz3-humans")
 
 
-@pytest.mark.xfail(not PLAYABLE["ddz3"], strict=False,
-                   reason="ddz3's engine does not settle on this branch yet")
 async def test_reconnect_mid_game_gets_the_full_state(hall: HallProcess) -> None:
     async with guests(hall.url, 3) as clients:
         table, _ = await seat(clients, "ddz3-humans")
@@ -86,8 +82,6 @@ async def test_reconnect_mid_game_gets_the_full_state(hall: HallProcess) -> None
         await vacate(clients, table, "ddz3-humans")
 
 
-@pytest.mark.xfail(not escape_ok("ddz3"), strict=False,
-                   reason="ddz3's engine has no escape settlement on this branch yet")
 async def test_escape_ends_a_ddz3_game(hall: HallProcess) -> None:
     async with guests(hall.url, 3) as clients:
         table, firsts = await seat(clients, "ddz3-humans")
@@ -105,8 +99,6 @@ async def test_escape_ends_a_ddz3_game(hall: HallProcess) -> None:
         await vacate(clients, table, "ddz3-humans")
 
 
-@pytest.mark.xfail(not escape_ok("ddz3"), strict=False,
-                   reason="ddz3's engine has no escape settlement on this branch yet")
 async def test_history_lists_finished_games(hall: HallProcess) -> None:
     async with guests(hall.url, 3) as clients:
         table, firsts = await seat(clients, "ddz3-humans")

@@ -15,9 +15,6 @@ from cardhall.client import HallClient, HttpError
 from cardhall.games import VARIANTS
 from tests.server.conftest import ADMIN_NAME, ADMIN_PASSWORD, CARDHALL, HallProcess, start_hall
 from tests.server.play import (
-    NEEDS_BOTS,
-    PLAYABLE,
-    escape_ok,
     guests,
     play_out,
     seat,
@@ -132,8 +129,6 @@ async def test_admin_needs_an_admin(hall: HallProcess) -> None:
         assert (no.value.status, no.value.code) == (403, "forbidden")
 
 
-@pytest.mark.xfail(not escape_ok("ddz3"), strict=False,
-                   reason="ddz3's engine has no escape settlement on this branch yet")
 async def test_admin_kick_and_watch(hall: HallProcess) -> None:
     admin = await _admin(hall)
     try:
@@ -182,9 +177,6 @@ async def test_admin_ban(hall: HallProcess) -> None:
         await admin.close()
 
 
-@pytest.mark.xfail(**NEEDS_BOTS)  # type: ignore[arg-type]
-@pytest.mark.xfail(not PLAYABLE["ddz3"], strict=False,
-                   reason="ddz3's engine does not settle on this branch yet")
 async def test_bots_fill_a_table_and_the_game_settles(hall: HallProcess) -> None:
     async with guests(hall.url, 1) as (c,):
         table, (first,) = await seat([c], "ddz3-bots")
@@ -195,9 +187,6 @@ async def test_bots_fill_a_table_and_the_game_settles(hall: HallProcess) -> None
         await vacate([c], table, "ddz3-bots")
 
 
-@pytest.mark.xfail(**NEEDS_BOTS)  # type: ignore[arg-type]
-@pytest.mark.xfail(not PLAYABLE["ddz3"], strict=False,
-                   reason="ddz3's engine does not settle on this branch yet")
 async def test_timeout_puts_the_player_on_auto_and_the_game_goes_on(hall: HallProcess) -> None:
     async with guests(hall.url, 3) as clients:
         table, _ = await seat(clients, "ddz3-timeout")
@@ -210,9 +199,6 @@ async def test_timeout_puts_the_player_on_auto_and_the_game_goes_on(hall: HallPr
         await vacate(clients, table, "ddz3-timeout")
 
 
-@pytest.mark.xfail(**NEEDS_BOTS)  # type: ignore[arg-type]
-@pytest.mark.xfail(not PLAYABLE["ddz3"], strict=False,
-                   reason="ddz3's engine does not settle on this branch yet")
 def test_cardhall_bot_plays_remote_games(hall: HallProcess) -> None:
     out = subprocess.run([*CARDHALL, "bot", "--server", hall.url, "--bot", "planning",
                           "--room", "ddz3-bots", "--games", "2"],

@@ -17,6 +17,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from cardhall import bots
+from cardhall.bots.view import legal_texts
 
 log = logging.getLogger("cardhall.hall.bots")
 
@@ -60,7 +61,13 @@ class BotPool:
         except Exception:  # a bot's bug must not stop a table: log it, answer by policy
             log.exception("bot %s failed in %s seat %d: 托管 answers", name, variant, seat)
         self.fallbacks += 1
-        return decide("tuoguan", variant, seat, seed, view)
+        try:
+            return decide("tuoguan", variant, seat, seed, view)
+        except Exception:  # the policy itself failed on this view: any legal action
+            log.exception("托管 failed in %s seat %d: the first legal action answers",
+                          variant, seat)
+            legal = legal_texts(view)
+            return legal[0] if legal else "pass"
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
