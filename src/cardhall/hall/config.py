@@ -54,7 +54,8 @@ class Room(_Strict):
     """
 
     id: str
-    name: str
+    #: Shown in the lobby; by default the variant's name and the room id.
+    name: str = ""
     variant: str
     options: dict[str, Any] = Field(default_factory=dict)
     N: int = Field(ge=1)
@@ -64,6 +65,13 @@ class Room(_Strict):
     double_min_beans: int = Field(default=0, ge=0)
     turn_seconds: float = Field(default=20.0, gt=0, le=600)
     bot_wait_seconds: float | None = Field(default=None, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_name(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("name") and data.get("variant") in VARIANTS:
+            data = {**data, "name": f"{VARIANTS[data['variant']].name} {data.get('id', '')}"}
+        return data
 
     @model_validator(mode="after")
     def _check_game(self) -> Self:
