@@ -7,40 +7,17 @@ started the PostgreSQL half fails with the reason: CI must exercise both backend
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from cardhall.hall.config import Economy, Relief
-from cardhall.hall.db import Database, async_url, upgrade
-from tests.hall.pg import PostgresServer
+from cardhall.hall.db import Database, upgrade
+from tests.conftest import new_pg_database
 
 BACKENDS = ["sqlite", "postgresql"]
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PostgresServer]:
-    server = PostgresServer()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-
-
-async def new_pg_database(server: PostgresServer) -> str:
-    name = f"t_{secrets.token_hex(6)}"
-    admin = create_async_engine(async_url(server.url), isolation_level="AUTOCOMMIT")
-    try:
-        async with admin.connect() as conn:
-            await conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.dispose()
-    return server.url.rsplit("/", 1)[0] + "/" + name
 
 
 @pytest.fixture

@@ -256,3 +256,59 @@ async def test_after_a_game_players_play_on_at_the_same_table(db: Database) -> N
         assert state.table == settled[p].table and state.game != settled[p].game
     finally:
         await hall.close()
+
+
+async def test_a_game_logged_to_its_end_but_not_settled_settles_once_on_restart(
+        db_url: str) -> None:
+    """The crash between the last action's commit and the settlement: the log is complete."""
+    await upgrade(db_url)
+    db = Database.open(db_url)
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    players = [await guest(hall) for _ in range(3)]
+    for p in players:
+        await hall.handle(p, Join(type="join", room="r1"))
+    await inbox.next(players[0], State)
+    table = next(iter(hall.lobby.tables.values()))
+    rng = random.Random(2)
+    last: tuple[str, int] | None = None
+    async with asyncio.timeout(60):
+        while last is None:
+            game = table.game
+            assert game is not None and not game.over
+            seat = game.acting[0]
+            for action in game.legal_actions(seat):
+                twin = game.clone()
+                twin.apply(action, seat)
+                if twin.over:
+                    last = (game.canonical(action, seat), seat)
+                    break
+            else:
+                player = table.seats[seat].player
+                assert player is not None
+                await hall.handle(player, Act(type="act", table=table.id,
+                                              action=rng.choice(game.legal_actions(seat)).text,
+                                              seq=table.seq))
+    game_id, seq = table.game_id, table.seq
+    assert game_id is not None
+    await hall.close()
+    await hall.store.append(game_id, seq + 1, *last)  # committed; the process dies here
+    await db.close()
+
+    db = Database.open(db_url)
+    try:
+        again, inbox = await make_hall(db, room(bot_wait_seconds=None))
+        settled = await inbox.next(players[0], Settled)  # the rebuilt table settles at once
+        assert settled.game == game_id
+        stored = await get_game(db, game_id)
+        assert stored is not None and stored.status in ("settled", "dissolved")
+        assert replay(stored.record).over and len(stored.record["actions"]) == seq + 1
+        for seat_no, p in enumerate(stored.players):
+            assert p is not None
+            change = (stored.beans or {}).get(str(seat_no), 0)
+            assert await ledger.balance(db, p) == 10_000 + change
+        await again.close()
+        third, _ = await make_hall(db, room(bot_wait_seconds=None))  # nothing left to rebuild
+        assert third.lobby.tables == {}
+        await third.close()
+    finally:
+        await db.close()

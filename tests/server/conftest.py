@@ -44,6 +44,13 @@ class HallProcess:
     proc: subprocess.Popen[str]
     log: Path
 
+    def kill(self) -> None:
+        """SIGKILL: the process dies at once, mid-whatever it was doing."""
+        self.proc.kill()
+        self.proc.wait(10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -56,12 +63,13 @@ class HallProcess:
             self.proc.stdout.close()
 
 
-def start_hall(tmp: Path, limits: str = "", grace: float = 60.0) -> HallProcess:
+def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
+               db_url: str | None = None) -> HallProcess:
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
     config.write_text(rooms_toml() + "\n[limits]\n" + (limits or (
         "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n")))
-    db_url = f"sqlite:///{tmp / 'hall.db'}"
+    db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
     subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db", db_url],
                    check=True, capture_output=True, text=True, timeout=60)
     log = tmp / "serve.log"

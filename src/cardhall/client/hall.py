@@ -160,6 +160,8 @@ class HallClient:
             while True:
                 await asyncio.sleep(delay)  # backoff between attempts, not a wait for an event
                 delay = min(delay * 2, 5.0)
+                if self._closing:
+                    return
                 try:
                     await self._open()
                     break
@@ -249,6 +251,7 @@ class HallClient:
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:
+            self._reader.cancel()  # it may be waiting to reconnect to a hall that is gone
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
             self._reader = None
