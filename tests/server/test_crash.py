@@ -18,14 +18,14 @@ import pytest
 
 from cardhall.client import HallClient
 from tests.conftest import new_pg_database
-from tests.server.conftest import HallProcess, start_hall
+from tests.server.conftest import start_hall
 from tests.server.play import Message, first_legal, guests, play_out, seat
 
 ROOM, START, FEE = "ddz3-humans", 10_000, 5  # the server tests' config: A = 5
 
 
 def cards_in(action: str) -> int:
-    body = action.split(" ", 1)[1].split("=")[0] if " " in action else ""
+    body = action.split(" ", 1)[1].split("=", maxsplit=1)[0] if " " in action else ""
     return len(body.replace("+", "").replace(" ", ""))
 
 
@@ -47,8 +47,8 @@ async def advance(clients: list[HallClient], table: str, until: Any,
                 state = c.states.get(table)
                 if state is None or state["phase"] != "playing":
                     continue
-                view = state["view"]
-                if view is None or state["seat"] not in view["acting"] or view["auto"][state["seat"]]:
+                view, me = state["view"], state["seat"]
+                if view is None or me not in view["acting"] or view["auto"][me]:
                     continue
                 if until(view) is not None:
                     return c, state
