@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -185,7 +184,7 @@ async def play(i: int, client: TimedClient, room: str, think: float, start_at: f
     await asyncio.sleep(max(0.0, start_at - loop.time()))
     await client.connect()
     await client.join(room)
-    acted: set[tuple[str, int]] = set()
+    acted: set[tuple[str, int]] = set()  # (game, seq): a table's seq restarts each game
     pending: tuple[str, int, float] | None = None  # table, seq acted on, sent at
     table: str | None = None
     playing = False
@@ -217,9 +216,9 @@ async def play(i: int, client: TimedClient, room: str, think: float, start_at: f
                 pending = None
             view, seat, seq = msg["view"], msg["seat"], msg["seq"]
             if (not playing or view is None or seat not in view["acting"]
-                    or view["auto"][seat] or (table, seq) in acted):
+                    or view["auto"][seat] or (msg["game"], seq) in acted):
                 continue
-            acted.add((table, seq))
+            acted.add((msg["game"], seq))
             await asyncio.sleep((DRAIN_THINK if stopping else think) * rng.uniform(0.5, 1.5))
             latest = client.states.get(table)
             if latest is None or latest["seq"] != seq:
@@ -344,9 +343,8 @@ async def run(url: str, room: str, clients_n: int, think: float, duration: float
             if isinstance(d, BaseException):
                 stats.errors[f"exception {type(d).__name__}"] += 1
         after = await balances(clients)
-        for c in clients:
-            with contextlib.suppress(Exception):
-                await c.disconnect()
+        await asyncio.gather(*(asyncio.wait_for(c.disconnect(), 15) for c in clients),
+                             return_exceptions=True)
     start = {id(c): b for c, b in made}
     changed = sum(a - start[id(c)] for c, a in zip(clients, after, strict=True))
     told = sum(sum(g["beans"].values()) for g in stats.games.values())
