@@ -1,7 +1,8 @@
 """The tables' storage over the hall database: action log, settlement, balances.
 
 ``DbStore`` is the one ``TableStore`` the hall runs on: a game row when a game
-starts (its record without actions), one row per accepted action, and the
+starts (its record without actions), one row per accepted action (group-committed
+with other tables' actions by ``journal.ActionJournal``), and the
 settlement of beans, points and stats in one transaction with the game's end.
 """
 
@@ -14,6 +15,7 @@ from sqlalchemy import select
 from cardhall.games import GameState
 from cardhall.hall import games as stored
 from cardhall.hall.db import Database
+from cardhall.hall.journal import ActionJournal
 from cardhall.hall.ledger import balance_in
 from cardhall.hall.levels import title_for
 from cardhall.hall.models import Player
@@ -30,6 +32,7 @@ def _points(x: Any) -> int:
 class DbStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.journal = ActionJournal(db)
 
     async def start_game(self, table: Table, game: GameState) -> str:
         players = [s.player for s in table.seats]
@@ -38,7 +41,11 @@ class DbStore:
                                         seed=game.seed, options=game.options)
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
-        await stored.append_action(self.db, game_id, seq, action, seat)
+        await self.journal.append(game_id, seq, action, seat)
+
+    async def close(self) -> None:
+        """Commit the actions still pending; afterwards no append is taken."""
+        await self.journal.close()
 
     async def settle(self, table: Table, game: GameState, beans: list[int]) -> dict[str, Any]:
         result = game.result()
