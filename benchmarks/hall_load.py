@@ -58,7 +58,7 @@ STARTING_BEANS = 10_000
 ROOM_N, ROOM_A = 10, 5
 #: Seconds the clients get after the measured window to finish the games they are in
 #: (acting at once, not measured) before the balances are read.
-DRAIN_SECONDS = 60.0
+DRAIN_SECONDS = 90.0
 #: Think time while draining: the games finish quickly, nobody measures them.
 DRAIN_THINK = 0.01
 #: After the window, a client not in a game stops once it has heard nothing for this long.
@@ -194,7 +194,7 @@ async def play(i: int, client: TimedClient, room: str, think: float, start_at: f
         now = loop.time()
         stopping = now >= stop_at
         if now >= end_at:
-            break
+            return  # still in a game at the deadline: not finished
         starting = last_game is not None and stats.nexts[last_game[0]] >= last_game[1]
         if stopping and not playing and not starting and now - heard >= QUIET_SECONDS:
             break  # done: no game to finish, and nothing more is coming
@@ -351,6 +351,7 @@ async def run(url: str, room: str, clients_n: int, think: float, duration: float
     fees = sum(fee * len(g["beans"]) for g in stats.games.values()
                if g["result"]["ended"] not in UNSCORED)
     started_right = all(b == STARTING_BEANS for _, b in made) or server_pid is None
+    unfinished = clients_n - stats.finished  # their games may settle after the check
     lat = sorted(stats.latencies)
     q = statistics.quantiles(lat, n=100, method="inclusive") if len(lat) >= 2 else [0.0] * 99
     return Result(
@@ -358,9 +359,9 @@ async def run(url: str, room: str, clients_n: int, think: float, duration: float
         actions_per_s=len(lat) / duration, p50_ms=q[49] * 1000, p99_ms=q[98] * 1000,
         max_ms=(lat[-1] * 1000) if lat else 0.0, settled=len(stats.games),
         errors=dict(stats.errors), drain_errors=dict(stats.late_errors),
-        beans_conserved=changed == told == -fees and started_right,
+        beans_conserved=changed == told == -fees and started_right and not unfinished,
         beans={"balances_changed": changed, "settled_said": told, "fees": fees},
-        unfinished=clients_n - stats.finished, server_cpu=server_cpu, client_cpu=client_cpu,
+        unfinished=unfinished, server_cpu=server_cpu, client_cpu=client_cpu,
         load=load)
 
 
