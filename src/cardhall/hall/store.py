@@ -75,11 +75,11 @@ class DbStore:
                 "points": {str(i): result["points"][i] for i in humans.values()}}
 
     async def balances(self, players: list[str]) -> dict[str, int]:
-        async with self.db.transaction() as s:
+        async with self.db.read() as s:
             return {p: await balance_in(s, p) for p in players}
 
     async def names(self, players: list[str]) -> dict[str, tuple[str, str]]:
         """Each player's name and title, for the seats."""
-        async with self.db.transaction() as s:
+        async with self.db.read() as s:
             rows = (await s.execute(select(Player).where(Player.id.in_(players)))).scalars()
             return {p.id: (p.name, title_for(p.points)) for p in rows}
