@@ -45,14 +45,18 @@ class HttpError(ClientError):
 
 class HallClient:
     def __init__(self, server: str, token: str | None = None, *, reconnect: bool = True,
-                 timeout: float = 10.0, max_size: int = 2 << 20) -> None:
+                 timeout: float = 10.0, max_size: int = 2 << 20,
+                 http: httpx.AsyncClient | None = None) -> None:
+        """``http``: an HTTP client to share (many clients of one program, e.g. a load
+        test); it must have ``server`` as its base URL and is not closed by ``close``."""
         self.server = server.rstrip("/")
         self.token = token
         self.player: Message | None = None
         self.reconnect = reconnect
         self.timeout = timeout
         self.max_size = max_size
-        self.http = httpx.AsyncClient(base_url=self.server, timeout=timeout)
+        self._own_http = http is None
+        self.http = http or httpx.AsyncClient(base_url=self.server, timeout=timeout)
         self.messages: asyncio.Queue[Message] = asyncio.Queue()
         self.states: dict[str, Message] = {}
         self.welcome: Message | None = None
@@ -263,4 +267,5 @@ class HallClient:
 
     async def close(self) -> None:
         await self.disconnect()
-        await self.http.aclose()
+        if self._own_http:
+            await self.http.aclose()

@@ -231,7 +231,7 @@ async def _player_for_token(s: AsyncSession, token: str) -> Player | None:
 async def player_by_token(db: Database, token: str) -> Player | None:
     """The player a token belongs to; None for an unknown or revoked token or a banned
     player."""
-    async with db.transaction() as s:
+    async with db.read() as s:
         return await _player_for_token(s, token)
 
 
@@ -254,7 +254,7 @@ async def revoke_all(db: Database, player_id: str, now: datetime | None = None) 
 
 
 async def get_player(db: Database, player_id: str) -> Player:
-    async with db.transaction() as s:
+    async with db.read() as s:
         player = await s.get(Player, player_id)
         if player is None:
             raise NotFound(f"no player {player_id!r}")

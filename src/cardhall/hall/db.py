@@ -11,6 +11,14 @@ write lock at its start. Without that, two transactions that both read and then 
 "database is locked"; with it the second simply waits its turn. PostgreSQL gets the
 same guarantees from row locks (``SELECT … FOR UPDATE``, ``UPDATE … WHERE``).
 
+Waiting its turn inside SQLite means its busy handler: sleeps of up to 100 ms between
+tries, with no order among the waiters, so under load one writer (the action log) can
+be starved for a second. So on SQLite the writers of this process also queue on one
+FIFO ``asyncio.Lock`` before ``BEGIN IMMEDIATE``: they take the write lock in turn and
+nobody sleeps in the busy handler (which is left for other processes, e.g. ``cardhall
+admin``). Read-only work uses ``read()``: a plain deferred transaction, which in WAL
+mode neither waits for the writer nor holds it up.
+
 ``await upgrade(url)`` applies the migrations shipped inside the package; the server
 calls it on start, and running it again changes nothing.
 """
@@ -21,7 +29,7 @@ import asyncio
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
@@ -38,6 +46,9 @@ from sqlalchemy.ext.asyncio import (
 )
 
 DEFAULT_URL = "sqlite:///hall.db"
+
+#: An execution option: the transaction only reads (SQLite begins it DEFERRED).
+READ_ONLY = "cardhall_read_only"
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
 
@@ -79,7 +90,8 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
 
     @event.listens_for(sync, "begin")
     def _begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        read_only = conn.get_execution_options().get(READ_ONLY, False)
+        conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 def make_engine(url: str | URL = DEFAULT_URL, **kwargs: Any) -> AsyncEngine:
@@ -101,15 +113,31 @@ class Database:
 
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
+    readers: async_sessionmaker[AsyncSession] | None = None
+    #: SQLite: this process's writers take the write lock in turn (see the module doc).
+    _writers: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
 
     @classmethod
     def open(cls, url: str | URL = DEFAULT_URL, **kwargs: Any) -> Database:
         engine = make_engine(url, **kwargs)
-        return cls(engine, async_sessionmaker(engine, expire_on_commit=False))
+        return cls(engine, async_sessionmaker(engine, expire_on_commit=False),
+                   async_sessionmaker(engine.execution_options(**{READ_ONLY: True}),
+                                      expire_on_commit=False))
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        async with self.sessions() as session, session.begin():
+        if self.dialect != "sqlite":
+            async with self.sessions() as session, session.begin():
+                yield session
+            return
+        async with self._writers, self.sessions() as session, session.begin():
+            yield session
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        """A transaction that only reads: it sees one snapshot and writes nothing (on
+        SQLite it takes no write lock, so it never waits for the writers)."""
+        async with (self.readers or self.sessions)() as session, session.begin():
             yield session
 
     @property

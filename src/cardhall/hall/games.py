@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -87,6 +87,33 @@ async def append_action(db: Database, game_id: str, seq: int, action: str,
                          created=now or utcnow()))
     except IntegrityError:
         raise Conflict(f"game {game_id} already has action {seq}") from None
+
+
+async def append_actions(db: Database,
+                         rows: Sequence[tuple[str, int, str, int | None, datetime]]) -> None:
+    """Append many actions, of any games, in one transaction: all or none.
+
+    ``rows`` are (game, seq, action, seat, created). One query checks that every game
+    is live and one multi-row INSERT writes them; the (game, seq) key refuses an
+    action that was already written (Conflict, nothing written). Unlike
+    ``append_action`` it does not look up each game's last seq: its caller (the
+    table, through ``journal.ActionJournal``) knows it, and the key already refuses a
+    second writer of the same number.
+    """
+    if not rows:
+        return
+    ids = {r[0] for r in rows}
+    try:
+        async with db.transaction() as s:
+            live = set((await s.execute(select(Game.id).where(
+                Game.id.in_(ids), Game.status == LIVE))).scalars())
+            if missing := ids - live:
+                raise Conflict(f"game {sorted(missing)[0]} is not live")
+            await s.execute(insert(Action), [
+                {"game_id": g, "seq": seq, "seat": seat, "action": action, "created": created}
+                for g, seq, action, seat, created in rows])
+    except IntegrityError:
+        raise Conflict("an action of this batch was already written") from None
 
 
 async def actions(db: Database, game_id: str) -> list[str]:

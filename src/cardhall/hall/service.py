@@ -85,6 +85,7 @@ class Hall:
     async def close(self) -> None:
         for table in list(self.lobby.tables.values()):
             await table.stop()
+        await self.store.close()
         self.bots.close()
 
     # -- connections -------------------------------------------------------------------

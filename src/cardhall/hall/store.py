@@ -1,7 +1,8 @@
 """The tables' storage over the hall database: action log, settlement, balances.
 
 ``DbStore`` is the one ``TableStore`` the hall runs on: a game row when a game
-starts (its record without actions), one row per accepted action, and the
+starts (its record without actions), one row per accepted action (group-committed
+with other tables' actions by ``journal.ActionJournal``), and the
 settlement of beans, points and stats in one transaction with the game's end.
 """
 
@@ -14,6 +15,7 @@ from sqlalchemy import select
 from cardhall.games import GameState
 from cardhall.hall import games as stored
 from cardhall.hall.db import Database
+from cardhall.hall.journal import ActionJournal
 from cardhall.hall.ledger import balance_in
 from cardhall.hall.levels import title_for
 from cardhall.hall.models import Player
@@ -30,6 +32,7 @@ def _points(x: Any) -> int:
 class DbStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.journal = ActionJournal(db)
 
     async def start_game(self, table: Table, game: GameState) -> str:
         players = [s.player for s in table.seats]
@@ -38,7 +41,11 @@ class DbStore:
                                         seed=game.seed, options=game.options)
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
-        await stored.append_action(self.db, game_id, seq, action, seat)
+        await self.journal.append(game_id, seq, action, seat)
+
+    async def close(self) -> None:
+        """Commit the actions still pending; afterwards no append is taken."""
+        await self.journal.close()
 
     async def settle(self, table: Table, game: GameState, beans: list[int]) -> dict[str, Any]:
         result = game.result()
@@ -68,11 +75,11 @@ class DbStore:
                 "points": {str(i): result["points"][i] for i in humans.values()}}
 
     async def balances(self, players: list[str]) -> dict[str, int]:
-        async with self.db.transaction() as s:
+        async with self.db.read() as s:
             return {p: await balance_in(s, p) for p in players}
 
     async def names(self, players: list[str]) -> dict[str, tuple[str, str]]:
         """Each player's name and title, for the seats."""
-        async with self.db.transaction() as s:
+        async with self.db.read() as s:
             rows = (await s.execute(select(Player).where(Player.id.in_(players)))).scalars()
             return {p.id: (p.name, title_for(p.points)) for p in rows}

@@ -22,7 +22,7 @@ from cardhall.hall.errors import HallError, NameTaken
 from cardhall.hall.messages import MAX_MESSAGE_BYTES
 from cardhall.hall.models import Player
 from cardhall.server import logs
-from cardhall.server.app import create_app
+from cardhall.server.app import create_app, tune_gc
 from cardhall.server.botrun import play
 
 
@@ -35,7 +35,9 @@ def serve(args: argparse.Namespace) -> None:
     except (ConfigError, DatabaseError) as exc:
         raise SystemExit(f"cardhall: {exc}") from None
     logs.setup(args.log_level)
-    app = create_app(config, args.db, grace_seconds=args.grace, bot_workers=args.bot_workers)
+    # Once the hall is open (its live tables rebuilt): fewer, shorter GC pauses.
+    app = create_app(config, args.db, grace_seconds=args.grace, bot_workers=args.bot_workers,
+                     on_ready=tune_gc)
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
