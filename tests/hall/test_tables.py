@@ -312,3 +312,78 @@ async def test_a_game_logged_to_its_end_but_not_settled_settles_once_on_restart(
         await third.close()
     finally:
         await db.close()
+
+
+async def test_a_golden_eye_held_is_offered_and_spent_once_with_the_settlement(
+        db: Database) -> None:
+    hall, inbox = await make_hall(db, room("ddz3_happy", bot_wait_seconds=None))
+    try:
+        players = [await guest(hall) for _ in range(3)]
+        await ledger.buy_golden_eye(db, players[0], hall.config.economy)
+        assert await ledger.items(db, players[0]) == 1
+        for p in players:
+            await hall.handle(p, Join(type="join", room="r1"))
+        used = False
+
+        async def use_eye_first(p: str, msg: State) -> str | None:
+            nonlocal used
+            eye = next((a for a in msg.view["legal"] if a.startswith("eye")), None)  # type: ignore[index]
+            if eye is not None and not used:
+                assert p == players[0], "only the holder is offered the Golden Eye"
+                used = True
+                return str(eye)
+            return None
+
+        rng = random.Random(4)
+        settled: dict[str, Settled] = {}
+        async with asyncio.timeout(60):
+            while len(settled) < 3:
+                for p in players:
+                    q = inbox.queue(p)
+                    while not q.empty():
+                        msg = q.get_nowait()
+                        if isinstance(msg, Settled):
+                            settled[p] = msg
+                        elif (isinstance(msg, State) and msg.view is not None
+                              and msg.phase == "playing" and msg.seat in msg.view["acting"]
+                              and msg.view["legal"]):
+                            action = await use_eye_first(p, msg) or rng.choice(
+                                [a for a in msg.view["legal"] if not a.startswith("eye")]
+                                or msg.view["legal"])
+                            try:
+                                await hall.handle(p, Act(type="act", table=msg.table,
+                                                         action=action, seq=msg.seq))
+                            except ProtocolError as exc:
+                                assert exc.code in ("stale", "not_your_turn"), exc
+                await asyncio.sleep(0)
+        assert used, "the holder was never offered the Golden Eye"
+        assert await ledger.items(db, players[0]) == 0
+        assert [await ledger.items(db, p) for p in players[1:]] == [0, 0]
+    finally:
+        await hall.close()
+
+
+async def test_a_table_all_on_auto_that_never_bids_is_dissolved_not_redealt_for_ever(
+        db: Database) -> None:
+    from cardhall.hall.messages import Left  # noqa: PLC0415
+    from cardhall.hall.table import MAX_AUTO_DEALS  # noqa: PLC0415
+
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    try:
+        players = [await guest(hall) for _ in range(3)]
+        for p in players:
+            await hall.handle(p, Join(type="join", room="r1"))
+        first = await inbox.next(players[0], State)
+        table = hall.lobby.table(first.table)
+        for p in players:
+            state = table.state_for(p)
+            await hall.handle(p, Act(type="act", table=table.id, action="auto on",
+                                     seq=state.seq))
+        left = await inbox.next(players[0], Left)  # 托管 passes every bid: deal after deal
+        assert left.reason == "dissolved"
+        stored = await get_game(db, first.game or "")
+        assert stored is not None and stored.status == "dissolved"
+        assert replay(stored.record).deals > MAX_AUTO_DEALS  # type: ignore[attr-defined]
+        assert [await ledger.balance(db, p) for p in players] == [10_000] * 3
+    finally:
+        await hall.close()

@@ -29,8 +29,8 @@ from cardhall.games import VARIANTS
 from cardhall.hall.accounts import new_id
 from cardhall.hall.db import Database
 from cardhall.hall.errors import BadRequest, Conflict, NotFound
-from cardhall.hall.ledger import add_entry, balance_in, lock_player
-from cardhall.hall.models import Action, Game, Player, Score, Stat, utcnow
+from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balance_in, lock_player
+from cardhall.hall.models import Action, Game, ItemEntry, Player, Score, Stat, utcnow
 
 LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
 
@@ -249,6 +249,7 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
                       result: Mapping[str, Any] | None = None,
                       record: Mapping[str, Any] | None = None,
                       winners: Collection[str] | None = None, reason: str = "game",
+                      items_used: Mapping[str, int] | None = None,
                       now: datetime | None = None) -> Settlement:
     """Apply a finished game's beans, points and stats exactly once, in one transaction
     with marking it settled.
@@ -292,6 +293,10 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
             if delta < 0:
                 delta = max(delta, -await balance_in(s, pid))
             applied[pid] = delta
+            used = (items_used or {}).get(pid, 0)
+            if used:  # the Golden Eyes the game spent, once, with the game's settlement
+                s.add(ItemEntry(player_id=pid, kind=GOLDEN_EYE, delta=-used, reason="use",
+                                game_id=game_id, created=now))
             if delta:
                 add_entry(s, pid, delta, reason, game_id=game_id, now=now)
             await _add_score(s, player, game_id, variant, points_by_player[pid], delta,

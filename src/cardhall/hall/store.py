@@ -16,7 +16,7 @@ from cardhall.games import GameState
 from cardhall.hall import games as stored
 from cardhall.hall.db import Database
 from cardhall.hall.journal import ActionJournal
-from cardhall.hall.ledger import balance_in
+from cardhall.hall.ledger import GOLDEN_EYE, balance_in, items_in
 from cardhall.hall.levels import title_for
 from cardhall.hall.models import Player
 
@@ -60,9 +60,11 @@ class DbStore:
             points = {p: _points(result["points"][i] + result["penalties"][i])
                       for p, i in humans.items()}
             winners = [p for p, i in humans.items() if i in result["winners"]]
+            uses = getattr(game, "eye_uses", None)  # 欢乐/癞子's Golden Eye (黄金眼)
+            used = {p: uses[i] for p, i in humans.items() if uses and uses[i]}
             done = await stored.settle_game(
                 self.db, table.game_id, deltas, points, game.variant.id, result=result,
-                record=record, winners=winners,
+                record=record, winners=winners, items_used=used,
                 reason="escape" if result["ended"] == "escape" else "game")
             by_seat = done.beans
         titles: dict[str, str] = {}
@@ -73,6 +75,16 @@ class DbStore:
                     titles[str(i)] = title_for(player.points)
         return {"beans": by_seat, "titles": titles,
                 "points": {str(i): result["points"][i] for i in humans.values()}}
+
+    async def abandon(self, table: Table, game: GameState) -> None:
+        """End a game that can never be played out (every seat on 托管, redealing)."""
+        assert table.game_id is not None
+        await stored.dissolve_game(self.db, table.game_id, record=game.record())
+
+    async def golden_eyes(self, players: list[str]) -> dict[str, int]:
+        """How many Golden Eyes each player holds: a 欢乐 game may spend them."""
+        async with self.db.read() as s:
+            return {p: await items_in(s, p, GOLDEN_EYE) for p in players}
 
     async def balances(self, players: list[str]) -> dict[str, int]:
         async with self.db.read() as s:

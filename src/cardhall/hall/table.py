@@ -39,6 +39,9 @@ SEAT_BOT, AUTO_BOT = "planning", "tuoguan"
 #: Seconds a disconnected player's seat is played on 托管 before it counts as leaving
 #: (platform rule §5).
 GRACE_SECONDS = 30.0
+#: Deals a table plays with every seat on 托管 before it gives the game up: 托管 never
+#: bids or declares, so such a table would redeal for ever (docs/rulings.md, "The hall").
+MAX_AUTO_DEALS = 10
 
 
 class TablePhase(StrEnum):
@@ -71,6 +74,8 @@ class TableStore(Protocol):
     async def settle(self, table: Table, game: GameState,
                      beans: list[int]) -> dict[str, Any]: ...
     async def balances(self, players: list[str]) -> dict[str, int]: ...
+    async def golden_eyes(self, players: list[str]) -> dict[str, int]: ...
+    async def abandon(self, table: Table, game: GameState) -> None: ...
 
 
 @dataclass
@@ -227,12 +232,15 @@ class Table:
         game = self.game
         if game is None or self.phase != TablePhase.PLAYING:
             raise ProtocolError("illegal", "no game is running at this table")
-        if cmd.seq != self.seq:
+        text = cmd.text.strip()
+        own = text in ("auto on", "auto off", "leave")
+        # 托管 and leaving are the seat's own, at any moment: a table that moved on since
+        # the player looked does not make them stale. Every other action must be.
+        if cmd.seq != self.seq and not own:
             raise ProtocolError("stale", f"you acted on state {cmd.seq}; the table is at "
                                 f"{self.seq}")
-        text = cmd.text.strip()
-        if text in ("auto on", "auto off", "leave"):
-            text = f"@{seat} {text}"  # the seat's own out-of-turn actions
+        if own:
+            text = f"@{seat} {text}"
         try:
             canonical = game.canonical(text, seat)
         except IllegalAction as exc:
@@ -362,21 +370,26 @@ class Table:
             s.wants_next = not s.human
             s.balance = balances.get(s.player, 0) if s.player else bot_balance(
                 self.room.min_beans)
+        eyes: dict[str, int] = {}
+        if humans and "golden_eye" in self.room.resolved_options():
+            eyes = await self.store.golden_eyes(humans)
         seed = secrets.randbits(63)
-        game = new_game(self.room.variant, seed, self._game_options())
+        game = new_game(self.room.variant, seed, self._game_options(eyes))
         self.game = game
         self.game_id = await self.store.start_game(self, game)
         self.phase = TablePhase.PLAYING
         self._asked.clear()
         self._after_change()
 
-    def _game_options(self) -> dict[str, Any]:
-        """The room's options, with the seated players' beans where the game uses them."""
+    def _game_options(self, eyes: dict[str, int]) -> dict[str, Any]:
+        """The room's options, with the seated players' beans (and Golden Eyes) where the
+        game uses them: what a player holds at the start is what the game may spend."""
         options = dict(self.room.resolved_options())
         names = set(options)
         economy = {"N": self.room.N, "A": self.room.A, "M0": self.room.M0,
                    "double_min_beans": self.room.double_min_beans,
-                   "balances": [s.balance for s in self.seats]}
+                   "balances": [s.balance for s in self.seats],
+                   "golden_eye": [eyes.get(s.player, 0) if s.player else 0 for s in self.seats]}
         options.update({k: v for k, v in economy.items() if k in names})
         return options
 
@@ -395,6 +408,9 @@ class Table:
         self.actions_accepted += 1
         if game.over:
             await self._settle()
+        elif all(game.auto) and int(getattr(game, "deals", 0)) > MAX_AUTO_DEALS:
+            await self.store.abandon(self, game)  # nobody will ever bid: no game, no score
+            await self._close("dissolved", requeue=False)
         else:
             self._after_change()
         if self.latency_hook is not None:
