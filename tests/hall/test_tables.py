@@ -387,3 +387,29 @@ async def test_a_table_all_on_auto_that_never_bids_is_dissolved_not_redealt_for_
         assert [await ledger.balance(db, p) for p in players] == [10_000] * 3
     finally:
         await hall.close()
+
+
+async def test_a_spectator_sees_only_what_every_seat_sees(db: Database) -> None:
+    """An admin watching a 五人 table must not learn the hidden landlord from seat 0's role."""
+    from cardhall.hall.messages import Watch  # noqa: PLC0415
+
+    hall, inbox = await make_hall(db, room("ddz5", bot_wait_seconds=0.0))
+    try:
+        p, admin = await guest(hall), await guest(hall)
+        await hall.handle(p, Join(type="join", room="r1"))
+        state = await inbox.next(p, State)
+        table = hall.lobby.table(state.table)
+        await hall.handle(admin, Watch(type="watch", table=table.id), admin=True)
+        watched = await inbox.next(admin, State)
+        assert watched.seat == -1 and watched.view is not None
+        assert watched.view["hand"] == [] and watched.view["legal"] == []
+        game = table.game
+        assert game is not None
+        views = [game.observe(s) for s in range(5)]
+        for i, role in enumerate(watched.view["roles"]):
+            if role is not None:
+                assert all(v["roles"][i] == role for v in views), "a role only some seats know"
+        for key in ("counts", "played", "table", "multiplier"):
+            assert all(v[key] == watched.view[key] for v in views) or watched.view[key] is None
+    finally:
+        await hall.close()

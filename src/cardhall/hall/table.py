@@ -506,13 +506,27 @@ class Table:
                      players=self.seat_infos(), phase=phase)  # type: ignore[arg-type]
 
     def _public_view(self) -> dict[str, Any]:
-        """A spectator's view: a seat's view with that seat's hand removed (no hidden card)."""
+        """A spectator's view: only what every seat sees alike, so no hidden card or role.
+
+        Each key of the view is kept where all seats' views agree on it and blanked
+        where they differ (own hands, private answers, a hidden landlord's role).
+        """
         assert self.game is not None
-        view = self.game.observe(0)
-        view.update(hand=[], legal=[], seat=-1, legal_complete=True)
-        view.pop("plays", None)
-        view["detail"] = {}
-        return view
+        views = [self.game.observe(s) for s in range(len(self.seats))]
+        public: dict[str, Any] = {}
+        for key, value in views[0].items():
+            if all(v.get(key) == value for v in views[1:]):
+                public[key] = value
+            elif isinstance(value, list) and all(len(v.get(key) or []) == len(value)
+                                                 for v in views):
+                public[key] = [x if all(v[key][i] == x for v in views) else None
+                               for i, x in enumerate(value)]
+            else:
+                public[key] = None
+        public.update(seat=-1, hand=[], legal=[], legal_complete=True, acting=[],
+                      to_act=None, detail={})
+        public.pop("plays", None)
+        return public
 
     def _send_state(self, player: str) -> None:
         self.outbox.send(player, self.state_for(player))
