@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -77,8 +78,11 @@ async def guest(hall: Hall) -> str:
 
 async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 0,
                       states: list[State] | None = None,
-                      stop_after: int | None = None) -> dict[str, Settled]:
-    """Every player answers its turns with a seeded choice from its view until settled."""
+                      stop_after: int | None = None,
+                      choose: Callable[[str, State, random.Random], str] | None = None,
+                      ) -> dict[str, Settled]:
+    """Every player answers its turns with a seeded choice from its view until settled
+    (or ``choose(player, state, rng)``'s)."""
     rng = random.Random(seed)
     settled: dict[str, Settled] = {}
     acted = 0
@@ -97,7 +101,8 @@ async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 
                         if msg.seat in view["acting"] and view["legal"] and msg.phase == "playing":
                             if stop_after is not None and acted >= stop_after:
                                 return settled
-                            action = rng.choice(view["legal"])
+                            action = (choose(p, msg, rng) if choose is not None
+                                      else rng.choice(view["legal"]))
                             try:
                                 await hall.handle(p, Act(type="act", table=msg.table,
                                                          action=action, seq=msg.seq))
@@ -325,37 +330,17 @@ async def test_a_golden_eye_held_is_offered_and_spent_once_with_the_settlement(
             await hall.handle(p, Join(type="join", room="r1"))
         used = False
 
-        async def use_eye_first(p: str, msg: State) -> str | None:
+        def use_eye_first(p: str, msg: State, rng: random.Random) -> str:
             nonlocal used
-            eye = next((a for a in msg.view["legal"] if a.startswith("eye")), None)  # type: ignore[index]
+            legal = (msg.view or {})["legal"]
+            eye = next((a for a in legal if a.startswith("eye")), None)
             if eye is not None and not used:
                 assert p == players[0], "only the holder is offered the Golden Eye"
                 used = True
                 return str(eye)
-            return None
+            return str(rng.choice([a for a in legal if not a.startswith("eye")] or legal))
 
-        rng = random.Random(4)
-        settled: dict[str, Settled] = {}
-        async with asyncio.timeout(60):
-            while len(settled) < 3:
-                for p in players:
-                    q = inbox.queue(p)
-                    while not q.empty():
-                        msg = q.get_nowait()
-                        if isinstance(msg, Settled):
-                            settled[p] = msg
-                        elif (isinstance(msg, State) and msg.view is not None
-                              and msg.phase == "playing" and msg.seat in msg.view["acting"]
-                              and msg.view["legal"]):
-                            action = await use_eye_first(p, msg) or rng.choice(
-                                [a for a in msg.view["legal"] if not a.startswith("eye")]
-                                or msg.view["legal"])
-                            try:
-                                await hall.handle(p, Act(type="act", table=msg.table,
-                                                         action=action, seq=msg.seq))
-                            except ProtocolError as exc:
-                                assert exc.code in ("stale", "not_your_turn"), exc
-                await asyncio.sleep(0)
+        await play_to_end(hall, inbox, players, seed=4, choose=use_eye_first)
         assert used, "the holder was never offered the Golden Eye"
         assert await ledger.items(db, players[0]) == 0
         assert [await ledger.items(db, p) for p in players[1:]] == [0, 0]
