@@ -20,7 +20,7 @@ from cardhall.hall import accounts, ledger
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import Economy, HallConfig, Room
 from cardhall.hall.db import Database, upgrade
-from cardhall.hall.games import get_game
+from cardhall.hall.games import append_action, get_game
 from cardhall.hall.messages import (
     Act,
     Join,
@@ -296,7 +296,7 @@ async def test_a_game_logged_to_its_end_but_not_settled_settles_once_on_restart(
     game_id, seq = table.game_id, table.seq
     assert game_id is not None
     await hall.close()
-    await hall.store.append(game_id, seq + 1, *last)  # committed; the process dies here
+    await append_action(db, game_id, seq + 1, *last)  # committed; the process dies here
     await db.close()
 
     db = Database.open(db_url)
