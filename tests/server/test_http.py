@@ -78,6 +78,8 @@ async def test_rooms_variants_leaderboard(hall: HallProcess) -> None:
                     "name", "M0", "turn_seconds", "bot_wait_seconds"):
             assert key in room
         assert room["bot_wait_seconds"] == 0
+        for r in rooms:  # a secret option (a given deal, 保皇's guard card) is never listed
+            assert not set(r["options"]) & set(VARIANTS[r["variant"]].secret_options)
         variants = await c.get("/api/variants")
         assert [v["id"] for v in variants] == list(VARIANTS)
         for by in ("points", "beans"):

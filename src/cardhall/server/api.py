@@ -183,7 +183,9 @@ async def rooms(request: Request) -> Response:
         live = counts.get(room.id, {"waiting": 0, "tables": 0})
         out.append({"id": room.id, "name": room.name, "variant": room.variant,
                     "players": VARIANTS[room.variant].players,
-                    "options": room.resolved_options(), "N": room.N, "A": room.A,
+                    "options": {k: v for k, v in room.resolved_options().items()
+                                if k not in VARIANTS[room.variant].secret_options},
+                    "N": room.N, "A": room.A,
                     "M0": room.M0, "min_beans": room.min_beans,
                     "double_min_beans": room.double_min_beans,
                     "turn_seconds": room.turn_seconds,
