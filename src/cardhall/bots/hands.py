@@ -506,6 +506,8 @@ class Planner:
             for r in range(TWO + 1):
                 if base[r] >= self.rs.limits[r] or not _useful(base, r):
                     continue
+                if self.spent and not base[r]:
+                    continue  # past the cap, each try is a greedy split: held ranks only
                 base[r] += 1
                 value = self.worth(base)
                 base[r] -= 1

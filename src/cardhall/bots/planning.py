@@ -73,7 +73,7 @@ DECISION_STATES = 400
 SHORTLIST = 12
 #: Once the search cap is reached, candidates scored before the rest are dropped: the
 #: shortlist's first ones, valued by greedy splits from there on (what they cost).
-SCORED_WHEN_SPENT = 6
+SCORED_WHEN_SPENT = 4
 
 
 class Policy:
@@ -136,7 +136,7 @@ class Policy:
         """One play per set of cards, and only the few lowest kicker choices per main part."""
         by_cards: dict[tuple[int, ...], Play] = {}
         for p in plays:
-            cards = tuple(sorted(p.cards))
+            cards = _sorted_cards(p)
             old = by_cards.get(cards)
             if old is None or (old.tier and not p.tier):
                 by_cards[cards] = p  # the same cards read as a bomb double the stake: avoid
@@ -189,7 +189,8 @@ class Policy:
         """If every play of the split but one is unbeatable, the biggest unbeatable one."""
         if plan.turns < 2:
             return None
-        by_cards = {tuple(sorted(p.cards)): p for p in plays}
+        sizes = {len(g.cards) for g in plan.groups}  # a wildcard lead has thousands of plays
+        by_cards = {_sorted_cards(p): p for p in plays if len(p.main) + len(p.kickers) in sizes}
         bosses: list[Play] = []
         weak = 0
         for group in plan.groups:
@@ -293,6 +294,11 @@ class Policy:
                     gain += DECISIVE / 5
             scored.append((gain, p))
         return scored
+
+
+def _sorted_cards(p: Play) -> tuple[int, ...]:
+    """A play's cards ascending (main and kickers are each ascending already)."""
+    return p.main if not p.kickers else tuple(sorted(p.main + p.kickers))
 
 
 def _minus(hand: Counts, cards: Iterable[int]) -> Counts:
