@@ -33,6 +33,15 @@ out is one subtraction and a memo key is one int.
 
 Wild cards (癞子) stand for whatever rank helps most: each one is tried at
 every useful rank in turn, greedily, on top of the natural split.
+
+Effort is capped (``limit``): a decision may expand only so many new search
+states, because a live table waits on it (the benchmark's target is 5 ms at
+the 99th percentile) and a two-pack hand with kickers can need tens of
+thousands. Past the cap a state is valued by a greedy split (``_rough``: the
+play covering most cards first, no branching), kept apart from the exact
+memo so that exact answers stay exact. The cap counts states, not time, and
+each bot owns its planner, so a game replayed with the same seeds gets the
+same decisions.
 """
 
 from __future__ import annotations
@@ -57,8 +66,10 @@ KICKER_COST = 1.0
 MAX_SLOTS = 5
 #: Kickers are low cards: a 2 or a joker is worth more as a play of its own.
 KICKER_TOP = ACE
-#: Memo entries kept per rule set before the memo is cleared (bounded memory, ~40 MB).
+#: Memo entries kept per planner before the memo is cleared (bounded memory, ~40 MB).
 MEMO_LIMIT = 200_000
+#: No effort cap (the search bot's rollouts and the tests): every state is searched.
+UNLIMITED = 1 << 62
 #: Bits per rank in a packed hand: five for a count (保皇's four packs hold 16 of a rank)
 #: and a guard bit on top, so that one subtraction tells whether a play is in the hand.
 FIELD = 6
@@ -158,13 +169,20 @@ class Planner:
 
     def __init__(self, rs: RuleSet) -> None:
         self.rs = rs
+        #: New states the current decision may still expand (see ``limit``).
+        self._left = UNLIMITED
+        #: Greedy values of states met past the cap, and of states whose search met one.
+        self._rough_memo: dict[int, tuple[float, _Move | None, int]] = {}
+        #: How many times the cap has cut a search short (to tell exact values from rough).
+        self._cuts = 0
         self.sets = rs.comparison == "sets"
         #: Kicker group sizes some pattern takes; slot kind ``k`` holds groups of ``k + 1``.
         self.kicker_sizes: set[int] = set()
         #: (width, chain?) → the slot options of that main part, per chain unit.
         self._carriers: dict[tuple[int, bool], list[tuple[int, ...]]] = {}
         self._read_kickers(rs)
-        self._moves: dict[tuple[Rank, int], list[_Move]] = {}
+        self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(rs.name, {})
+        self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(rs.name, {})
         self._memo: dict[int, tuple[float, _Move | None, int]] = {}
         self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(_KINDS))
         # A rank "deep enough" to carry holds at least the narrowest carrier's width; adding
@@ -271,10 +289,33 @@ class Planner:
         """``worth`` of a hand already packed with ``pack``."""
         return self._solve(h | (self._empty_slots << _SLOT_SHIFT))
 
+    def limit(self, states: int | None) -> None:
+        """Cap the new states the searches from here on may expand (None: no cap).
+
+        A bot sets it at each decision; the rough values of the last capped
+        decision are dropped, since the next one has a budget of its own.
+        """
+        self._left = UNLIMITED if states is None else states
+        self._rough_memo.clear()
+
+    @property
+    def spent(self) -> bool:
+        """Whether the cap is reached: from here on splits are greedy ones."""
+        return self._left <= 0
+
     def _solve(self, state: int) -> float:
         hit = self._memo.get(state)
         if hit is not None:
             return hit[0]
+        if self._rough_memo:
+            hit = self._rough_memo.get(state)
+            if hit is not None:
+                self._cuts += 1  # a rough value: what is built on it is rough too
+                return hit[0]
+        if self._left <= 0:
+            return self._rough(state)
+        self._left -= 1
+        cuts = self._cuts
         h = state & _HAND_MASK
         slots = state >> _SLOT_SHIFT
         if not h:
@@ -309,10 +350,76 @@ class Planner:
             value = kicker_worth(move.group.key) + solve(nxt)
             if value > best:
                 best, choice, follow = value, _as_kicker(move, kind_index), nxt
+        if self._cuts != cuts:
+            self._rough_memo[state] = (best, choice, follow)
+            return best
         if len(self._memo) > MEMO_LIMIT:
             self._memo.clear()
         self._memo[state] = (best, choice, follow)
         return best
+
+    def _rough(self, state: int) -> float:
+        """A state past the cap: the first feasible play in greedy order, no branching.
+
+        Greedy order (``_greedy_at``) puts the plays that save most turns first,
+        so the first split found is a fair one; a play that leaves the slots
+        unfillable (-inf) is backed out of, and the next tried.
+        """
+        self._cuts += 1
+        hit = self._rough_memo.get(state)
+        if hit is None:
+            hit = self._memo.get(state)
+        if hit is not None:
+            return hit[0]
+        h = state & _HAND_MASK
+        slots = state >> _SLOT_SHIFT
+        if not h:
+            value = 0.0 if _settled(slots) else _NO
+            self._rough_memo[state] = (value, None, 0)
+            return value
+        top = (h.bit_length() - 1) // FIELD
+        have = (h >> (FIELD * top)) & _MASK
+        for move in self._greedy_at(top, have):
+            if ((h | _GUARD) - move.delta) & _GUARD != _GUARD:
+                continue
+            rest = h - move.delta
+            if move.rides < 0:  # the same cards riding in a slot (see _greedy_at)
+                if have != len(move.group.main) and len(move.group.main) > 1:
+                    continue
+                kind_index = -move.rides - 1
+                opened = slots - (1 << (SLOT_BITS * kind_index))
+                if (opened >> (SLOT_BITS * kind_index)) & _SLOT_MASK < OFFSET - MAX_SLOTS:
+                    continue
+            else:
+                opened = slots + move.opens
+                if move.opens and not _slots_ok(opened):
+                    continue
+            if opened != slots and not self._repayable(rest, opened):
+                continue
+            nxt = rest | (opened << _SLOT_SHIFT)
+            value = self._rough(nxt)
+            if value > _NO:
+                value += move.worth
+                self._rough_memo[state] = (value, move, nxt)
+                return value
+        self._rough_memo[state] = (_NO, None, 0)
+        return _NO
+
+    def _greedy_at(self, top: Rank, have: int) -> list[_Move]:
+        """The moves at ``top`` (riding ones included), those covering most turns first."""
+        cached = self._greedy.get((top, have))
+        if cached is not None:
+            return cached
+        out: list[_Move] = []
+        for move in self._moves_at(top, have):
+            out.append(move)
+            if move.rides and not move.opens:
+                out.append(_as_kicker(move, move.rides - 1))
+        # Saved turns first: a kicker saves its whole turn, a carrier opens slots for them.
+        out.sort(key=lambda m: -(m.worth + TURN * len(m.group.main)
+                                 + TURN * _slot_count(m.opens)))
+        self._greedy[top, have] = out
+        return out
 
     def _repayable(self, rest: int, slots: int) -> bool:
         """Whether the open slots and the kickers riding ahead can all still be matched.
@@ -346,10 +453,10 @@ class Planner:
         worth = self._solve(state)
         picked: list[_Move] = []
         while True:
-            entry = self._memo.get(state)
+            entry = self._memo.get(state) or self._rough_memo.get(state)
             if entry is None:
                 self._solve(state)
-                entry = self._memo[state]
+                entry = self._memo.get(state) or self._rough_memo[state]
             if entry[1] is None:
                 break
             picked.append(entry[1])
@@ -399,6 +506,8 @@ class Planner:
             for r in range(TWO + 1):
                 if base[r] >= self.rs.limits[r] or not _useful(base, r):
                     continue
+                if self.spent and not base[r]:
+                    continue  # past the cap, each try is a greedy split: held ranks only
                 base[r] += 1
                 value = self.worth(base)
                 base[r] -= 1
@@ -444,11 +553,28 @@ def _useful(counts: Sequence[int], r: Rank) -> bool:
     return (r > 0 and counts[r - 1] > 0) or (r < ACE and counts[r + 1] > 0)
 
 
+def _slot_count(opens: int) -> int:
+    """Slots a carrier opens, all kinds together."""
+    n = 0
+    while opens:
+        n += opens & _SLOT_MASK
+        opens >>= SLOT_BITS
+    return n
+
+
+#: Move tables per rule set name, shared by every planner of it (they depend on the rules
+#: alone); the memo is each planner's own.
+_MOVES: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
+_GREEDY: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
 _PLANNERS: dict[str, Planner] = {}
 
 
 def planner(rs: RuleSet) -> Planner:
-    """The shared planner of a rule set (its memo is reused across games and bots)."""
+    """A planner of a rule set shared by its callers (tests, calibration; no effort cap).
+
+    Bots build their own (``Planner(rs)``): a shared memo would make a capped
+    decision depend on what other games searched before.
+    """
     found = _PLANNERS.get(rs.name)
     if found is None:
         found = _PLANNERS[rs.name] = Planner(rs)
