@@ -183,6 +183,7 @@ class Planner:
         self._read_kickers(rs)
         self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(rs.name, {})
         self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(rs.name, {})
+        self._steps: dict[tuple[Rank, int], list[_Step]] = _STEPS.setdefault(rs.name, {})
         self._memo: dict[int, tuple[float, _Move | None, int]] = {}
         self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(_KINDS))
         # A rank "deep enough" to carry holds at least the narrowest carrier's width; adding
@@ -304,7 +305,8 @@ class Planner:
         return self._left <= 0
 
     def _solve(self, state: int) -> float:
-        hit = self._memo.get(state)
+        memo = self._memo
+        hit = memo.get(state)
         if hit is not None:
             return hit[0]
         if self._rough_memo:
@@ -320,43 +322,63 @@ class Planner:
         slots = state >> _SLOT_SHIFT
         if not h:
             value = 0.0 if _settled(slots) else _NO
-            self._memo[state] = (value, None, 0)
+            memo[state] = (value, None, 0)
             return value
         top = (h.bit_length() - 1) // FIELD
         have = (h >> (FIELD * top)) & _MASK
         best, choice, follow = _NO, None, 0
-        solve = self._solve
-        for move in self._moves_at(top, have):
-            if ((h | _GUARD) - move.delta) & _GUARD != _GUARD:
+        solve, repayable = self._solve, self._repayable
+        held = h | _GUARD
+        # The loop is the search's whole cost: plain tuples, memo hits without a call.
+        for delta, worth, opens, unit, kicker, move in self._steps_at(top, have):
+            if (held - delta) & _GUARD != _GUARD:
                 continue  # some rank of the play is not (or no longer) in hand
-            rest = h - move.delta
-            opened = slots + move.opens
-            if move.opens and not _slots_ok(opened):
-                opened = slots
-            nxt = rest | (opened << _SLOT_SHIFT)
-            if opened == slots or self._repayable(rest, opened):
-                value = move.worth + solve(nxt)
+            rest = h - delta
+            opened = slots + opens
+            if opens:
+                ok = _IN_RANGE.get(opened)
+                if not (ok if ok is not None else _in_range(opened)):
+                    opened = slots
+            if opened == slots or repayable(rest, opened):
+                nxt = rest | (opened << _SLOT_SHIFT)
+                hit = memo.get(nxt)
+                value = worth + (hit[0] if hit is not None else solve(nxt))
                 if value > best:
                     best, choice, follow = value, move, nxt
-            if not move.rides or (move.rides > 1 and have != move.rides):
+            if kicker is None:
                 continue  # a pair or trio rides only as the last of its rank (K4: one per rank)
-            kind_index = move.rides - 1
-            left = slots - (1 << (SLOT_BITS * kind_index))
-            if (left >> (SLOT_BITS * kind_index)) & _SLOT_MASK < OFFSET - MAX_SLOTS:
-                continue
-            if not self._repayable(rest, left):
+            left = slots - unit
+            ok = _IN_RANGE.get(left)
+            if not (ok if ok is not None else _in_range(left)) or not repayable(rest, left):
                 continue
             nxt = rest | (left << _SLOT_SHIFT)
-            value = kicker_worth(move.group.key) + solve(nxt)
+            hit = memo.get(nxt)
+            value = kicker.worth + (hit[0] if hit is not None else solve(nxt))
             if value > best:
-                best, choice, follow = value, _as_kicker(move, kind_index), nxt
+                best, choice, follow = value, kicker, nxt
         if self._cuts != cuts:
             self._rough_memo[state] = (best, choice, follow)
             return best
-        if len(self._memo) > MEMO_LIMIT:
-            self._memo.clear()
-        self._memo[state] = (best, choice, follow)
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[state] = (best, choice, follow)
         return best
+
+    def _steps_at(self, top: Rank, have: int) -> list[_Step]:
+        """``_moves_at`` unpacked for the search loop, with each move's riding form."""
+        cached = self._steps.get((top, have))
+        if cached is not None:
+            return cached
+        out: list[_Step] = []
+        for move in self._moves_at(top, have):
+            kicker, unit = None, 0
+            # A pair or trio rides only as the last of its rank (K4: one per rank).
+            if move.rides in (1, have):
+                kicker = _as_kicker(move, move.rides - 1)
+                unit = 1 << (SLOT_BITS * (move.rides - 1))
+            out.append((move.delta, move.worth, move.opens, unit, kicker, move))
+        self._steps[top, have] = out
+        return out
 
     def _rough(self, state: int) -> float:
         """A state past the cap: the first feasible play in greedy order, no branching.
@@ -430,17 +452,11 @@ class Planner:
         to open that many slots; and open slots need that many cards left to
         fill them. These bounds are what keep the search small.
         """
-        debt = supply = 0
-        size = 1
-        while slots:
-            field = slots & _SLOT_MASK
-            if field < OFFSET:
-                debt += OFFSET - field
-            else:
-                supply += (field - OFFSET) * size
-            slots >>= SLOT_BITS
-            size += 1
-        if supply and supply > sum((rest >> (FIELD * r)) & _MASK for r in range(NUM_RANKS)):
+        owed = _OWED.get(slots)
+        if owed is None:
+            owed = _OWED[slots] = _owed(slots)
+        debt, supply = owed
+        if supply and supply > _card_count(rest):
             return False
         if not debt:
             return True
@@ -544,6 +560,48 @@ def _settled(slots: int) -> bool:
 
 _SLOT_MASK = (1 << SLOT_BITS) - 1
 _KINDS = 3  # kicker groups of 1, 2 and 3 cards
+#: One step of the search loop: (delta, worth, opens, slot unit it rides in, riding move, move).
+_Step = tuple[int, float, int, int, "_Move | None", _Move]
+#: Slot counters → (kickers owed, cards the open slots need); the counters take few values.
+_OWED: dict[int, tuple[int, int]] = {}
+#: Slot counters → whether every kind is within ``MAX_SLOTS`` of ``OFFSET``.
+_IN_RANGE: dict[int, bool] = {}
+#: Bit ``b`` of every rank's count: a packed hand's card count is five popcounts.
+_BIT_PLANES = [sum(1 << (FIELD * r + b) for r in range(NUM_RANKS)) for b in range(FIELD - 1)]
+
+
+def _owed(slots: int) -> tuple[int, int]:
+    """(kickers riding ahead of their carrier, cards the open slots still need)."""
+    debt = supply = 0
+    size = 1
+    while slots:
+        field = slots & _SLOT_MASK
+        if field < OFFSET:
+            debt += OFFSET - field
+        else:
+            supply += (field - OFFSET) * size
+        slots >>= SLOT_BITS
+        size += 1
+    return debt, supply
+
+
+def _in_range(slots: int) -> bool:
+    """No kind with more than ``MAX_SLOTS`` open or owed (cached in ``_IN_RANGE``)."""
+    ok = True
+    rest = slots
+    while rest:
+        if not OFFSET - MAX_SLOTS <= rest & _SLOT_MASK <= OFFSET + MAX_SLOTS:
+            ok = False
+        rest >>= SLOT_BITS
+    _IN_RANGE[slots] = ok
+    return ok
+
+
+def _card_count(h: int) -> int:
+    """Cards in a packed hand (counts are ``FIELD - 1`` bits): one popcount per bit plane."""
+    b0, b1, b2, b3, b4 = _BIT_PLANES
+    return ((h & b0).bit_count() + ((h & b1).bit_count() << 1) + ((h & b2).bit_count() << 2)
+            + ((h & b3).bit_count() << 3) + ((h & b4).bit_count() << 4))
 
 
 def _useful(counts: Sequence[int], r: Rank) -> bool:
@@ -566,6 +624,7 @@ def _slot_count(opens: int) -> int:
 #: alone); the memo is each planner's own.
 _MOVES: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
 _GREEDY: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
+_STEPS: dict[str, dict[tuple[Rank, int], list[_Step]]] = {}
 _PLANNERS: dict[str, Planner] = {}
 
 

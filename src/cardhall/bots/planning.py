@@ -29,9 +29,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from cardhall.bots import setup, trick_plan
-from cardhall.bots.base import Bot, BotError, Observation
+from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Plan, Planner
-from cardhall.bots.view import View, action_text, legal_plays, read_view, rule_set
+from cardhall.bots.view import (
+    View,
+    action_text,
+    generated_plays,
+    legal_plays,
+    play_text,
+    read_view,
+    rule_set,
+)
 from cardhall.cards import ACE, SMALL_JOKER, TWO, Counts
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
@@ -331,6 +339,19 @@ class PlanningBot(Bot):
             found = self._policies[key] = Policy(rs)
         return found
 
+    def act(self, observation: Observation) -> str:
+        """As ``Bot.act``, but a wildcard lead's plays are generated once, in ``choose_play``.
+
+        ``Bot.act`` would spell out the action text of each of its thousands of
+        plays first; only the chosen one needs it.
+        """
+        if observation.get("legal_complete", True) or observation.get("phase") != "play" \
+                or observation.get("variant") == TRICK_GAME:
+            return super().act(observation)
+        tagged: dict[str, str] = {bare(text): text for text in observation.get("legal") or ()}
+        choice = self.choose(observation, list(tagged))
+        return tagged.get(choice, choice)
+
     def choose(self, observation: Observation, legal: list[str]) -> str:
         if observation.get("variant") == TRICK_GAME:
             return trick_plan.choose(observation, legal)
@@ -346,6 +367,11 @@ class PlanningBot(Bot):
     def choose_play(self, observation: Observation, legal: list[str]) -> str:
         policy = self.policy(rule_set(observation))
         view = read_view(observation, policy.rs)
+        if not observation.get("legal_complete", True):
+            # A wildcard lead: thousands of generated plays, of which only the chosen
+            # one needs its action text.
+            choice = policy.choose(view, generated_plays(observation, view), "pass" in legal)
+            return "pass" if choice is None else "play " + play_text(choice)
         texts = legal_plays(observation, view, legal)
         plays = [p for p in texts.values() if p is not None]
         choice = policy.choose(view, plays, "pass" in texts)
