@@ -49,7 +49,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardhall.cards import ACE, BIG_JOKER, NUM_RANKS, RANK_CHARS, SMALL_JOKER, TWO, Rank
+from cardhall.bots.packed import (
+    FIELD,
+    FIELD_LIMIT,
+    GUARD,
+    HAND_MASK,
+    IN_RANGE,
+    KINDS,
+    MASK,
+    MAX_SLOTS,
+    OFFSET,
+    OWED,
+    SLOT_BITS,
+    SLOT_MASK,
+    SLOT_SHIFT,
+    card_count,
+    in_range,
+    owed,
+    pack,
+    settled,
+    slot_count,
+    slots_ok,
+)
+from cardhall.cards import ACE, BIG_JOKER, RANK_CHARS, SMALL_JOKER, TWO, Rank
 from cardhall.rules import RuleSet
 
 #: What one more play to make costs: the unit of every worth below.
@@ -62,39 +84,13 @@ MIDDLE = 10
 BOMB_WORTH = 10.0
 #: Kickers ride along for free, but the higher the card the more it would be worth alone.
 KICKER_COST = 1.0
-#: Open kicker slots counted per kind (a plane of five trios is the most any rule needs).
-MAX_SLOTS = 5
 #: Kickers are low cards: a 2 or a joker is worth more as a play of its own.
 KICKER_TOP = ACE
 #: Memo entries kept per planner before the memo is cleared (bounded memory, ~40 MB).
 MEMO_LIMIT = 200_000
 #: No effort cap (the search bot's rollouts and the tests): every state is searched.
 UNLIMITED = 1 << 62
-#: Bits per rank in a packed hand: five for a count (保皇's four packs hold 16 of a rank)
-#: and a guard bit on top, so that one subtraction tells whether a play is in the hand.
-FIELD = 6
-_MASK = (1 << (FIELD - 1)) - 1
-FIELD_LIMIT = 1 << (FIELD - 1)
-_GUARD = sum(1 << (FIELD * r + FIELD - 1) for r in range(NUM_RANKS))
-_SLOT_SHIFT = FIELD * NUM_RANKS
-_HAND_MASK = (1 << _SLOT_SHIFT) - 1
-#: Bits per slot kind in the slot counters, which hold ``OFFSET`` + open slots − kickers
-#: riding ahead of their carrier (room for a long plane's slots on top of MAX_SLOTS).
-SLOT_BITS = 6
-OFFSET = 8
 _NO = float("-inf")
-
-
-def pack(counts: Sequence[int]) -> int:
-    """A rank-count vector as one int, ``FIELD`` bits per rank."""
-    h = 0
-    for r in range(NUM_RANKS - 1, -1, -1):
-        h = (h << FIELD) | counts[r]
-    return h
-
-
-def unpack(h: int) -> tuple[int, ...]:
-    return tuple((h >> (FIELD * r)) & _MASK for r in range(NUM_RANKS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +168,7 @@ class Planner:
         #: New states the current decision may still expand (see ``limit``).
         self._left = UNLIMITED
         #: Greedy values of states met past the cap, and of states whose search met one.
-        self._rough_memo: dict[int, tuple[float, _Move | None, int]] = {}
+        self._rough_memo: dict[int, tuple[float, int, int]] = {}
         #: How many times the cap has cut a search short (to tell exact values from rough).
         self._cuts = 0
         self.sets = rs.comparison == "sets"
@@ -184,8 +180,13 @@ class Planner:
         self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(rs.name, {})
         self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(rs.name, {})
         self._steps: dict[tuple[Rank, int], list[_Step]] = _STEPS.setdefault(rs.name, {})
-        self._memo: dict[int, tuple[float, _Move | None, int]] = {}
-        self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(_KINDS))
+        #: state → (worth, number of the move taken or -1, the state it leads to): plain
+        #: numbers, which the garbage collector does not track (a full collection over
+        #: 200,000 tracked entries is a pause of tens of ms).
+        self._memo: dict[int, tuple[float, int, int]] = {}
+        self._numbered: list[_Move] = _NUMBERED.setdefault(rs.name, [])
+        self._numbers: dict[int, int] = _NUMBERS.setdefault(rs.name, {})
+        self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(KINDS))
         # A rank "deep enough" to carry holds at least the narrowest carrier's width; adding
         # (32 - width) to each count sets its guard bit exactly then (see _repayable).
         widths = [w for (w, _chain) in self._carriers] or [FIELD_LIMIT]
@@ -284,11 +285,11 @@ class Planner:
 
     def worth(self, counts: Sequence[int]) -> float:
         """Total worth of the best split of ``counts`` (rank counts, no wild cards)."""
-        return self._solve(pack(counts) | (self._empty_slots << _SLOT_SHIFT))
+        return self._solve(pack(counts) | (self._empty_slots << SLOT_SHIFT))
 
     def worth_packed(self, h: int) -> float:
         """``worth`` of a hand already packed with ``pack``."""
-        return self._solve(h | (self._empty_slots << _SLOT_SHIFT))
+        return self._solve(h | (self._empty_slots << SLOT_SHIFT))
 
     def limit(self, states: int | None) -> None:
         """Cap the new states the searches from here on may expand (None: no cap).
@@ -318,42 +319,42 @@ class Planner:
             return self._rough(state)
         self._left -= 1
         cuts = self._cuts
-        h = state & _HAND_MASK
-        slots = state >> _SLOT_SHIFT
+        h = state & HAND_MASK
+        slots = state >> SLOT_SHIFT
         if not h:
-            value = 0.0 if _settled(slots) else _NO
-            memo[state] = (value, None, 0)
+            value = 0.0 if settled(slots) else _NO
+            memo[state] = (value, -1, 0)
             return value
         top = (h.bit_length() - 1) // FIELD
-        have = (h >> (FIELD * top)) & _MASK
-        best, choice, follow = _NO, None, 0
+        have = (h >> (FIELD * top)) & MASK
+        best, choice, follow = _NO, -1, 0
         solve, repayable = self._solve, self._repayable
-        held = h | _GUARD
+        held = h | GUARD
         # The loop is the search's whole cost: plain tuples, memo hits without a call.
-        for delta, worth, opens, unit, kicker, move in self._steps_at(top, have):
-            if (held - delta) & _GUARD != _GUARD:
+        for delta, worth, opens, unit, ride_worth, move, kicker in self._steps_at(top, have):
+            if (held - delta) & GUARD != GUARD:
                 continue  # some rank of the play is not (or no longer) in hand
             rest = h - delta
             opened = slots + opens
             if opens:
-                ok = _IN_RANGE.get(opened)
-                if not (ok if ok is not None else _in_range(opened)):
+                ok = IN_RANGE.get(opened)
+                if not (ok if ok is not None else in_range(opened)):
                     opened = slots
             if opened == slots or repayable(rest, opened):
-                nxt = rest | (opened << _SLOT_SHIFT)
+                nxt = rest | (opened << SLOT_SHIFT)
                 hit = memo.get(nxt)
                 value = worth + (hit[0] if hit is not None else solve(nxt))
                 if value > best:
                     best, choice, follow = value, move, nxt
-            if kicker is None:
+            if kicker < 0:
                 continue  # a pair or trio rides only as the last of its rank (K4: one per rank)
             left = slots - unit
-            ok = _IN_RANGE.get(left)
-            if not (ok if ok is not None else _in_range(left)) or not repayable(rest, left):
+            ok = IN_RANGE.get(left)
+            if not (ok if ok is not None else in_range(left)) or not repayable(rest, left):
                 continue
-            nxt = rest | (left << _SLOT_SHIFT)
+            nxt = rest | (left << SLOT_SHIFT)
             hit = memo.get(nxt)
-            value = kicker.worth + (hit[0] if hit is not None else solve(nxt))
+            value = ride_worth + (hit[0] if hit is not None else solve(nxt))
             if value > best:
                 best, choice, follow = value, kicker, nxt
         if self._cuts != cuts:
@@ -371,14 +372,24 @@ class Planner:
             return cached
         out: list[_Step] = []
         for move in self._moves_at(top, have):
-            kicker, unit = None, 0
+            kicker, unit, ride_worth = -1, 0, 0.0
             # A pair or trio rides only as the last of its rank (K4: one per rank).
             if move.rides in (1, have):
-                kicker = _as_kicker(move, move.rides - 1)
+                riding = _as_kicker(move, move.rides - 1)
+                kicker, ride_worth = self._number(riding), riding.worth
                 unit = 1 << (SLOT_BITS * (move.rides - 1))
-            out.append((move.delta, move.worth, move.opens, unit, kicker, move))
+            out.append((move.delta, move.worth, move.opens, unit, ride_worth,
+                        self._number(move), kicker))
         self._steps[top, have] = out
         return out
+
+    def _number(self, move: _Move) -> int:
+        """The move's number in ``_numbered`` (memo entries name moves by number)."""
+        found = self._numbers.get(id(move))
+        if found is None:
+            found = self._numbers[id(move)] = len(self._numbered)
+            self._numbered.append(move)  # kept alive: its id stays its own
+        return found
 
     def _rough(self, state: int) -> float:
         """A state past the cap: the first feasible play in greedy order, no branching.
@@ -393,16 +404,16 @@ class Planner:
             hit = self._memo.get(state)
         if hit is not None:
             return hit[0]
-        h = state & _HAND_MASK
-        slots = state >> _SLOT_SHIFT
+        h = state & HAND_MASK
+        slots = state >> SLOT_SHIFT
         if not h:
-            value = 0.0 if _settled(slots) else _NO
-            self._rough_memo[state] = (value, None, 0)
+            value = 0.0 if settled(slots) else _NO
+            self._rough_memo[state] = (value, -1, 0)
             return value
         top = (h.bit_length() - 1) // FIELD
-        have = (h >> (FIELD * top)) & _MASK
+        have = (h >> (FIELD * top)) & MASK
         for move in self._greedy_at(top, have):
-            if ((h | _GUARD) - move.delta) & _GUARD != _GUARD:
+            if ((h | GUARD) - move.delta) & GUARD != GUARD:
                 continue
             rest = h - move.delta
             if move.rides < 0:  # the same cards riding in a slot (see _greedy_at)
@@ -410,21 +421,21 @@ class Planner:
                     continue
                 kind_index = -move.rides - 1
                 opened = slots - (1 << (SLOT_BITS * kind_index))
-                if (opened >> (SLOT_BITS * kind_index)) & _SLOT_MASK < OFFSET - MAX_SLOTS:
+                if (opened >> (SLOT_BITS * kind_index)) & SLOT_MASK < OFFSET - MAX_SLOTS:
                     continue
             else:
                 opened = slots + move.opens
-                if move.opens and not _slots_ok(opened):
+                if move.opens and not slots_ok(opened):
                     continue
             if opened != slots and not self._repayable(rest, opened):
                 continue
-            nxt = rest | (opened << _SLOT_SHIFT)
+            nxt = rest | (opened << SLOT_SHIFT)
             value = self._rough(nxt)
             if value > _NO:
                 value += move.worth
-                self._rough_memo[state] = (value, move, nxt)
+                self._rough_memo[state] = (value, self._number(move), nxt)
                 return value
-        self._rough_memo[state] = (_NO, None, 0)
+        self._rough_memo[state] = (_NO, -1, 0)
         return _NO
 
     def _greedy_at(self, top: Rank, have: int) -> list[_Move]:
@@ -439,7 +450,7 @@ class Planner:
                 out.append(_as_kicker(move, move.rides - 1))
         # Saved turns first: a kicker saves its whole turn, a carrier opens slots for them.
         out.sort(key=lambda m: -(m.worth + TURN * len(m.group.main)
-                                 + TURN * _slot_count(m.opens)))
+                                 + TURN * slot_count(m.opens)))
         self._greedy[top, have] = out
         return out
 
@@ -452,20 +463,20 @@ class Planner:
         to open that many slots; and open slots need that many cards left to
         fill them. These bounds are what keep the search small.
         """
-        owed = _OWED.get(slots)
-        if owed is None:
-            owed = _OWED[slots] = _owed(slots)
-        debt, supply = owed
-        if supply and supply > _card_count(rest):
+        entry = OWED.get(slots)
+        if entry is None:
+            entry = OWED[slots] = owed(slots)
+        debt, supply = entry
+        if supply and supply > card_count(rest):
             return False
         if not debt:
             return True
-        deep = ((rest + self._deep_add) & _GUARD).bit_count()
+        deep = ((rest + self._deep_add) & GUARD).bit_count()
         return debt <= deep * self._slots_per_rank
 
     def plan(self, counts: Sequence[int]) -> Plan:
         """The best split itself, kickers attached to their carriers."""
-        state = pack(counts) | (self._empty_slots << _SLOT_SHIFT)
+        state = pack(counts) | (self._empty_slots << SLOT_SHIFT)
         worth = self._solve(state)
         picked: list[_Move] = []
         while True:
@@ -473,9 +484,9 @@ class Planner:
             if entry is None:
                 self._solve(state)
                 entry = self._memo.get(state) or self._rough_memo[state]
-            if entry[1] is None:
+            if entry[1] < 0:
                 break
-            picked.append(entry[1])
+            picked.append(self._numbered[entry[1]])
             state = entry[2]
         return Plan(worth, tuple(self._attach(picked)))
 
@@ -488,8 +499,8 @@ class Planner:
                 waiting.append((-move.rides - 1, move.group.main))
                 continue
             slots: list[tuple[int, list[Rank]]] = [
-                (k, []) for k in range(_KINDS)
-                for _ in range((move.opens >> (SLOT_BITS * k)) & _SLOT_MASK)]
+                (k, []) for k in range(KINDS)
+                for _ in range((move.opens >> (SLOT_BITS * k)) & SLOT_MASK)]
             plays.append((move.group, slots))
         for kind_index, cards in waiting:  # highest carrier first, as the search met them
             for group, slots in plays:
@@ -541,69 +552,9 @@ def _as_kicker(move: _Move, kind_index: int) -> _Move:
                  -1 - kind_index)
 
 
-def _slots_ok(slots: int) -> bool:
-    while slots:
-        if slots & _SLOT_MASK > OFFSET + MAX_SLOTS:
-            return False
-        slots >>= SLOT_BITS
-    return True
-
-
-def _settled(slots: int) -> bool:
-    """Every slot filled and every kicker carried: a carrier's kickers are all or none."""
-    while slots:
-        if slots & _SLOT_MASK != OFFSET:
-            return False
-        slots >>= SLOT_BITS
-    return True
-
-
-_SLOT_MASK = (1 << SLOT_BITS) - 1
-_KINDS = 3  # kicker groups of 1, 2 and 3 cards
-#: One step of the search loop: (delta, worth, opens, slot unit it rides in, riding move, move).
-_Step = tuple[int, float, int, int, "_Move | None", _Move]
-#: Slot counters → (kickers owed, cards the open slots need); the counters take few values.
-_OWED: dict[int, tuple[int, int]] = {}
-#: Slot counters → whether every kind is within ``MAX_SLOTS`` of ``OFFSET``.
-_IN_RANGE: dict[int, bool] = {}
-#: Bit ``b`` of every rank's count: a packed hand's card count is five popcounts.
-_BIT_PLANES = [sum(1 << (FIELD * r + b) for r in range(NUM_RANKS)) for b in range(FIELD - 1)]
-
-
-def _owed(slots: int) -> tuple[int, int]:
-    """(kickers riding ahead of their carrier, cards the open slots still need)."""
-    debt = supply = 0
-    size = 1
-    while slots:
-        field = slots & _SLOT_MASK
-        if field < OFFSET:
-            debt += OFFSET - field
-        else:
-            supply += (field - OFFSET) * size
-        slots >>= SLOT_BITS
-        size += 1
-    return debt, supply
-
-
-def _in_range(slots: int) -> bool:
-    """No kind with more than ``MAX_SLOTS`` open or owed (cached in ``_IN_RANGE``)."""
-    ok = True
-    rest = slots
-    while rest:
-        if not OFFSET - MAX_SLOTS <= rest & _SLOT_MASK <= OFFSET + MAX_SLOTS:
-            ok = False
-        rest >>= SLOT_BITS
-    _IN_RANGE[slots] = ok
-    return ok
-
-
-def _card_count(h: int) -> int:
-    """Cards in a packed hand (counts are ``FIELD - 1`` bits): one popcount per bit plane."""
-    b0, b1, b2, b3, b4 = _BIT_PLANES
-    return ((h & b0).bit_count() + ((h & b1).bit_count() << 1) + ((h & b2).bit_count() << 2)
-            + ((h & b3).bit_count() << 3) + ((h & b4).bit_count() << 4))
-
-
+#: One step of the search loop: (delta, worth, opens, slot unit it rides in, worth riding,
+#: the move's number, its riding form's number or -1).
+_Step = tuple[int, float, int, int, float, int, int]
 def _useful(counts: Sequence[int], r: Rank) -> bool:
     """A wild card only helps at a rank held already or next to one (a chain's gap)."""
     if counts[r]:
@@ -611,20 +562,13 @@ def _useful(counts: Sequence[int], r: Rank) -> bool:
     return (r > 0 and counts[r - 1] > 0) or (r < ACE and counts[r + 1] > 0)
 
 
-def _slot_count(opens: int) -> int:
-    """Slots a carrier opens, all kinds together."""
-    n = 0
-    while opens:
-        n += opens & _SLOT_MASK
-        opens >>= SLOT_BITS
-    return n
-
-
 #: Move tables per rule set name, shared by every planner of it (they depend on the rules
 #: alone); the memo is each planner's own.
 _MOVES: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
 _GREEDY: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
 _STEPS: dict[str, dict[tuple[Rank, int], list[_Step]]] = {}
+_NUMBERED: dict[str, list[_Move]] = {}
+_NUMBERS: dict[str, dict[int, int]] = {}
 _PLANNERS: dict[str, Planner] = {}
 
 
