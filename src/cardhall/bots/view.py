@@ -311,9 +311,7 @@ def legal_plays(obs: Observation, view: View,
     by_text: dict[str, Play] = {}
     if view.wild is None and rs.comparison == "ladder":
         gen = rs.gen
-        for code in gen.codes(view.hand, view.trick):
-            play = gen.play(code)
-            by_text["play " + play.text] = play
+        by_text = _with_texts(gen.play(code) for code in gen.codes(view.hand, view.trick))
     elif rs.comparison == "ladder" and sum(1 for t in texts if t.startswith("play ")) > 8:
         # Wildcard plays: generating them all (interned, texts remembered) is cheaper
         # than reading each offered text through its substitutions (~20 us a text).
