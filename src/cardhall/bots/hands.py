@@ -54,21 +54,21 @@ from cardhall.bots.packed import (
     FIELD_LIMIT,
     GUARD,
     HAND_MASK,
-    IN_RANGE,
     KINDS,
     MASK,
     MAX_SLOTS,
     OFFSET,
     OWED,
     SLOT_BITS,
+    SLOT_INFO,
     SLOT_MASK,
     SLOT_SHIFT,
     card_count,
-    in_range,
     owed,
     pack,
     settled,
     slot_count,
+    slot_info,
     slots_ok,
 )
 from cardhall.cards import ACE, BIG_JOKER, RANK_CHARS, SMALL_JOKER, TWO, Rank
@@ -179,7 +179,8 @@ class Planner:
         self._read_kickers(rs)
         self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(rs.name, {})
         self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(rs.name, {})
-        self._steps: dict[tuple[Rank, int], list[_Step]] = _STEPS.setdefault(rs.name, {})
+        #: (top rank << FIELD | count held) → the search loop's steps there.
+        self._steps: dict[int, list[_Step]] = _STEPS.setdefault(rs.name, {})
         #: state → (worth, number of the move taken or -1, the state it leads to): plain
         #: numbers, which the garbage collector does not track (a full collection over
         #: 200,000 tracked entries is a pause of tens of ms).
@@ -328,19 +329,32 @@ class Planner:
         top = (h.bit_length() - 1) // FIELD
         have = (h >> (FIELD * top)) & MASK
         best, choice, follow = _NO, -1, 0
-        solve, repayable = self._solve, self._repayable
+        solve = self._solve
         held = h | GUARD
-        # The loop is the search's whole cost: plain tuples, memo hits without a call.
-        for delta, worth, opens, unit, ride_worth, move, kicker in self._steps_at(top, have):
+        deep_add, per_rank = self._deep_add, self._slots_per_rank
+        cards = -1  # the hand's card count, counted once if a slot check needs it
+        # The loop is the search's whole cost: plain tuples, memo hits without a call, the
+        # slot checks of ``_repayable`` inline.
+        steps = self._steps.get(top << FIELD | have)
+        for delta, worth, opens, unit, ride_worth, move, kicker, size in \
+                steps if steps is not None else self._steps_at(top, have):
             if (held - delta) & GUARD != GUARD:
                 continue  # some rank of the play is not (or no longer) in hand
             rest = h - delta
-            opened = slots + opens
+            opened = slots
             if opens:
-                ok = IN_RANGE.get(opened)
-                if not (ok if ok is not None else in_range(opened)):
-                    opened = slots
-            if opened == slots or repayable(rest, opened):
+                info = SLOT_INFO.get(slots + opens) or slot_info(slots + opens)
+                if info[0]:
+                    opened = slots + opens
+                    if info[2]:
+                        if cards < 0:
+                            cards = card_count(h)
+                        if info[2] > cards - size:
+                            opened = -1
+                    if info[1] and opened >= 0 and \
+                            info[1] > ((rest + deep_add) & GUARD).bit_count() * per_rank:
+                        opened = -1
+            if opened >= 0:
                 nxt = rest | (opened << SLOT_SHIFT)
                 hit = memo.get(nxt)
                 value = worth + (hit[0] if hit is not None else solve(nxt))
@@ -349,8 +363,15 @@ class Planner:
             if kicker < 0:
                 continue  # a pair or trio rides only as the last of its rank (K4: one per rank)
             left = slots - unit
-            ok = IN_RANGE.get(left)
-            if not (ok if ok is not None else in_range(left)) or not repayable(rest, left):
+            info = SLOT_INFO.get(left) or slot_info(left)
+            if not info[0]:
+                continue
+            if info[2]:
+                if cards < 0:
+                    cards = card_count(h)
+                if info[2] > cards - size:
+                    continue
+            if info[1] and info[1] > ((rest + deep_add) & GUARD).bit_count() * per_rank:
                 continue
             nxt = rest | (left << SLOT_SHIFT)
             hit = memo.get(nxt)
@@ -367,7 +388,7 @@ class Planner:
 
     def _steps_at(self, top: Rank, have: int) -> list[_Step]:
         """``_moves_at`` unpacked for the search loop, with each move's riding form."""
-        cached = self._steps.get((top, have))
+        cached = self._steps.get(top << FIELD | have)
         if cached is not None:
             return cached
         out: list[_Step] = []
@@ -379,8 +400,8 @@ class Planner:
                 kicker, ride_worth = self._number(riding), riding.worth
                 unit = 1 << (SLOT_BITS * (move.rides - 1))
             out.append((move.delta, move.worth, move.opens, unit, ride_worth,
-                        self._number(move), kicker))
-        self._steps[top, have] = out
+                        self._number(move), kicker, len(move.group.main)))
+        self._steps[top << FIELD | have] = out
         return out
 
     def _number(self, move: _Move) -> int:
@@ -553,8 +574,8 @@ def _as_kicker(move: _Move, kind_index: int) -> _Move:
 
 
 #: One step of the search loop: (delta, worth, opens, slot unit it rides in, worth riding,
-#: the move's number, its riding form's number or -1).
-_Step = tuple[int, float, int, int, float, int, int]
+#: the move's number, its riding form's number or -1, its card count).
+_Step = tuple[int, float, int, int, float, int, int, int]
 def _useful(counts: Sequence[int], r: Rank) -> bool:
     """A wild card only helps at a rank held already or next to one (a chain's gap)."""
     if counts[r]:
@@ -566,7 +587,7 @@ def _useful(counts: Sequence[int], r: Rank) -> bool:
 #: alone); the memo is each planner's own.
 _MOVES: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
 _GREEDY: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
-_STEPS: dict[str, dict[tuple[Rank, int], list[_Step]]] = {}
+_STEPS: dict[str, dict[int, list[_Step]]] = {}
 _NUMBERED: dict[str, list[_Move]] = {}
 _NUMBERS: dict[str, dict[int, int]] = {}
 _PLANNERS: dict[str, Planner] = {}

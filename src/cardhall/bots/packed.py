@@ -70,6 +70,17 @@ IN_RANGE: dict[int, bool] = {}
 BIT_PLANES = [sum(1 << (FIELD * r + b) for r in range(NUM_RANKS)) for b in range(FIELD - 1)]
 
 
+#: Slot counters → (within range, kickers owed, cards the open slots need): what the
+#: search asks of a move's counters, in one look-up.
+SLOT_INFO: dict[int, tuple[bool, int, int]] = {}
+
+
+def slot_info(slots: int) -> tuple[bool, int, int]:
+    """``in_range`` and ``owed`` of the counters together (cached in ``SLOT_INFO``)."""
+    found = SLOT_INFO[slots] = (in_range(slots), *owed(slots))
+    return found
+
+
 def owed(slots: int) -> tuple[int, int]:
     """(kickers riding ahead of their carrier, cards the open slots still need)."""
     debt = supply = 0
