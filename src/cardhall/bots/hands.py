@@ -549,20 +549,21 @@ class Planner:
         base = list(counts)
         spare = base[wild]
         base[wild] = 0
+        packed = pack(base) | (self._empty_slots << SLOT_SHIFT)
+        limits = self.rs.limits
         for _ in range(spare):
             best, best_rank = _NO, wild
             for r in range(TWO + 1):
-                if base[r] >= self.rs.limits[r] or not _useful(base, r):
+                if base[r] >= limits[r] or not _useful(base, r):
                     continue
-                if self.spent and not base[r]:
+                if self._left <= 0 and not base[r]:
                     continue  # past the cap, each try is a greedy split: held ranks only
-                base[r] += 1
-                value = self.worth(base)
-                base[r] -= 1
+                value = self._solve(packed + (1 << (FIELD * r)))
                 if value > best:
                     best, best_rank = value, r
             base[best_rank] += 1
-        return self.worth(base) + 0.5 * spare
+            packed += 1 << (FIELD * best_rank)
+        return self._solve(packed) + 0.5 * spare
 
 
 def _as_kicker(move: _Move, kind_index: int) -> _Move:
