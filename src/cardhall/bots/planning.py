@@ -76,9 +76,11 @@ KICKER_VARIANTS = 3
 #: New split-search states one decision may expand (``Planner.limit``): about 2-3 ms of
 #: search, so that a decision stays near the 5 ms the benchmark asks at the 99th
 #: percentile; past it the split of a state is a greedy one. In duplicate self-play
-#: against the uncapped planner (200 deals, ddz_emperor) 400 states and 4 candidates
-#: scored past the cap won 42%, 800 and every shortlisted candidate 45%, no cap 50%:
-#: the cap is what costs strength, the shortlist does not.
+#: against the uncapped planner with no shortlist (200 deals, ddz_emperor) 400 states and
+#: 4 candidates scored past the cap won 42%, 800 and every shortlisted candidate 45%,
+#: 1600 47%, no cap 50%: there the cap is what costs strength. In ddz3_laizi (400 deals)
+#: it is the shortlist: 45-46% at 800, 1600 or no cap with 12 or 24 candidates, 50%
+#: uncapped with every candidate.
 DECISION_STATES = 800
 #: Candidate plays a decision scores in full (the split's own plays first, see ``shortlist``).
 SHORTLIST = 12
