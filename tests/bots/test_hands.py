@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from cardhall import rules
-from cardhall.bots.hands import pack, planner, unpack
+from cardhall.bots.hands import planner
+from cardhall.bots.packed import pack, unpack
 from cardhall.cards import parse_counts
 
 CLASSIC = [

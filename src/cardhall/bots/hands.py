@@ -33,6 +33,15 @@ out is one subtraction and a memo key is one int.
 
 Wild cards (癞子) stand for whatever rank helps most: each one is tried at
 every useful rank in turn, greedily, on top of the natural split.
+
+Effort is capped (``limit``): a decision may expand only so many new search
+states, because a live table waits on it (the benchmark's target is 5 ms at
+the 99th percentile) and a two-pack hand with kickers can need tens of
+thousands. Past the cap a state is valued by a greedy split (``_rough``: the
+play covering most cards first, no branching), kept apart from the exact
+memo so that exact answers stay exact. The cap counts states, not time, and
+each bot owns its planner, so a game replayed with the same seeds gets the
+same decisions.
 """
 
 from __future__ import annotations
@@ -40,7 +49,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardhall.cards import ACE, BIG_JOKER, NUM_RANKS, RANK_CHARS, SMALL_JOKER, TWO, Rank
+from cardhall.bots.packed import (
+    FIELD,
+    FIELD_LIMIT,
+    GUARD,
+    HAND_MASK,
+    KINDS,
+    MASK,
+    MAX_SLOTS,
+    OFFSET,
+    OWED,
+    SLOT_BITS,
+    SLOT_INFO,
+    SLOT_MASK,
+    SLOT_SHIFT,
+    card_count,
+    owed,
+    pack,
+    settled,
+    slot_count,
+    slot_info,
+    slots_ok,
+)
+from cardhall.cards import ACE, BIG_JOKER, RANK_CHARS, SMALL_JOKER, TWO, Rank
 from cardhall.rules import RuleSet
 
 #: What one more play to make costs: the unit of every worth below.
@@ -53,37 +84,13 @@ MIDDLE = 10
 BOMB_WORTH = 10.0
 #: Kickers ride along for free, but the higher the card the more it would be worth alone.
 KICKER_COST = 1.0
-#: Open kicker slots counted per kind (a plane of five trios is the most any rule needs).
-MAX_SLOTS = 5
 #: Kickers are low cards: a 2 or a joker is worth more as a play of its own.
 KICKER_TOP = ACE
-#: Memo entries kept per rule set before the memo is cleared (bounded memory, ~40 MB).
+#: Memo entries kept per planner before the memo is cleared (bounded memory, ~40 MB).
 MEMO_LIMIT = 200_000
-#: Bits per rank in a packed hand: five for a count (保皇's four packs hold 16 of a rank)
-#: and a guard bit on top, so that one subtraction tells whether a play is in the hand.
-FIELD = 6
-_MASK = (1 << (FIELD - 1)) - 1
-FIELD_LIMIT = 1 << (FIELD - 1)
-_GUARD = sum(1 << (FIELD * r + FIELD - 1) for r in range(NUM_RANKS))
-_SLOT_SHIFT = FIELD * NUM_RANKS
-_HAND_MASK = (1 << _SLOT_SHIFT) - 1
-#: Bits per slot kind in the slot counters, which hold ``OFFSET`` + open slots − kickers
-#: riding ahead of their carrier (room for a long plane's slots on top of MAX_SLOTS).
-SLOT_BITS = 6
-OFFSET = 8
+#: No effort cap (the search bot's rollouts and the tests): every state is searched.
+UNLIMITED = 1 << 62
 _NO = float("-inf")
-
-
-def pack(counts: Sequence[int]) -> int:
-    """A rank-count vector as one int, ``FIELD`` bits per rank."""
-    h = 0
-    for r in range(NUM_RANKS - 1, -1, -1):
-        h = (h << FIELD) | counts[r]
-    return h
-
-
-def unpack(h: int) -> tuple[int, ...]:
-    return tuple((h >> (FIELD * r)) & _MASK for r in range(NUM_RANKS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,15 +165,29 @@ class Planner:
 
     def __init__(self, rs: RuleSet) -> None:
         self.rs = rs
+        #: New states the current decision may still expand (see ``limit``).
+        self._left = UNLIMITED
+        #: Greedy values of states met past the cap, and of states whose search met one.
+        self._rough_memo: dict[int, tuple[float, int, int]] = {}
+        #: How many times the cap has cut a search short (to tell exact values from rough).
+        self._cuts = 0
         self.sets = rs.comparison == "sets"
         #: Kicker group sizes some pattern takes; slot kind ``k`` holds groups of ``k + 1``.
         self.kicker_sizes: set[int] = set()
         #: (width, chain?) → the slot options of that main part, per chain unit.
         self._carriers: dict[tuple[int, bool], list[tuple[int, ...]]] = {}
         self._read_kickers(rs)
-        self._moves: dict[tuple[Rank, int], list[_Move]] = {}
-        self._memo: dict[int, tuple[float, _Move | None, int]] = {}
-        self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(_KINDS))
+        self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(rs.name, {})
+        self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(rs.name, {})
+        #: (top rank << FIELD | count held) → the search loop's steps there.
+        self._steps: dict[int, list[_Step]] = _STEPS.setdefault(rs.name, {})
+        #: state → (worth, number of the move taken or -1, the state it leads to): plain
+        #: numbers, which the garbage collector does not track (a full collection over
+        #: 200,000 tracked entries is a pause of tens of ms).
+        self._memo: dict[int, tuple[float, int, int]] = {}
+        self._numbered: list[_Move] = _NUMBERED.setdefault(rs.name, [])
+        self._numbers: dict[int, int] = _NUMBERS.setdefault(rs.name, {})
+        self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(KINDS))
         # A rank "deep enough" to carry holds at least the narrowest carrier's width; adding
         # (32 - width) to each count sets its guard bit exactly then (see _repayable).
         widths = [w for (w, _chain) in self._carriers] or [FIELD_LIMIT]
@@ -265,54 +286,194 @@ class Planner:
 
     def worth(self, counts: Sequence[int]) -> float:
         """Total worth of the best split of ``counts`` (rank counts, no wild cards)."""
-        return self._solve(pack(counts) | (self._empty_slots << _SLOT_SHIFT))
+        return self._solve(pack(counts) | (self._empty_slots << SLOT_SHIFT))
 
     def worth_packed(self, h: int) -> float:
         """``worth`` of a hand already packed with ``pack``."""
-        return self._solve(h | (self._empty_slots << _SLOT_SHIFT))
+        return self._solve(h | (self._empty_slots << SLOT_SHIFT))
+
+    def limit(self, states: int | None) -> None:
+        """Cap the new states the searches from here on may expand (None: no cap).
+
+        A bot sets it at each decision; the rough values of the last capped
+        decision are dropped, since the next one has a budget of its own.
+        """
+        self._left = UNLIMITED if states is None else states
+        self._rough_memo.clear()
+
+    @property
+    def spent(self) -> bool:
+        """Whether the cap is reached: from here on splits are greedy ones."""
+        return self._left <= 0
 
     def _solve(self, state: int) -> float:
-        hit = self._memo.get(state)
+        memo = self._memo
+        hit = memo.get(state)
         if hit is not None:
             return hit[0]
-        h = state & _HAND_MASK
-        slots = state >> _SLOT_SHIFT
+        if self._rough_memo:
+            hit = self._rough_memo.get(state)
+            if hit is not None:
+                self._cuts += 1  # a rough value: what is built on it is rough too
+                return hit[0]
+        if self._left <= 0:
+            return self._rough(state)
+        self._left -= 1
+        cuts = self._cuts
+        h = state & HAND_MASK
+        slots = state >> SLOT_SHIFT
         if not h:
-            value = 0.0 if _settled(slots) else _NO
-            self._memo[state] = (value, None, 0)
+            value = 0.0 if settled(slots) else _NO
+            memo[state] = (value, -1, 0)
             return value
         top = (h.bit_length() - 1) // FIELD
-        have = (h >> (FIELD * top)) & _MASK
-        best, choice, follow = _NO, None, 0
+        have = (h >> (FIELD * top)) & MASK
+        best, choice, follow = _NO, -1, 0
         solve = self._solve
-        for move in self._moves_at(top, have):
-            if ((h | _GUARD) - move.delta) & _GUARD != _GUARD:
+        held = h | GUARD
+        deep_add, per_rank = self._deep_add, self._slots_per_rank
+        cards = -1  # the hand's card count, counted once if a slot check needs it
+        # The loop is the search's whole cost: plain tuples, memo hits without a call, the
+        # slot checks of ``_repayable`` inline.
+        steps = self._steps.get(top << FIELD | have)
+        for delta, worth, opens, unit, ride_worth, move, kicker, size in \
+                steps if steps is not None else self._steps_at(top, have):
+            if (held - delta) & GUARD != GUARD:
                 continue  # some rank of the play is not (or no longer) in hand
-            rest = h - move.delta
-            opened = slots + move.opens
-            if move.opens and not _slots_ok(opened):
-                opened = slots
-            nxt = rest | (opened << _SLOT_SHIFT)
-            if opened == slots or self._repayable(rest, opened):
-                value = move.worth + solve(nxt)
+            rest = h - delta
+            opened = slots
+            if opens:
+                info = SLOT_INFO.get(slots + opens) or slot_info(slots + opens)
+                if info[0]:
+                    opened = slots + opens
+                    if info[2]:
+                        if cards < 0:
+                            cards = card_count(h)
+                        if info[2] > cards - size:
+                            opened = -1
+                    if info[1] and opened >= 0 and \
+                            info[1] > ((rest + deep_add) & GUARD).bit_count() * per_rank:
+                        opened = -1
+            if opened >= 0:
+                nxt = rest | (opened << SLOT_SHIFT)
+                hit = memo.get(nxt)
+                value = worth + (hit[0] if hit is not None else solve(nxt))
                 if value > best:
                     best, choice, follow = value, move, nxt
-            if not move.rides or (move.rides > 1 and have != move.rides):
+            if kicker < 0:
                 continue  # a pair or trio rides only as the last of its rank (K4: one per rank)
-            kind_index = move.rides - 1
-            left = slots - (1 << (SLOT_BITS * kind_index))
-            if (left >> (SLOT_BITS * kind_index)) & _SLOT_MASK < OFFSET - MAX_SLOTS:
+            left = slots - unit
+            info = SLOT_INFO.get(left) or slot_info(left)
+            if not info[0]:
                 continue
-            if not self._repayable(rest, left):
+            if info[2]:
+                if cards < 0:
+                    cards = card_count(h)
+                if info[2] > cards - size:
+                    continue
+            if info[1] and info[1] > ((rest + deep_add) & GUARD).bit_count() * per_rank:
                 continue
-            nxt = rest | (left << _SLOT_SHIFT)
-            value = kicker_worth(move.group.key) + solve(nxt)
+            nxt = rest | (left << SLOT_SHIFT)
+            hit = memo.get(nxt)
+            value = ride_worth + (hit[0] if hit is not None else solve(nxt))
             if value > best:
-                best, choice, follow = value, _as_kicker(move, kind_index), nxt
-        if len(self._memo) > MEMO_LIMIT:
-            self._memo.clear()
-        self._memo[state] = (best, choice, follow)
+                best, choice, follow = value, kicker, nxt
+        if self._cuts != cuts:
+            self._rough_memo[state] = (best, choice, follow)
+            return best
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[state] = (best, choice, follow)
         return best
+
+    def _steps_at(self, top: Rank, have: int) -> list[_Step]:
+        """``_moves_at`` unpacked for the search loop, with each move's riding form."""
+        cached = self._steps.get(top << FIELD | have)
+        if cached is not None:
+            return cached
+        out: list[_Step] = []
+        for move in self._moves_at(top, have):
+            kicker, unit, ride_worth = -1, 0, 0.0
+            # A pair or trio rides only as the last of its rank (K4: one per rank).
+            if move.rides in (1, have):
+                riding = _as_kicker(move, move.rides - 1)
+                kicker, ride_worth = self._number(riding), riding.worth
+                unit = 1 << (SLOT_BITS * (move.rides - 1))
+            out.append((move.delta, move.worth, move.opens, unit, ride_worth,
+                        self._number(move), kicker, len(move.group.main)))
+        self._steps[top << FIELD | have] = out
+        return out
+
+    def _number(self, move: _Move) -> int:
+        """The move's number in ``_numbered`` (memo entries name moves by number)."""
+        found = self._numbers.get(id(move))
+        if found is None:
+            found = self._numbers[id(move)] = len(self._numbered)
+            self._numbered.append(move)  # kept alive: its id stays its own
+        return found
+
+    def _rough(self, state: int) -> float:
+        """A state past the cap: the first feasible play in greedy order, no branching.
+
+        Greedy order (``_greedy_at``) puts the plays that save most turns first,
+        so the first split found is a fair one; a play that leaves the slots
+        unfillable (-inf) is backed out of, and the next tried.
+        """
+        self._cuts += 1
+        hit = self._rough_memo.get(state)
+        if hit is None:
+            hit = self._memo.get(state)
+        if hit is not None:
+            return hit[0]
+        h = state & HAND_MASK
+        slots = state >> SLOT_SHIFT
+        if not h:
+            value = 0.0 if settled(slots) else _NO
+            self._rough_memo[state] = (value, -1, 0)
+            return value
+        top = (h.bit_length() - 1) // FIELD
+        have = (h >> (FIELD * top)) & MASK
+        for move in self._greedy_at(top, have):
+            if ((h | GUARD) - move.delta) & GUARD != GUARD:
+                continue
+            rest = h - move.delta
+            if move.rides < 0:  # the same cards riding in a slot (see _greedy_at)
+                if have != len(move.group.main) and len(move.group.main) > 1:
+                    continue
+                kind_index = -move.rides - 1
+                opened = slots - (1 << (SLOT_BITS * kind_index))
+                if (opened >> (SLOT_BITS * kind_index)) & SLOT_MASK < OFFSET - MAX_SLOTS:
+                    continue
+            else:
+                opened = slots + move.opens
+                if move.opens and not slots_ok(opened):
+                    continue
+            if opened != slots and not self._repayable(rest, opened):
+                continue
+            nxt = rest | (opened << SLOT_SHIFT)
+            value = self._rough(nxt)
+            if value > _NO:
+                value += move.worth
+                self._rough_memo[state] = (value, self._number(move), nxt)
+                return value
+        self._rough_memo[state] = (_NO, -1, 0)
+        return _NO
+
+    def _greedy_at(self, top: Rank, have: int) -> list[_Move]:
+        """The moves at ``top`` (riding ones included), those covering most turns first."""
+        cached = self._greedy.get((top, have))
+        if cached is not None:
+            return cached
+        out: list[_Move] = []
+        for move in self._moves_at(top, have):
+            out.append(move)
+            if move.rides and not move.opens:
+                out.append(_as_kicker(move, move.rides - 1))
+        # Saved turns first: a kicker saves its whole turn, a carrier opens slots for them.
+        out.sort(key=lambda m: -(m.worth + TURN * len(m.group.main)
+                                 + TURN * slot_count(m.opens)))
+        self._greedy[top, have] = out
+        return out
 
     def _repayable(self, rest: int, slots: int) -> bool:
         """Whether the open slots and the kickers riding ahead can all still be matched.
@@ -323,36 +484,30 @@ class Planner:
         to open that many slots; and open slots need that many cards left to
         fill them. These bounds are what keep the search small.
         """
-        debt = supply = 0
-        size = 1
-        while slots:
-            field = slots & _SLOT_MASK
-            if field < OFFSET:
-                debt += OFFSET - field
-            else:
-                supply += (field - OFFSET) * size
-            slots >>= SLOT_BITS
-            size += 1
-        if supply and supply > sum((rest >> (FIELD * r)) & _MASK for r in range(NUM_RANKS)):
+        entry = OWED.get(slots)
+        if entry is None:
+            entry = OWED[slots] = owed(slots)
+        debt, supply = entry
+        if supply and supply > card_count(rest):
             return False
         if not debt:
             return True
-        deep = ((rest + self._deep_add) & _GUARD).bit_count()
+        deep = ((rest + self._deep_add) & GUARD).bit_count()
         return debt <= deep * self._slots_per_rank
 
     def plan(self, counts: Sequence[int]) -> Plan:
         """The best split itself, kickers attached to their carriers."""
-        state = pack(counts) | (self._empty_slots << _SLOT_SHIFT)
+        state = pack(counts) | (self._empty_slots << SLOT_SHIFT)
         worth = self._solve(state)
         picked: list[_Move] = []
         while True:
-            entry = self._memo.get(state)
+            entry = self._memo.get(state) or self._rough_memo.get(state)
             if entry is None:
                 self._solve(state)
-                entry = self._memo[state]
-            if entry[1] is None:
+                entry = self._memo.get(state) or self._rough_memo[state]
+            if entry[1] < 0:
                 break
-            picked.append(entry[1])
+            picked.append(self._numbered[entry[1]])
             state = entry[2]
         return Plan(worth, tuple(self._attach(picked)))
 
@@ -365,8 +520,8 @@ class Planner:
                 waiting.append((-move.rides - 1, move.group.main))
                 continue
             slots: list[tuple[int, list[Rank]]] = [
-                (k, []) for k in range(_KINDS)
-                for _ in range((move.opens >> (SLOT_BITS * k)) & _SLOT_MASK)]
+                (k, []) for k in range(KINDS)
+                for _ in range((move.opens >> (SLOT_BITS * k)) & SLOT_MASK)]
             plays.append((move.group, slots))
         for kind_index, cards in waiting:  # highest carrier first, as the search met them
             for group, slots in plays:
@@ -394,18 +549,21 @@ class Planner:
         base = list(counts)
         spare = base[wild]
         base[wild] = 0
+        packed = pack(base) | (self._empty_slots << SLOT_SHIFT)
+        limits = self.rs.limits
         for _ in range(spare):
             best, best_rank = _NO, wild
             for r in range(TWO + 1):
-                if base[r] >= self.rs.limits[r] or not _useful(base, r):
+                if base[r] >= limits[r] or not _useful(base, r):
                     continue
-                base[r] += 1
-                value = self.worth(base)
-                base[r] -= 1
+                if self._left <= 0 and not base[r]:
+                    continue  # past the cap, each try is a greedy split: held ranks only
+                value = self._solve(packed + (1 << (FIELD * r)))
                 if value > best:
                     best, best_rank = value, r
             base[best_rank] += 1
-        return self.worth(base) + 0.5 * spare
+            packed += 1 << (FIELD * best_rank)
+        return self._solve(packed) + 0.5 * spare
 
 
 def _as_kicker(move: _Move, kind_index: int) -> _Move:
@@ -416,27 +574,9 @@ def _as_kicker(move: _Move, kind_index: int) -> _Move:
                  -1 - kind_index)
 
 
-def _slots_ok(slots: int) -> bool:
-    while slots:
-        if slots & _SLOT_MASK > OFFSET + MAX_SLOTS:
-            return False
-        slots >>= SLOT_BITS
-    return True
-
-
-def _settled(slots: int) -> bool:
-    """Every slot filled and every kicker carried: a carrier's kickers are all or none."""
-    while slots:
-        if slots & _SLOT_MASK != OFFSET:
-            return False
-        slots >>= SLOT_BITS
-    return True
-
-
-_SLOT_MASK = (1 << SLOT_BITS) - 1
-_KINDS = 3  # kicker groups of 1, 2 and 3 cards
-
-
+#: One step of the search loop: (delta, worth, opens, slot unit it rides in, worth riding,
+#: the move's number, its riding form's number or -1, its card count).
+_Step = tuple[int, float, int, int, float, int, int, int]
 def _useful(counts: Sequence[int], r: Rank) -> bool:
     """A wild card only helps at a rank held already or next to one (a chain's gap)."""
     if counts[r]:
@@ -444,11 +584,22 @@ def _useful(counts: Sequence[int], r: Rank) -> bool:
     return (r > 0 and counts[r - 1] > 0) or (r < ACE and counts[r + 1] > 0)
 
 
+#: Move tables per rule set name, shared by every planner of it (they depend on the rules
+#: alone); the memo is each planner's own.
+_MOVES: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
+_GREEDY: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
+_STEPS: dict[str, dict[int, list[_Step]]] = {}
+_NUMBERED: dict[str, list[_Move]] = {}
+_NUMBERS: dict[str, dict[int, int]] = {}
 _PLANNERS: dict[str, Planner] = {}
 
 
 def planner(rs: RuleSet) -> Planner:
-    """The shared planner of a rule set (its memo is reused across games and bots)."""
+    """A planner of a rule set shared by its callers (tests, calibration; no effort cap).
+
+    Bots build their own (``Planner(rs)``): a shared memo would make a capped
+    decision depend on what other games searched before.
+    """
     found = _PLANNERS.get(rs.name)
     if found is None:
         found = _PLANNERS[rs.name] = Planner(rs)

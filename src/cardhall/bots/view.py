@@ -311,9 +311,11 @@ def legal_plays(obs: Observation, view: View,
     by_text: dict[str, Play] = {}
     if view.wild is None and rs.comparison == "ladder":
         gen = rs.gen
-        for code in gen.codes(view.hand, view.trick):
-            play = gen.play(code)
-            by_text["play " + play.text] = play
+        by_text = _with_texts(gen.play(code) for code in gen.codes(view.hand, view.trick))
+    elif rs.comparison == "ladder" and sum(1 for t in texts if t.startswith("play ")) > 8:
+        # Wildcard plays: generating them all (interned, texts remembered) is cheaper
+        # than reading each offered text through its substitutions (~20 us a text).
+        by_text = _with_texts(rs.moves(view.hand, view.trick))
     read = reader(view.variant, view.wild) if rs.comparison == "ladder" else None
     for text in texts:
         if not text.startswith("play "):
@@ -326,16 +328,44 @@ def legal_plays(obs: Observation, view: View,
     return out
 
 
-_GENERATED: dict[tuple[str, str | None, bool, bool, Counts, Play | None], dict[str, Play]] = {}
+_GENERATED: dict[tuple[str, str | None, bool, bool, Counts, Play | None], list[Play]] = {}
+#: id of a generated play → (the play, kept alive so the id stays its own; its action text).
+_TEXTS: dict[int, tuple[Play, str]] = {}
+_TEXTS_LIMIT = 200_000
 
 
 def generated(obs: Observation, view: View) -> dict[str, Play]:
     """Every legal play of a view whose ``legal`` list is not complete, by action text.
 
+    The plays of ``generated_plays``; each (interned) play's text is built once
+    and remembered, since a wildcard lead has thousands of them.
+    """
+    return _with_texts(generated_plays(obs, view))
+
+
+def _with_texts(plays: Iterable[Play]) -> dict[str, Play]:
+    """Plays by action text; each (interned) play's text is built once and remembered."""
+    texts = _TEXTS
+    if len(texts) > _TEXTS_LIMIT:
+        texts.clear()
+    out: dict[str, Play] = {}
+    for play in plays:
+        known = texts.get(id(play))
+        if known is None or known[0] is not play:
+            known = texts[id(play)] = (play, "play " + play_text(play))
+        out[known[1]] = play
+    return out
+
+
+def generated_plays(obs: Observation, view: View) -> list[Play]:
+    """Every legal play of a view whose ``legal`` list is not complete.
+
     Generated from the hand and the play to beat with the game's rule set;
     where the view carries its ``plays`` index, only the plays it accepts are
-    kept (it is the game's own judgement). Memoised: a bot and its caller ask
-    twice for one decision.
+    kept (it is the game's own judgement). The index is read once into the
+    set of card multisets it accepts, rather than walked once per play: a
+    wildcard lead has thousands of plays, many readings of the same cards.
+    Memoised: a bot and its caller ask twice for one decision.
     """
     rs = view.rs
     key = (rs.name, None if rs.wild is None else RANK_CHARS[rs.wild], rs.kaopai, rs.bie6,
@@ -344,23 +374,75 @@ def generated(obs: Observation, view: View) -> dict[str, Play]:
     if found is not None:
         return found
     index = obs.get("plays")
-    out: dict[str, Play] = {}
-    for play in rs.moves(view.hand, view.trick):
-        if index is not None and not judge(index, _selection(play.cards)):
-            continue
-        out["play " + play_text(play)] = play
+    plays = rs.moves(view.hand, view.trick)
+    if index is not None:
+        accepted = _accepted(index)
+        if accepted is not None:
+            plays = [p for p in plays if _packed(p.cards) in accepted]
+        else:
+            plays = [p for p in plays if judge(index, _selection(p.cards))]
     if len(_GENERATED) > 256:
         _GENERATED.clear()
-    _GENERATED[key] = out
-    return out
+    _GENERATED[key] = plays
+    return plays
+
+
+def _accepted(index: Mapping[str, Any]) -> set[int] | None:
+    """The card multisets an index accepts, packed (``_packed``); None: labels not ranks.
+
+    Its nodes are shared between selections, so the completions of each node
+    are listed once (a node belongs to one label level) and combined upwards.
+    """
+    rank_of = {label: r for r, label in enumerate(_LABELS)}
+    labels = index["labels"]
+    if any(label not in rank_of for label in labels):
+        return None
+    units = [1 << (_FIELD * rank_of[label]) for label in labels]
+    nodes = index["nodes"]
+    depth = len(labels)
+    below: dict[int, set[int]] = {}
+
+    def completions(level: int, node: int) -> set[int]:
+        if level == depth:
+            return {0} if node == 1 else set()
+        found = below.get(node)
+        if found is None:
+            found = set()
+            unit = units[level]
+            for k, child in enumerate(nodes[node] if node > 1 else ()):
+                if child:
+                    add = k * unit
+                    found.update(add + c for c in completions(level + 1, child))
+            below[node] = found
+        return found
+
+    return completions(0, index["root"])
+
+
+def _packed(cards: Iterable[int]) -> int:
+    """A multiset of ranks as one int, ``_FIELD`` bits a rank (as ``_accepted`` packs)."""
+    h = 0
+    for r in cards:
+        h += 1 << (_FIELD * r)
+    return h
+
+
+#: Bits per rank in ``_packed`` (up to 63 cards of one rank).
+_FIELD = 6
 
 
 def _selection(cards: Iterable[int]) -> dict[str, int]:
+    """A play's cards as the plays index counts them: label → how many."""
     out: dict[str, int] = {}
+    labels = _LABELS
     for r in cards:
-        label = format_ranks([r])
+        label = labels[r]
         out[label] = out.get(label, 0) + 1
     return out
+
+
+#: Each rank's label in a plays index (``format_ranks`` of one card, once per rank).
+_LABELS = [format_ranks([r]) for r in range(NUM_RANKS)]
 
 
 def legal_texts(obs: Observation, rs: RuleSet | None = None) -> list[str]:

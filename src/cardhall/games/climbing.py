@@ -316,11 +316,33 @@ class ClimbingGame(GameState):
             known = _ACTIONS.setdefault(f"{self.rs.name}:by-id", {})
             if len(known) > 1 << 17:
                 known.clear()
+            # A new wild play's text (``_play_action``'s, as the same ``format_ranks``
+            # calls would spell it) from its parts, each part's text looked up: a lead
+            # builds thousands of them, and the same parts come back in many plays.
+            spelt = _RANK_TEXT if type(self)._play_action is ClimbingGame._play_action else None
+            if spelt is not None and len(spelt) > 1 << 16:
+                spelt.clear()
+
+            def text(ranks: tuple[int, ...]) -> str:
+                assert spelt is not None
+                found = spelt.get(ranks)
+                if found is None:
+                    found = spelt[ranks] = format_ranks(ranks)
+                return found
+
             actions = []
             for p in self.rs.moves(hand, last):
                 act = known.get(id(p))
                 if act is None or act.play is not p:
-                    act = known[id(p)] = self._play_action(p)
+                    if spelt is None:
+                        act = self._play_action(p)
+                    else:
+                        arg = text(p.main) + ("+" + text(p.kickers) if p.kickers else "")
+                        if p.as_main is not None:
+                            kickers = p.as_kickers or ()
+                            arg += "=" + text(p.as_main) + ("+" + text(kickers) if kickers else "")
+                        act = Action("play", arg, None, p)
+                    known[id(p)] = act
                 actions.append(act)
         return actions if last is None else [PASS, *actions]
 
@@ -476,6 +498,8 @@ class ClimbingGame(GameState):
 _RANK = tuple(card_rank(c) for c in range(54))
 #: Interned play actions per rule set, by move code: a game's hot loop reuses them.
 _ACTIONS: dict[str, dict[int, Action]] = {}
+#: ``format_ranks`` of the parts of wild plays (``_play_actions``), by the parts' ranks.
+_RANK_TEXT: dict[tuple[int, ...], str] = {}
 
 
 def short_reason(reason: str, text: str, limit: int = 40) -> str:

@@ -1,0 +1,53 @@
+"""Generated plays (a list cut short): the index read once agrees with judging each play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardhall.bots import view as bview
+from cardhall.bots.planning import PlanningBot
+from cardhall.games import new_game
+from cardhall.games.view import expand, judge
+
+
+def _incomplete_views(variant: str, games: int) -> list[dict[str, object]]:
+    out = []
+    for g in range(games):
+        state = new_game(variant, seed=g)
+        rng = random.Random(g)
+        while not state.over:
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observe(seat)
+            if not obs.get("legal_complete", True):
+                out.append(obs)
+            state.apply(rng.choice(state.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["ddz3_laizi", "ddz_emperor"])
+def test_generated_plays_are_those_the_index_accepts(variant: str) -> None:
+    views = _incomplete_views(variant, 6)
+    assert views
+    for obs in views:
+        rs = bview.rule_set(obs)
+        v = bview.read_view(obs, rs)
+        index = obs["plays"]
+        want = [p for p in rs.moves(v.hand, v.trick) if judge(index, bview._selection(p.cards))]
+        assert bview.generated_plays(obs, v) == want
+        texts = bview.generated(obs, v)
+        assert list(texts.values()) == want
+        assert all(t == "play " + bview.play_text(p) for t, p in texts.items())
+        accepted = bview._accepted(index)
+        assert accepted == {bview._packed(bview.ranks_of("".join(c))) for c in expand(index)}
+
+
+def test_the_planning_bot_answers_a_wildcard_lead_with_a_generated_play() -> None:
+    for obs in _incomplete_views("ddz3_laizi", 3)[:20]:
+        if obs.get("phase") != "play":
+            continue
+        bot = PlanningBot("ddz3_laizi", int(obs["seat"]))  # type: ignore[call-overload]
+        answer = bot.act(obs)
+        assert answer in bview.legal_texts(obs)
