@@ -249,20 +249,23 @@ class ClimbingGame(GameState):
         return self._check_play(action.play)
 
     def _check_play(self, play: Play) -> str | None:
-        assert self.to_act is not None
         if self._play_action(play).text in self._legal_by_text():
             return None
+        return self._play_refusal(play) or f"{play.text} is not a legal play now"
+
+    def _play_refusal(self, play: Play) -> str | None:
+        """The cheap reasons a play is refused (cards not held, does not beat), or None."""
+        assert self.to_act is not None
         hand = self.counts[self.to_act]
         need = self._count_ranks(play.cards)
         if any(need[r] > hand[r] for r in range(NUM_RANKS)):
             missing = "".join(format_ranks([r]) * (need[r] - hand[r])
                               for r in range(NUM_RANKS) if need[r] > hand[r])
             return f"you do not hold {play.text} (missing {missing})"
-        if not self._leading():
-            assert self.trick is not None
-            if not self.rs.beats(play, self.trick[1]):
-                return f"{play.text} does not beat {self.trick[1].text}"
-        return f"{play.text} is not a legal play now"
+        if not self._leading() and self.trick is not None and \
+                not self.rs.beats(play, self.trick[1]):
+            return f"{play.text} does not beat {self.trick[1].text}"
+        return None
 
     @staticmethod
     def _count_ranks(ranks: Sequence[int]) -> list[int]:

@@ -48,14 +48,12 @@ from enum import StrEnum
 from typing import Any
 
 from cardhall.cards import (
-    NUM_RANKS,
     RANK_CHARS,
     TWO,
     Card,
     CardError,
     card_rank,
     format_card,
-    format_ranks,
 )
 from cardhall.games.base import Action, Event, IllegalAction, Observation, Option, excerpt
 from cardhall.games.climbing import Layout, hand_text
@@ -280,15 +278,9 @@ class Happy(HappyScoring):
 
     def _check_play(self, play: Play) -> str | None:
         """Cheap reasons first (cards not held, does not beat); the legal list decides."""
-        assert self.to_act is not None
-        hand = self.counts[self.to_act]
-        need = self._count_ranks(play.cards)
-        if any(need[r] > hand[r] for r in range(NUM_RANKS)):
-            missing = "".join(format_ranks([r]) * (need[r] - hand[r])
-                              for r in range(NUM_RANKS) if need[r] > hand[r])
-            return f"you do not hold {play.text} (missing {missing})"
-        if self.trick is not None and not self.rs.beats(play, self.trick[1]):
-            return f"{play.text} does not beat {self.trick[1].text}"
+        reason = self._play_refusal(play)
+        if reason is not None:
+            return reason
         action = self._play_action(play)
         if self._legal_by_text().get(action.text) == action:
             return None
