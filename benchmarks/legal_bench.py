@@ -51,13 +51,18 @@ def legal_times(variant: str, games: int, seed: int) -> list[float]:
     return times
 
 
-def planning_times(variant: str, games: int, seed: int) -> list[float]:
-    """Seconds of every planning-bot decision in games the planning bots play out."""
+def planning_times(variant: str, games: int, seed: int, slow: float | None = None) -> list[float]:
+    """Seconds of every planning-bot decision in games the planning bots play out.
+
+    With ``slow`` (ms), every decision slower than that is printed (game, decision
+    number, phase, hand, table): the positions to profile.
+    """
     times: list[float] = []
     for g in range(games):
         state = new_game(variant, seed=seed + g)
         seats = [bots.make("planning", variant=variant, seat=s, seed=seed + g)
                  for s in range(state.players)]
+        first = len(times)
         for _ in range(MAX_ACTIONS):
             if state.over:
                 break
@@ -66,7 +71,13 @@ def planning_times(variant: str, games: int, seed: int) -> list[float]:
             obs = state.observe(seat)
             start = time.perf_counter()
             answer = seats[seat].act(obs)
-            times.append(time.perf_counter() - start)
+            took = time.perf_counter() - start
+            times.append(took)
+            if slow is not None and took * 1000 > slow:
+                print(f"  slow: {variant} game {g} decision {len(times) - 1 - first} "
+                      f"{took * 1000:.1f} ms seat {seat} phase {obs.get('phase')} "
+                      f"hand {''.join(c[0] for c in obs.get('hand') or ())} "
+                      f"table {obs.get('table')} -> {answer}", flush=True)
             state.apply(answer)
     return times
 
@@ -84,9 +95,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--only", choices=("legal", "planning"), default=None)
+    parser.add_argument("--slow", type=float, default=None, metavar="MS",
+                        help="print every planning decision slower than MS (to profile)")
     args = parser.parse_args()
     kinds = [args.only] if args.only else ["legal", "planning"]
-    measures = {"legal": legal_times, "planning": planning_times}
+    measures = {"legal": legal_times,
+                "planning": lambda v, n, s: planning_times(v, n, s, args.slow)}
     print(f"ms per call, {args.games} seeded games per variant (seed {args.seed}); "
           f"target p99 < {TARGET_MS:g} ms")
     print("| variant | measure | calls | median | p99 | max | p99 target |")

@@ -25,7 +25,7 @@ drives the search bot's rollouts, from a ``View`` it builds itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from cardhall.bots import setup, trick_plan
@@ -40,9 +40,11 @@ from cardhall.bots.view import (
     read_view,
     rule_set,
 )
-from cardhall.cards import ACE, SMALL_JOKER, TWO, Counts
+from cardhall.cards import ACE, SMALL_JOKER, TWO, Counts, to_counts
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
+
+_NO, _INF = float("-inf"), float("inf")
 
 #: Worth bonus that makes a decision override the split (going out, a forced block).
 DECISIVE = 50.0
@@ -84,6 +86,8 @@ KICKER_VARIANTS = 3
 #: scored, the planner's full strength) until a capped search plays as well; the cheaper
 #: search itself is what serves the time budget for now.
 DECISION_STATES: int | None = None
+#: Slack on the bound of a candidate's score (sums of the same worths in another order).
+BOUND_MARGIN = 1e-6
 #: Candidate plays a decision scores in full (the split's own plays first, see
 #: ``shortlist``); None: every candidate.
 SHORTLIST: int | None = None
@@ -96,6 +100,8 @@ class Policy:
         self.rs = rs
         self.planner = Planner(rs)
         self.packs = max(rs.limits[:SMALL_JOKER]) // 4
+        #: A play's cards → the worth of their best split, or ``_INF`` if it has kickers.
+        self._own: dict[tuple[int, ...], float] = {}
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -219,16 +225,21 @@ class Policy:
     # -- the decision ----------------------------------------------------------------
 
     def choose(self, view: View, plays: list[Play], can_pass: bool) -> Play | None:
-        """The play to make, or None to pass (only when ``can_pass``)."""
-        return self.ranked(view, plays, can_pass)[0][1]
+        """The play to make, or None to pass (only when ``can_pass``).
 
-    def ranked(self, view: View, plays: list[Play],
-               can_pass: bool) -> list[tuple[float, Play | None]]:
+        Only the best answer is wanted, so candidates that provably cannot
+        be it are not scored (``ranked``'s ``best_only``): the same answer, sooner.
+        """
+        return self.ranked(view, plays, can_pass, best_only=True)[0][1]
+
+    def ranked(self, view: View, plays: list[Play], can_pass: bool,
+               best_only: bool = False) -> list[tuple[float, Play | None]]:
         """Candidate answers, best first, with the scores that ranked them (None: pass).
 
         A forced answer (going out, a partner's trick, a winning line) comes
         alone; otherwise every candidate is listed, so that the search bot can
-        try the few best.
+        try the few best. With ``best_only`` the list may leave out candidates
+        that score below the first one (see ``_scored``); the first is the same.
         """
         if not plays:
             return [(0.0, None)]
@@ -239,13 +250,14 @@ class Policy:
         if can_pass and view.trick_seat in view.partners:
             return [(DECISIVE, None)]  # never beat a partner who holds the trick
         if view.trick is None or not can_pass:
-            scored = self.lead(view, plays)
+            scored = self.lead(view, plays, best_only)
         else:
-            scored = self.follow(view, plays)
+            scored = self.follow(view, plays, best_only)
         scored.sort(key=lambda item: -item[0])
         return scored
 
-    def lead(self, view: View, plays: list[Play]) -> list[tuple[float, Play | None]]:
+    def lead(self, view: View, plays: list[Play],
+             best_only: bool = False) -> list[tuple[float, Play | None]]:
         pool = view.opponent_pool()
         plan = self.planner.plan(view.hand)
         line = self.winning_line(view, plan, plays, pool)
@@ -254,24 +266,36 @@ class Policy:
         against = [view.counts[s] for s in view.against() if view.counts[s] > 0]
         short = min(against, default=99)
         feed = min((view.counts[s] for s in view.partners if view.counts[s] > 0), default=99)
-        scored: list[tuple[float, Play | None]] = []
-        for p in self.shortlist(plan, self.candidates(plays)):
-            score = self.worth(view, _minus(view.hand, p.cards))
-            plain = not p.tier
-            if plain and short <= SHORT and p.size == short \
-                    and p.kind in ("single", "pair", "set") \
-                    and not self.is_boss(view, p, pool):
-                # He goes out on it: avoid it, and if forced, the hardest one to beat.
-                score -= BLOCK_CHARGE + ANSWER_CHARGE * self.answers(view, p, pool)
-            if plain and short <= SHORT and p.size > short:
-                score += 3.0  # a play he cannot follow
-            if feed <= SHORT and plain and p.size == feed and p.length == 1 \
-                    and p.kind in ("single", "pair", "set") and short > SHORT:
-                score += FEED_BONUS - p.key
-            scored.append((score, p))
-        return scored
 
-    def follow(self, view: View, plays: list[Play]) -> list[tuple[float, Play | None]]:
+        def score(p: Play) -> Callable[[float], float]:
+            """The play's score as a function of the worth of the hand it leaves."""
+            plain = not p.tier
+            charge = 0.0
+            block = plain and short <= SHORT and p.size == short \
+                and p.kind in ("single", "pair", "set") and not self.is_boss(view, p, pool)
+            if block:
+                # He goes out on it: avoid it, and if forced, the hardest one to beat.
+                charge = BLOCK_CHARGE + ANSWER_CHARGE * self.answers(view, p, pool)
+            cannot_follow = plain and short <= SHORT and p.size > short  # a play he can't follow
+            feeds = feed <= SHORT and plain and p.size == feed and p.length == 1 \
+                and p.kind in ("single", "pair", "set") and short > SHORT
+
+            def value(worth: float) -> float:
+                if block:
+                    worth -= charge
+                if cannot_follow:
+                    worth += 3.0
+                if feeds:
+                    worth += FEED_BONUS - p.key
+                return worth
+            return value
+
+        candidates = self.shortlist(plan, self.candidates(plays))
+        return self._scored(view, plan.worth,
+                            [(p, f, f) for p in candidates for f in (score(p),)], [], best_only)
+
+    def follow(self, view: View, plays: list[Play],
+               best_only: bool = False) -> list[tuple[float, Play | None]]:
         assert view.trick is not None
         pool = view.opponent_pool()
         base = self.worth(view, view.hand)
@@ -283,26 +307,84 @@ class Policy:
                                     and view.counts[view.trick_seat] <= owner_short)
         tempo = TEMPO if ladder else TEMPO_SETS
         trick = view.trick
-        scored: list[tuple[float, Play | None]] = [(0.0 if not urgent else -DECISIVE, None)]
         shortlist = self.candidates(plays)
         if SHORTLIST is not None and len(shortlist) > SHORTLIST:
             shortlist = self.shortlist(self.planner.plan(view.hand), shortlist)
-        for p in shortlist:
-            rest = _minus(view.hand, p.cards)
-            gain = self.worth(view, rest) - base + tempo
+
+        def gain(p: Play) -> tuple[Play, Callable[[float], float], Callable[[float], float]]:
+            """The play's gain as a function of the worth of the hand it leaves, and a bound.
+
+            A bomb's gain also depends on the plays that hand takes; the bound
+            gives it the better of the two.
+            """
             high = p.key >= TWO and not p.tier
-            if high and trick.key < ACE and not urgent:
-                gain -= CONTROL_CHARGE
-            if urgent:
-                # Shape matters less than stopping him: the fewer answers, the better.
-                gain = gain / 4 + URGENT_BONUS - ANSWER_CHARGE * self.answers(view, p, pool)
-            if p.tier and not urgent:
-                if self.planner.plan(rest).turns > 2:
-                    gain -= DECISIVE  # keep the bomb: it cannot win the hand from here
-                else:
-                    gain += DECISIVE / 5
-            scored.append((gain, p))
-        return scored
+            answers = self.answers(view, p, pool) if urgent else 0
+
+            def value(worth: float, bound: bool = False) -> float:
+                g = worth - base + tempo
+                if high and trick.key < ACE and not urgent:
+                    g -= CONTROL_CHARGE
+                if urgent:
+                    # Shape matters less than stopping him: the fewer answers, the better.
+                    g = g / 4 + URGENT_BONUS - ANSWER_CHARGE * answers
+                if p.tier and not urgent:
+                    if not bound and self.planner.plan(_minus(view.hand, p.cards)).turns > 2:
+                        g -= DECISIVE  # keep the bomb: it cannot win the hand from here
+                    else:
+                        g += DECISIVE / 5
+                return g
+            return p, value, lambda worth: value(worth, True)
+
+        passing: list[tuple[float, Play | None]] = [(0.0 if not urgent else -DECISIVE, None)]
+        return self._scored(view, base, [gain(p) for p in shortlist], passing, best_only)
+
+    def _scored(self, view: View, whole: float,
+                candidates: list[tuple[Play, Callable[[float], float], Callable[[float], float]]],
+                first: list[tuple[float, Play | None]],
+                best_only: bool) -> list[tuple[float, Play | None]]:
+        """``first`` and each candidate's score, in candidate order: (play, score, bound).
+
+        A score is a function of the worth of the hand the play leaves, which
+        costs a split search. With ``best_only``, a candidate whose score is
+        bounded below the best found so far is left out: the hand it leaves is
+        worth at most ``whole`` less the worth of its own cards (``_bound``),
+        and the bound function turns that into the score's. The most promising are
+        scored first, so the best is found early and most of the rest fall
+        below it. Wild cards are valued greedily, not by an exact maximum, so
+        a hand holding them gets no bound.
+        """
+        if not best_only or (view.wild is not None and view.hand[view.wild]):
+            return first + [(score(self.worth(view, _minus(view.hand, p.cards))), p)
+                            for p, score, _ in candidates]
+        bounds = [_INF if p.kickers else self._bound(whole, p, bound)
+                  for p, _, bound in candidates]
+        best = max((s for s, _ in first), default=_NO)
+        found: dict[int, float] = {}
+        for i in sorted(range(len(candidates)), key=lambda i: -bounds[i]):
+            if bounds[i] < best - BOUND_MARGIN:
+                break  # this one and all after it score below the best
+            p, score, _ = candidates[i]
+            found[i] = value = score(self.worth(view, _minus(view.hand, p.cards)))
+            best = max(best, value)
+        return first + [(found[i], candidates[i][0]) for i in sorted(found)]
+
+    def _bound(self, whole: float, p: Play, bound: Callable[[float], float]) -> float:
+        """The bound on a kicker-less play's score, given the worth of the whole hand.
+
+        A split of the rest plus a split of the play's cards is a split of the
+        hand, so the rest is worth at most ``whole`` less those cards; but only
+        if the search can reach that union, which it cannot always when both
+        carry kickers (a rank's pair rides once; the union may need more open
+        slots than a carrier may hold). So the play's cards must split without
+        kickers, and plays with kickers get no bound (``_INF``).
+        """
+        cards = _sorted_cards(p)
+        own = self._own.get(cards)
+        if own is None:
+            split = self.planner.plan(to_counts(cards))
+            own = self._own[cards] = _INF if any(g.kickers for g in split.groups) \
+                else split.worth
+        return _INF if own == _INF else bound(whole - own)
 
 
 def _sorted_cards(p: Play) -> tuple[int, ...]:
