@@ -17,7 +17,11 @@ landlord's side is read from the roles the seats' own views give at the start
 instead (``--fixed-landlord`` is the ``dealer`` option there: the hand is then
 played as a later hand of a match, the others still take part in choosing
 trump), bot A sitting at the dealer's seat, then B. Without it the bots bid:
-bot A sits alone at the rotating seat and B at the others, then the reverse.
+bot A sits alone at the rotating seat and B at the others, then the reverse;
+but where the deal itself gives the roles (五人斗地主: the revealed card names
+the landlord and his hidden partner) there is no bidding to leave open, and
+the sides are seated as dealt, labelled by the side each seat played:
+"landlord" (the landlord's side) and "farmers".
 
 A bot's result in a game is the sum of its seats' points (the game's
 ``Result``): games are zero-sum,
@@ -52,7 +56,8 @@ class Game:
     """One game of a duplicate pair, from bot A's point of view."""
 
     deal: int
-    #: Bot A's side: "landlord" / "farmers" (fixed sides) or "alone" / "others" (bidding).
+    #: Bot A's side: "landlord" / "farmers" (sides fixed or dealt) or "alone" / "others"
+    #: (bidding).
     side: str
     score: float
     #: 1 win, 0 loss, 0.5 draw (zero total) or abandoned.
@@ -128,7 +133,7 @@ def play_deal(name: str, names: tuple[str, str], deal: int, seed: int,
         state = new_game(name, seed=game_seed, options=options)
         zones = state.zones()
         cards = tuple(format_cards(zones[f"hand{s}"]) for s in range(players))
-        first = landlord_side(state) if fixed_landlord else None
+        first = landlord_side(state)  # the fixed landlord's side, or the side as dealt
         if first is not None:
             labels = ("dealer", "others") if key == "dealer" else ("landlord", "farmers")
         else:

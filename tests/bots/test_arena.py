@@ -61,6 +61,21 @@ def test_house_options_reach_every_game(capsys: pytest.CaptureFixture[str]) -> N
     assert json.loads(capsys.readouterr().out)["options"] == {"mode": "simple"}
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_dealt_roles_seat_and_label_by_side(seed: int) -> None:
+    """五人斗地主 without a fixed landlord: the deal gives the roles (seed 0 deals an open and
+    a hidden landlord, seed 1 a single landlord), so A plays the landlord's side as dealt,
+    then the farmers, and each game is labelled by the side A's seats played."""
+    dealt = arena.landlord_side(new_game("ddz5", seed=seed))
+    assert dealt is not None and len(dealt) == (2 if seed == 0 else 1)
+    games = arena.play_deal("ddz5", ("planning", "tuoguan"), 0, seed=seed)
+    assert [g.side for g in games] == ["landlord", "farmers"]
+    assert list(games[0].seats) == dealt
+    assert set(games[1].seats) == set(range(5)) - set(dealt)
+    summary = arena.run("ddz5", ["planning", "tuoguan"], deals=1, seed=seed)
+    assert set(summary["results"]["planning"]["by_side"]) == {"landlord", "farmers"}
+
+
 def test_the_landlord_side_comes_from_the_seats_own_roles() -> None:
     """Before play, with the landlord fixed: every seat's view names its own role."""
     state = new_game("ddz3", seed=2, options={"landlord": 1})
