@@ -19,6 +19,7 @@ what remains, and what the target is about.
 
     python benchmarks/legal_bench.py --games 50
     python benchmarks/legal_bench.py --games 200 --variants ddz3_laizi --only legal
+    python benchmarks/legal_bench.py --games 30 --variants ddz4 --only planning --slow 5
 """
 
 from __future__ import annotations
@@ -35,18 +36,27 @@ from cardhall.sim import MAX_ACTIONS
 TARGET_MS = 5.0
 
 
-def legal_times(variant: str, games: int, seed: int) -> list[float]:
-    """Seconds of the first ``legal_actions`` call at every position of random games."""
+def legal_times(variant: str, games: int, seed: int, slow: float | None = None) -> list[float]:
+    """Seconds of the first ``legal_actions`` call at every position of random games.
+
+    With ``slow`` (ms), every call slower than that is printed (game, move number,
+    how many actions it listed).
+    """
     times: list[float] = []
     for g in range(games):
         state = new_game(variant, seed=seed + g)
         rng = random.Random(seed * 1_000_003 + g)
+        first = len(times)
         for _ in range(MAX_ACTIONS):
             if state.over:
                 break
             start = time.perf_counter()
             legal = state.legal_actions()
-            times.append(time.perf_counter() - start)
+            took = time.perf_counter() - start
+            times.append(took)
+            if slow is not None and took * 1000 > slow:
+                print(f"  slow: {variant} game {g} move {len(times) - 1 - first} "
+                      f"{took * 1000:.1f} ms, {len(legal)} actions", flush=True)
             state.apply(rng.choice(legal))
     return times
 
@@ -96,10 +106,10 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--only", choices=("legal", "planning"), default=None)
     parser.add_argument("--slow", type=float, default=None, metavar="MS",
-                        help="print every planning decision slower than MS (to profile)")
+                        help="print every call slower than MS (the positions to profile)")
     args = parser.parse_args()
     kinds = [args.only] if args.only else ["legal", "planning"]
-    measures = {"legal": legal_times,
+    measures = {"legal": lambda v, n, s: legal_times(v, n, s, args.slow),
                 "planning": lambda v, n, s: planning_times(v, n, s, args.slow)}
     print(f"ms per call, {args.games} seeded games per variant (seed {args.seed}); "
           f"target p99 < {TARGET_MS:g} ms")
