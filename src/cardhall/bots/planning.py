@@ -100,8 +100,9 @@ class Policy:
         self.rs = rs
         self.planner = Planner(rs)
         self.packs = max(rs.limits[:SMALL_JOKER]) // 4
-        #: A play's cards → the worth of their best split, or ``_INF`` if it has kickers.
-        self._own: dict[tuple[int, ...], float] = {}
+        #: A play's cards → the worth of their best split, and the ranks where two or more
+        #: of its kickers ride (see ``_bound``).
+        self._own: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {}
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -356,8 +357,7 @@ class Policy:
         if not best_only or (view.wild is not None and view.hand[view.wild]):
             return first + [(score(self.worth(view, _minus(view.hand, p.cards))), p)
                             for p, score, _ in candidates]
-        bounds = [_INF if p.kickers else self._bound(whole, p, bound)
-                  for p, _, bound in candidates]
+        bounds = [self._bound(view.hand, whole, p, bound) for p, _, bound in candidates]
         best = max((s for s, _ in first), default=_NO)
         found: dict[int, float] = {}
         for i in sorted(range(len(candidates)), key=lambda i: -bounds[i]):
@@ -368,23 +368,34 @@ class Policy:
             best = max(best, value)
         return first + [(found[i], candidates[i][0]) for i in sorted(found)]
 
-    def _bound(self, whole: float, p: Play, bound: Callable[[float], float]) -> float:
-        """The bound on a kicker-less play's score, given the worth of the whole hand.
+    def _bound(self, hand: Counts, whole: float, p: Play,
+               bound: Callable[[float], float]) -> float:
+        """The bound on a play's score, given the worth of the ``whole`` hand.
 
         A split of the rest plus a split of the play's cards is a split of the
-        hand, so the rest is worth at most ``whole`` less those cards; but only
-        if the search can reach that union, which it cannot always when both
-        carry kickers (a rank's pair rides once; the union may need more open
-        slots than a carrier may hold). So the play's cards must split without
-        kickers, and plays with kickers get no bound (``_INF``).
+        hand, so the rest is worth at most ``whole`` less those cards, if the
+        search can reach that union. It can when the play's cards split without
+        kickers (a plain group goes with any split). Kickers ride under rules
+        the union may break: a pair (a trio) rides only as the last cards of
+        its rank, so if the rest holds that rank too it might hold another
+        riding pair there; such a play gets no bound (``_INF``). (The slot
+        counters' limits, at most ``packed.MAX_SLOTS`` open and debts the rest
+        can repay, could in principle refuse a union too: tests compare the
+        bounded choice with the full ranking decision by decision, and hashed
+        game traces agree.)
         """
         cards = _sorted_cards(p)
         own = self._own.get(cards)
         if own is None:
             split = self.planner.plan(to_counts(cards))
-            own = self._own[cards] = _INF if any(g.kickers for g in split.groups) \
-                else split.worth
-        return _INF if own == _INF else bound(whole - own)
+            riding = tuple(r for g in split.groups for r in set(g.kickers)
+                           if g.kickers.count(r) > 1)
+            own = self._own[cards] = (split.worth, riding)
+        worth, riding = own
+        held = to_counts(cards)
+        if any(hand[r] > held[r] for r in riding):
+            return _INF
+        return bound(whole - worth)
 
 
 def _sorted_cards(p: Play) -> tuple[int, ...]:
