@@ -377,8 +377,10 @@ class Policy:
         search can reach that union. It can when the play's cards split without
         kickers (a plain group goes with any split). Kickers ride under rules
         the union may break: a pair (a trio) rides only as the last cards of
-        its rank, so if the rest holds that rank too it might hold another
-        riding pair there; such a play gets no bound (``_INF``). (The slot
+        its rank, so if the rest holds two or more of that rank it might hold
+        another riding pair there; such a play gets no bound (``_INF``). One
+        card of it in the rest is no conflict: a single rides at any count,
+        and a rank's plain groups can go first. (The slot
         counters' limits, at most ``packed.MAX_SLOTS`` open and debts the rest
         can repay, could in principle refuse a union too: tests compare the
         bounded choice with the full ranking decision by decision, and hashed
@@ -393,7 +395,7 @@ class Policy:
             own = self._own[cards] = (split.worth, riding)
         worth, riding = own
         held = to_counts(cards)
-        if any(hand[r] > held[r] for r in riding):
+        if any(hand[r] - held[r] > 1 for r in riding):
             return _INF
         return bound(whole - worth)
 
