@@ -10,23 +10,46 @@ wild cards), and in ddz3.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from cardhall import bots
+from cardhall.bots.base import Observation
 from cardhall.bots.planning import PlanningBot, Policy
 from cardhall.bots.view import generated_plays, legal_plays, read_view, rule_set
 from cardhall.games import new_game
 from cardhall.rules import Play
-from cardhall.sim import MAX_ACTIONS
+from cardhall.sim import play_out
 
 
-def _plays(obs: dict, policy: Policy) -> tuple[list[Play], bool]:
+def _plays(obs: Observation, policy: Policy) -> tuple[list[Play], bool]:
     view = read_view(obs, policy.rs)
     legal = list(obs["legal"])
     if not obs.get("legal_complete", True):
         return generated_plays(obs, view), "pass" in legal
     texts = legal_plays(obs, view, legal)
     return [p for p in texts.values() if p is not None], "pass" in texts
+
+
+class Checking(PlanningBot):
+    """The planning bot, comparing the bounded choice with the full ranking first."""
+
+    name = "planning-checking"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.compared = self.pruned = 0
+
+    def choose_play(self, observation: Observation, legal: list[str]) -> str:
+        policy = self.policy(rule_set(observation))
+        view = read_view(observation, policy.rs)
+        plays, can_pass = _plays(observation, policy)
+        full = policy.ranked(view, plays, can_pass)
+        best = policy.ranked(view, plays, can_pass, best_only=True)
+        assert best[0] == full[0], (observation["hand"], observation.get("table"))
+        self.compared += 1
+        self.pruned += len(best) < len(full)
+        return super().choose_play(observation, legal)
 
 
 @pytest.mark.parametrize("variant,games", [("ddz2", 12), ("ddz3", 10), ("ddz4", 10),
@@ -36,24 +59,8 @@ def test_bounded_choice_is_the_full_rankings_first(variant: str, games: int) -> 
     compared = pruned = 0
     for g in range(games):
         state = new_game(variant, seed=g)
-        seats = [bots.make("planning", variant=variant, seat=s, seed=g)
-                 for s in range(state.players)]
-        for _ in range(MAX_ACTIONS):
-            if state.over:
-                break
-            seat = state.to_act
-            assert seat is not None
-            obs = state.observe(seat)
-            bot = seats[seat]
-            assert isinstance(bot, PlanningBot)
-            if obs.get("phase") == "play":
-                policy = bot.policy(rule_set(obs))
-                view = read_view(obs, policy.rs)
-                plays, can_pass = _plays(obs, policy)
-                full = policy.ranked(view, plays, can_pass)
-                best = policy.ranked(view, plays, can_pass, best_only=True)
-                assert best[0] == full[0], (g, obs["hand"], obs.get("table"))
-                compared += 1
-                pruned += len(best) < len(full)
-            state.apply(bot.act(obs))
+        seats = [Checking(variant, s, g) for s in range(state.players)]
+        assert play_out(state, list(seats))
+        compared += sum(bot.compared for bot in seats)
+        pruned += sum(bot.pruned for bot in seats)
     assert compared > 50 and pruned > compared // 10
