@@ -31,6 +31,7 @@ from typing import Any
 from cardhall.bots import setup, trick_plan
 from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Plan, Planner
+from cardhall.bots.hands import planner as shared_planner
 from cardhall.bots.view import (
     View,
     action_text,
@@ -45,6 +46,9 @@ from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 
 _NO, _INF = float("-inf"), float("inf")
+#: (rule set name, a play's cards) → the worth of their best split and the ranks where two
+#: or more of its kickers ride (see ``Policy._bound``): exact, so shared by every bot.
+_OWN: dict[tuple[str, tuple[int, ...]], tuple[float, tuple[int, ...]]] = {}
 
 #: Worth bonus that makes a decision override the split (going out, a forced block).
 DECISIVE = 50.0
@@ -88,6 +92,8 @@ KICKER_VARIANTS = 3
 DECISION_STATES: int | None = None
 #: Slack on the bound of a candidate's score (sums of the same worths in another order).
 BOUND_MARGIN = 1e-6
+#: Entries of the shared cache of plays' own splits before it is cleared (bounded memory).
+OWN_LIMIT = 1 << 17
 #: Candidate plays a decision scores in full (the split's own plays first, see
 #: ``shortlist``); None: every candidate.
 SHORTLIST: int | None = None
@@ -100,9 +106,6 @@ class Policy:
         self.rs = rs
         self.planner = Planner(rs)
         self.packs = max(rs.limits[:SMALL_JOKER]) // 4
-        #: A play's cards → the worth of their best split, and the ranks where two or more
-        #: of its kickers ride (see ``_bound``).
-        self._own: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {}
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -387,12 +390,17 @@ class Policy:
         game traces agree.)
         """
         cards = _sorted_cards(p)
-        own = self._own.get(cards)
+        key = (self.rs.name, cards)
+        own = _OWN.get(key)
         if own is None:
-            split = self.planner.plan(to_counts(cards))
+            # The split of a few cards depends on the rules alone: the shared, uncapped
+            # planner finds it once for every bot.
+            split = shared_planner(self.rs).plan(to_counts(cards))
             riding = tuple(r for g in split.groups for r in set(g.kickers)
                            if g.kickers.count(r) > 1)
-            own = self._own[cards] = (split.worth, riding)
+            if len(_OWN) > OWN_LIMIT:
+                _OWN.clear()
+            own = _OWN[key] = (split.worth, riding)
         worth, riding = own
         held = to_counts(cards)
         if any(hand[r] - held[r] > 1 for r in riding):
