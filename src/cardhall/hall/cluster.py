@@ -41,6 +41,7 @@ from redis.asyncio import Redis
 
 from cardhall.hall import redis_keys as rk
 from cardhall.hall.coordinator import Connections, Joined, Lease
+from cardhall.hall.games import has_live_game
 from cardhall.hall.messages import ProtocolError, ServerMessage
 from cardhall.hall.peer import (
     CallReply,
@@ -200,7 +201,7 @@ class RedisCoordinator:
                      self._adopt_loop()):
             self._spawn(work)
         log.info("joined the cluster as %s", self.process,
-                 extra={"event": "cluster", "process": self.process})
+                 extra={"event": "cluster", "hall_process": self.process})
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -366,10 +367,13 @@ class RedisCoordinator:
             return []
         table_id = str(table)
         assert self._hall is not None
-        if table_id in self._hall.lobby.tables or not await self.redis.exists(
-                self.key(f"lease:{table_id}")):
+        if table_id in self._hall.lobby.tables:
             return []
-        return [table_id]
+        # Leased, or between owners (its owner died; it will be adopted from the log).
+        if await self.redis.exists(self.key(f"lease:{table_id}")) or await has_live_game(
+                self._hall.db, table_id):
+            return [table_id]
+        return []
 
     async def presence_of(self, players: list[str]) -> dict[str, str]:
         """The process each of ``players`` is connected to, if it is alive."""

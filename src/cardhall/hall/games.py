@@ -142,7 +142,8 @@ async def append_actions(
         async with db.transaction() as s:
             if fences:
                 query = select(Game.id, Game.fence).where(Game.id.in_(ids), Game.status == LIVE)
-                stored = dict((await s.execute(query.with_for_update(read=True))).tuples())
+                found = (await s.execute(query.with_for_update(read=True))).all()
+                stored = {g: f for g, f in found}
                 live = set(stored)
                 for g, fence in fences.items():
                     if g in stored:
@@ -223,6 +224,12 @@ async def live_game_of(db: Database, table_id: str) -> StoredGame | None:
                                                    Game.status == LIVE)
                                 .order_by(Game.started.desc()).limit(1))).scalar_one_or_none()
         return None if game is None else await _stored(s, game)
+
+
+async def has_live_game(db: Database, table_id: str) -> bool:
+    async with db.read() as s:
+        return await s.scalar(select(Game.id).where(Game.table_id == table_id,
+                                                    Game.status == LIVE).limit(1)) is not None
 
 
 async def live_tables(db: Database) -> list[str]:
