@@ -65,6 +65,11 @@ async def check_settled_once(clients: list[HallClient], settled: Message, db_url
     assert [g["game"] for g in history].count(game_id) == 1, "settled twice"
 
 
+def after(seq: int) -> Any:
+    """A state past ``seq``: the action on ``seq`` was taken."""
+    return lambda m: m["seq"] > seq
+
+
 async def close_all(clients: list[HallClient]) -> None:
     for c in clients:
         await c.close()
@@ -100,7 +105,7 @@ async def test_players_on_two_processes_share_a_table(
                 seq = state["seq"]
                 started = time.perf_counter()
                 await mover.act(table, first_legal(state["view"], rng), seq)
-                await mover.expect("state", where=lambda m: bool(m["seq"] > seq))
+                await mover.expect("state", where=after(seq))
                 latencies.append(time.perf_counter() - started)
             print(f"action→state over two processes: median "
                   f"{statistics.median(latencies) * 1000:.1f} ms, max "
