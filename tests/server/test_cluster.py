@@ -251,3 +251,29 @@ async def test_private_table_and_bots_across_processes(
             assert sum(not p["bot"] for p in alone["players"]) == 1
         finally:
             await close_all([owner, friend, solo, *moved])
+
+
+async def test_timers_run_on_after_a_takeover(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """Nobody comes back after the owner dies: the new owner's turn timers put every
+    seat on 托管 (1.5 s a play in this room) and 托管 plays the game out, settled once."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        clients = [await guest_on(p0.url) for _ in range(3)]
+        try:
+            for c in clients:
+                await c.join("ddz3-timeout")
+            first = await clients[0].expect("state", timeout=20)
+            assert first["deadline"] is not None
+            game_id = first["game"]
+            p0.kill()
+
+            async def settled() -> bool:
+                game, _ = await stored(p1.db_url, game_id)
+                return game.status in ("settled", "dissolved")
+            await until(settled, timeout=90, what="the abandoned game ends on p1")
+            game, log = await stored(p1.db_url, game_id)
+            assert [a.seq for a in log] == list(range(1, len(log) + 1))
+            assert sum(a.action.endswith("auto on") for a in log) >= 1, "the timers fired"
+            assert '"adopt"' in p1.log.read_text()
+        finally:
+            await close_all(clients)
