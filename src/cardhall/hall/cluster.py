@@ -193,7 +193,6 @@ class RedisCoordinator:
     async def start(self, hall: Hall) -> None:
         self._hall = hall
         self.queues.rooms = list(hall.lobby.rooms)
-        await self.redis.sadd(self.key("procs"), self.process)
         await self._heartbeat()
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self.key(f"p:{self.process}"))
@@ -222,9 +221,26 @@ class RedisCoordinator:
     async def _heartbeat(self) -> None:
         assert self._hall is not None
         pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(self.key("procs"), self.process)
         pipe.set(self.key(f"alive:{self.process}"), "1", px=self.lease_ms)
         pipe.set(self.key(f"count:{self.process}"), json.dumps(self._hall.local_counts()),
                  px=self.lease_ms)
+        added, *_ = await pipe.execute()
+        if added and self._tasks:
+            await self._restore()
+
+    async def _restore(self) -> None:
+        """Redis lost its data (it restarted empty): say again who is connected here and
+        who sits at this process's tables. The tables themselves are dropped by the next
+        renewal (their leases are gone) and adopted again from the log."""
+        assert self._hall is not None
+        log.warning("Redis lost this process's registration: restoring presence and seats")
+        pipe = self.redis.pipeline(transaction=False)
+        for player, conn in self.connections.players().items():
+            pipe.set(self.key(f"presence:{player}"), f"{self.process} {conn}", nx=True)
+        for table in self._hall.lobby.tables.values():
+            for player in table.humans():
+                pipe.set(self.key(f"seat:{player}"), table.id, nx=True)
         await pipe.execute()
 
     async def _renew_loop(self) -> None:
@@ -273,6 +289,9 @@ class RedisCoordinator:
     async def release(self, lease: Lease) -> None:
         await self.script(rk.DELETE_IF, [self.key(f"lease:{lease.table}")], [self._value(lease)])
 
+    async def floor_fence(self, fence: int) -> None:
+        await self.script(rk.FLOOR, [self.key("fence")], [fence])
+
     async def unowned(self, table_ids: list[str]) -> list[str]:
         if not table_ids:
             return []
@@ -292,7 +311,7 @@ class RedisCoordinator:
     async def forward(self, call: TableCall) -> None:
         owner = await self._owner(call.table)
         if owner is None or owner == self.process:
-            raise ProtocolError("unknown_table", f"no table {call.table[:64]!r}")
+            raise await self._missing(call.table)
         self._ids += 1
         call = call.model_copy(update={"id": self._ids, "reply_to": self.process})
         future: asyncio.Future[CallReply] = asyncio.get_running_loop().create_future()
@@ -341,10 +360,21 @@ class RedisCoordinator:
                     if len(replies) >= expected:
                         done.set()
 
+    async def _missing(self, table_id: str) -> ProtocolError:
+        """The refusal for a table nobody runs here: ``busy`` while it moves between
+        processes (it has a live game to adopt), else ``unknown_table``."""
+        assert self._hall is not None
+        if await has_live_game(self._hall.db, table_id):
+            return ProtocolError("busy", f"table {table_id} is moving to another server: "
+                                 "try again on its next state")
+        return ProtocolError("unknown_table", f"no table {table_id[:64]!r}")
+
     async def _run_call(self, call: TableCall) -> None:
         assert self._hall is not None
         reply = CallReply(id=call.id)
         try:
+            if call.table not in self._hall.lobby.tables:
+                raise await self._missing(call.table)
             await self._hall.lobby.run_call(call)
         except ProtocolError as exc:
             reply = CallReply(id=call.id, code=exc.code, message=str(exc))

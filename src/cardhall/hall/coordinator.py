@@ -55,6 +55,8 @@ class Connections(Protocol):
     def send(self, player_id: str, message: ServerMessage) -> None: ...
     def holds(self, player_id: str) -> bool: ...
     def supersede(self, player_id: str, conn: int) -> None: ...
+    def players(self) -> dict[str, int]:
+        """Each player connected here, with his connection's id."""
 
 
 class MatchQueues(Protocol):
@@ -89,6 +91,8 @@ class Coordinator(Protocol):
     async def release(self, lease: Lease) -> None: ...
     async def unowned(self, table_ids: list[str]) -> list[str]:
         """Those of ``table_ids`` that no live process holds (to be adopted)."""
+    async def floor_fence(self, fence: int) -> None:
+        """Make every token drawn from now on greater than ``fence``."""
     async def forward(self, call: TableCall) -> None:
         """Carry ``call`` out at the table's owner; ProtocolError as the owner refused it."""
     async def seated(self, table_id: str, players: list[str], gone: list[str]) -> None:
@@ -172,6 +176,9 @@ class LocalCoordinator:
         return Lease(table_id, None)
 
     async def release(self, lease: Lease) -> None:
+        return None
+
+    async def floor_fence(self, fence: int) -> None:
         return None
 
     async def unowned(self, table_ids: list[str]) -> list[str]:

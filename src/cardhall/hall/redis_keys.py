@@ -56,6 +56,14 @@ end
 return lost
 """
 
+#: Lua: raise the counter KEYS[1] to ARGV[1] if it is below (never lowers it).
+FLOOR = """
+if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then
+  redis.call('set', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
 #: Lua: delete KEYS[1] if its value is ARGV[1] (a lease, a seat, a presence of ours).
 DELETE_IF = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end

@@ -84,9 +84,18 @@ class Hall:
         lease = await self.coord.acquire(table_id)
         if lease is None:
             return False
-        if lease.fence is not None:
-            await claim_games(self.db, table_id, lease.fence)  # the old owner's writes stop
+        claimed = 0
+        if lease.fence is not None:  # the old owner's writes stop
+            claimed = await claim_games(self.db, table_id, lease.fence)
         game = await live_game_of(self.db, table_id)  # read after the claim: all it wrote
+        if game is not None and lease.fence is not None and not claimed:
+            # Our token is not above the stored one: the counter restarted (Redis lost
+            # its data). Raise it, give the lease back, and take the table next time.
+            log.warning("table %s: fence %d is below the stored %d; raising the counter",
+                        table_id, lease.fence, game.fence)
+            await self.coord.floor_fence(game.fence)
+            await self.coord.release(lease)
+            return False
         room = self.lobby.rooms.get(game.room_id) if game is not None else None
         if game is None or room is None:
             if game is not None:

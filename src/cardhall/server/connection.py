@@ -216,6 +216,9 @@ class Registry:
             return old
         return None
 
+    def players(self) -> dict[str, int]:
+        return {p: c.id for p, c in self.by_player.items()}
+
     def supersede(self, player_id: str, conn: int) -> None:
         """The player connected to another process: close connection ``conn`` (4001)."""
         old = self.by_player.get(player_id)
