@@ -124,13 +124,19 @@ async def test_players_on_two_processes_share_a_table(
             await close_all([a, b, c, *clients])
 
 
+async def run_by_p0(p0: HallProcess, p1: HallProcess) -> tuple[list[HallClient], str]:
+    """Three guests, two on p1 and the last on p0, whose join seats them: p0 runs the
+    table. The clients and the table."""
+    clients = [await guest_on(p1.url), await guest_on(p1.url), await guest_on(p0.url)]
+    return clients, await seat_in_order(clients)
+
+
 async def test_sigkill_mid_game_another_process_takes_over(
         tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
     async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
-        a, b, c = await guest_on(p1.url), await guest_on(p1.url), await guest_on(p0.url)
+        (a, b, c), table = await run_by_p0(p0, p1)
         moved: list[HallClient] = []
         try:
-            table = await seat_in_order([a, b, c])  # c's join on p0 seats them: p0 runs it
             await advance([a, b, c], table, lambda v: "stop" if v["counts"][0] < 15 else None)
             before = (await stored(p0.db_url, a.states[table]["game"]))[0].fence
             p0.kill()
@@ -153,10 +159,9 @@ async def test_sigkill_mid_game_another_process_takes_over(
 async def test_a_stale_owner_cannot_write(
         tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
     async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
-        a, b, c = await guest_on(p1.url), await guest_on(p1.url), await guest_on(p0.url)
+        (a, b, c), table = await run_by_p0(p0, p1)
         moved: list[HallClient] = []
         try:
-            table = await seat_in_order([a, b, c])  # p0 runs the table
             c2 = await reconnect(c, p1.url)
             moved = [c2]
             await c2.expect("state", table=table)
