@@ -261,6 +261,15 @@ async def test_private_table_and_bots_across_processes(
             await solo.join("ddz3-bots")
             alone = await solo.expect("state")
             assert sum(not p["bot"] for p in alone["players"]) == 1
+            # An admin on p1 kicks the friend, who is connected to p0: closed there (4003).
+            friend_id = joined["players"][1]["id"]
+            warden = await admin(p1.url)
+            try:
+                kicked = await warden.post("/api/admin/kick", {"player": friend_id})
+            finally:
+                await warden.close()
+            assert kicked == {"player": friend_id, "tables": 1, "connected": True}
+            assert (await again.expect("disconnected"))["code"] == 4003
         finally:
             await close_all([owner, friend, solo, *moved])
 

@@ -47,6 +47,7 @@ from cardhall.hall.peer import (
     CallReply,
     Census,
     CensusReply,
+    Close,
     Deliver,
     PeerMessage,
     Supersede,
@@ -351,6 +352,8 @@ class RedisCoordinator:
                     self.connections.send(player, msg)
             case Supersede(player=player, conn=conn):
                 self.connections.supersede(player, conn)
+            case Close(player=player, code=code, reason=reason):
+                self.connections.close_player(player, code, reason)
             case Census():
                 self._spawn(self._answer_census(message))
             case CensusReply(id=i):
@@ -430,6 +433,15 @@ class RedisCoordinator:
         process, _, old_conn = str(old).partition(" ")
         if process != self.process:
             await self.publish(process, Supersede(player=player, conn=int(old_conn)))
+
+    async def disconnect(self, player: str, code: int, reason: str) -> bool:
+        if self.connections.close_player(player, code, reason):
+            return True
+        process = (await self.presence_of([player])).get(player)
+        if process is None or process == self.process:
+            return False
+        await self.publish(process, Close(player=player, code=code, reason=reason))
+        return True
 
     async def detach(self, player: str, conn: int) -> bool:
         return bool(await self.script(rk.DELETE_IF, [self.key(f"presence:{player}")],

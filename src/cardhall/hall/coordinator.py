@@ -57,6 +57,8 @@ class Connections(Protocol):
     def supersede(self, player_id: str, conn: int) -> None: ...
     def players(self) -> dict[str, int]:
         """Each player connected here, with his connection's id."""
+    def close_player(self, player_id: str, code: int, reason: str) -> bool:
+        """Close the player's connection here; False if he has none here."""
 
 
 class MatchQueues(Protocol):
@@ -105,6 +107,8 @@ class Coordinator(Protocol):
         """Connection ``conn`` here speaks for ``player`` now (another process's closes)."""
     async def detach(self, player: str, conn: int) -> bool:
         """``conn`` closed: True if it still spoke for ``player`` (he is gone)."""
+    async def disconnect(self, player: str, code: int, reason: str) -> bool:
+        """Close the player's connection wherever it is; False if he has none."""
     async def set_code(self, code: str, table_id: str | None) -> None: ...
     async def code_table(self, code: str) -> str | None: ...
     async def census(self) -> list[dict[str, Any]]:
@@ -160,8 +164,9 @@ class LocalCoordinator:
 
     process = "local"
 
-    def __init__(self, outbox: Outbox) -> None:
+    def __init__(self, outbox: Outbox, connections: Connections | None = None) -> None:
         self.outbox = outbox
+        self.connections = connections
         self.queues = LocalQueues()
         self._codes: dict[str, str] = {}
         self._hall: Hall | None = None
@@ -202,6 +207,10 @@ class LocalCoordinator:
 
     async def detach(self, player: str, conn: int) -> bool:
         return True
+
+    async def disconnect(self, player: str, code: int, reason: str) -> bool:
+        return self.connections is not None and self.connections.close_player(
+            player, code, reason)
 
     async def set_code(self, code: str, table_id: str | None) -> None:
         if table_id is None:

@@ -21,7 +21,7 @@ from typing import Any
 from cardhall.hall import accounts
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
-from cardhall.hall.coordinator import Coordinator, LocalCoordinator
+from cardhall.hall.coordinator import Connections, Coordinator, LocalCoordinator
 from cardhall.hall.db import Database
 from cardhall.hall.games import StoredGame, claim_games, live_game_of, live_tables
 from cardhall.hall.levels import title_for
@@ -53,10 +53,11 @@ log = logging.getLogger("cardhall.hall")
 class Hall:
     def __init__(self, config: HallConfig, db: Database, outbox: Outbox,
                  bots: BotPool | None = None, grace_seconds: float = GRACE_SECONDS,
-                 coordinator: Coordinator | None = None) -> None:
+                 coordinator: Coordinator | None = None,
+                 connections: Connections | None = None) -> None:
         self.config = config
         self.db = db
-        self.coord = coordinator or LocalCoordinator(outbox)
+        self.coord = coordinator or LocalCoordinator(outbox, connections)
         self.outbox = self.coord.outbox
         self.bots = bots or BotPool()
         self.store = DbStore(db)

@@ -216,6 +216,13 @@ class Registry:
             return old
         return None
 
+    def close_player(self, player_id: str, code: int, reason: str) -> bool:
+        conn = self.by_player.get(player_id)
+        if conn is None:
+            return False
+        conn.close(code, reason)
+        return True
+
     def players(self) -> dict[str, int]:
         return {p: c.id for p, c in self.by_player.items()}
 
