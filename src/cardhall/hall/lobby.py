@@ -186,9 +186,9 @@ class Lobby:
                       self.bots, code=code, owner=owner, bots_allowed=bots_allowed,
                       on_close=self._closed, grace_seconds=self.grace_seconds,
                       fence=lease.fence)
-        await self.adopt(table, lease)
         if start:
-            table.submit(Command("begin"))
+            table.submit(Command("begin"))  # first in its queue, whoever comes next
+        await self.adopt(table, lease)
         return table
 
     async def adopt(self, table: Table, lease: Lease) -> None:

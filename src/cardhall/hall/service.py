@@ -105,9 +105,10 @@ class Hall:
             await self.coord.release(lease)
             return False
         table = await self._rebuild(game, room, lease.fence)
-        await self.lobby.adopt(table, lease)
         present = await self.coord.present(table.humans())
+        # Queued before anyone can reach the table: no command finds it unresumed.
         table.submit(Command("resume", token=present))
+        await self.lobby.adopt(table, lease)
         log.info("table %s rebuilt at seq %d", table.id, table.seq,
                  extra={"event": "adopt", "table": table.id, "fence": lease.fence})
         return True
