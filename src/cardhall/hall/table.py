@@ -35,6 +35,7 @@ from cardhall.hall.economy import bot_balance, game_beans
 from cardhall.hall.errors import Fenced
 from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
 from cardhall.hall.outbox import Outbox
+from cardhall.hall.spectator import public_view
 from cardhall.hall.timers import decision_seconds
 
 log = logging.getLogger("cardhall.hall.table")
@@ -552,27 +553,8 @@ class Table:
                      players=self.seat_infos(), phase=phase)  # type: ignore[arg-type]
 
     def _public_view(self) -> dict[str, Any]:
-        """A spectator's view: only what every seat sees alike, so no hidden card or role.
-
-        Each key of the view is kept where all seats' views agree on it and blanked
-        where they differ (own hands, private answers, a hidden landlord's role).
-        """
         assert self.game is not None
-        views = [self.game.observe(s) for s in range(len(self.seats))]
-        public: dict[str, Any] = {}
-        for key, value in views[0].items():
-            if all(v.get(key) == value for v in views[1:]):
-                public[key] = value
-            elif isinstance(value, list) and all(len(v.get(key) or []) == len(value)
-                                                 for v in views):
-                public[key] = [x if all(v[key][i] == x for v in views) else None
-                               for i, x in enumerate(value)]
-            else:
-                public[key] = None
-        public.update(seat=-1, hand=[], legal=[], legal_complete=True, acting=[],
-                      to_act=None, detail={})
-        public.pop("plays", None)
-        return public
+        return public_view([self.game.observe(s) for s in range(len(self.seats))])
 
     def _send_state(self, player: str) -> None:
         self.outbox.send(player, self.state_for(player))
