@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.games import VARIANTS
+from tests.hall.redis_server import terminate
 
 ADMIN_NAME, ADMIN_PASSWORD = "Warden", "correct horse"
 CARDHALL = [sys.executable, "-m", "cardhall"]
@@ -52,32 +53,31 @@ class HallProcess:
             self.proc.stdout.close()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        terminate(self.proc)
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 
 
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
-               db_url: str | None = None) -> HallProcess:
+               db_url: str | None = None, redis_url: str | None = None,
+               lease: float = 2.0, rooms: str = "") -> HallProcess:
+    """A ``cardhall serve`` on its own port; with ``redis_url``, one of several processes
+    of one hall (each with its own ``tmp``), its leases lasting ``lease`` seconds."""
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
-    config.write_text(rooms_toml() + "\n[limits]\n" + (limits or (
+    config.write_text(rooms_toml() + rooms + "\n[limits]\n" + (limits or (
         "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n")))
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
     subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db", db_url],
                    check=True, capture_output=True, text=True, timeout=60)
     log = tmp / "serve.log"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    cluster = ["--redis", redis_url, "--lease", str(lease)] if redis_url else []
     with log.open("w") as err:
         proc = subprocess.Popen(
             [*CARDHALL, "serve", "--port", "0", "--db", db_url, "--config", str(config),
-             "--grace", str(grace)], stdout=subprocess.PIPE, stderr=err, text=True, env=env)
+             "--grace", str(grace), *cluster], stdout=subprocess.PIPE, stderr=err, text=True,
+            env=env)
     assert proc.stdout is not None
     end = time.monotonic() + 60
     while time.monotonic() < end:
