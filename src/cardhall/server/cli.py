@@ -60,3 +60,31 @@ def register(sub: Any) -> None:
     bot.add_argument("--password")
     bot.add_argument("--token", help="play with this session token")
     bot.set_defaults(run=_later("bot"))
+
+    load = sub.add_parser(
+        "loadtest", help="many simulated players at running halls (the protocol only)",
+        description="Guests quick-match in a room of humans only and play real games "
+                    "through HTTP + WebSocket, a think time before each action; prints a "
+                    "progress line, then actions/s, latency, games settled, errors and the "
+                    "bean check (public API only). Exit status 1 on any error or failed check.")
+    load.add_argument("--url", action="append", required=True,
+                      help="a hall's URL; repeat it to spread clients round-robin")
+    load.add_argument("--clients", type=int, default=100)
+    load.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    load.add_argument("--think", type=float, default=1.0,
+                      help="mean seconds before each action (0.5–1.5 × this)")
+    load.add_argument("--ramp", type=float, default=5.0,
+                      help="seconds over which the clients come in (not measured)")
+    load.add_argument("--variant", default="ddz3", help="play in the first room of this "
+                      "variant without bots")
+    load.add_argument("--room", help="play in this room (it must have no bots)")
+    load.add_argument("--workers", type=int, default=1,
+                      help="processes driving the clients (figures merged)")
+    load.add_argument("--json", action="store_true", help="print the report as JSON")
+    load.set_defaults(run=_load_test)
+
+
+def _load_test(args: argparse.Namespace) -> None:
+    """``cardhall loadtest``; needs the client's packages (the server extra)."""
+    from cardhall.client import loadreport  # noqa: PLC0415 (the server extra, when used)
+    raise SystemExit(loadreport.command(args))
