@@ -4,7 +4,7 @@ The clients, figures and checks are ``cardhall loadtest`` (cardhall.client.loadt
 loadreport); this script only starts the server for each count (a temporary SQLite
 file, or a fresh database on the PostgreSQL server ``--pg`` names), with one room of
 humans only and generous ``[limits]``, adds the server's CPU share over the run, and
-prints one table row per count until p99 passes 100 ms. ``--profile`` records the
+prints one table row per count and where p99 first passes 100 ms. ``--profile`` records the
 server with py-spy over the run.
 
     .venv/bin/python benchmarks/hall_load.py --sweep 250,500,1000,1500 --duration 30
@@ -141,14 +141,17 @@ def main(args: argparse.Namespace) -> None:
           f"{args.workers} load process(es), {os.cpu_count()} cores; load avg {uptime()}")
     print(HEADER, flush=True)
     counts = [int(x) for x in args.sweep.split(",")] if args.sweep else [args.clients]
+    bent = None
     for n in counts:
         report, cpu = one(n, args)
         print(row(report, cpu), flush=True)
         for p in report.problems[:5]:
             print(f"  {p}", flush=True)
-        if report.p99_ms >= 100.0 and len(counts) > 1:
-            print(f"p99 passes 100 ms at {n} clients")
-            break
+        if report.p99_ms >= 100.0 and bent is None:
+            bent = n
+    if len(counts) > 1:
+        print(f"p99 passes 100 ms at {bent} clients" if bent else
+              "p99 stays under 100 ms at every count")
 
 
 def parse() -> argparse.Namespace:

@@ -64,7 +64,7 @@ class HallProcess:
 
 
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
-               db_url: str | None = None) -> HallProcess:
+               db_url: str | None = None, port: int = 0) -> HallProcess:
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
     config.write_text(rooms_toml() + "\n[limits]\n" + (limits or (
@@ -76,7 +76,7 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with log.open("w") as err:
         proc = subprocess.Popen(
-            [*CARDHALL, "serve", "--port", "0", "--db", db_url, "--config", str(config),
+            [*CARDHALL, "serve", "--port", str(port), "--db", db_url, "--config", str(config),
              "--grace", str(grace)], stdout=subprocess.PIPE, stderr=err, text=True, env=env)
     assert proc.stdout is not None
     end = time.monotonic() + 60

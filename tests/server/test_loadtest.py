@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import httpx
 import pytest
 
 from cardhall.client.loadreport import check, find_room
@@ -108,6 +111,42 @@ def test_a_room_with_bots_or_no_such_room_is_refused(quiet_hall: HallProcess) ->
                              capture_output=True, text=True, timeout=60, check=False)
         assert out.returncode != 0
         assert f"no room {room!r} without bots" in out.stderr
+
+
+def served_actions(url: str) -> float:
+    text = httpx.get(f"{url}/metrics", timeout=10).text
+    return float(next(line.split()[1] for line in text.splitlines()
+                      if line.startswith("cardhall_action_seconds_count")))
+
+
+def test_clients_reconnect_when_the_hall_is_killed_and_play_on(tmp_path: Path) -> None:
+    """SIGKILL the hall mid-run and start it again on the same port and database: every
+    client reconnects, the games finish, and the beans still add up."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    hall = start_hall(tmp_path, port=port)
+    cmd = [*CARDHALL, "loadtest", "--url", hall.url, "--room", ROOM, "--json", "--clients",
+           "12", "--duration", "10", "--ramp", "1", "--think", "0.2"]
+    load = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while served_actions(hall.url) < 30:  # games under way (no event to await here)
+            assert time.monotonic() < deadline and load.poll() is None
+            time.sleep(0.2)
+        hall.kill()
+        hall = start_hall(tmp_path, port=port, db_url=hall.db_url)
+        out, err = load.communicate(timeout=300)
+    finally:
+        if load.poll() is None:
+            load.kill()
+        hall.stop()
+    report = json.loads(out)
+    assert report["reconnects"] >= 12, err
+    assert report["problems"] == [] and report["unfinished"] == 0, err
+    beans = report["beans"]
+    assert beans["balances_changed"] == beans["stored_said"] < 0
+    assert report["settled"] > 0
 
 
 def test_the_ci_load_run(pg_server: PostgresServer, tmp_path: Path) -> None:

@@ -3,12 +3,15 @@
 The check uses the public API only (what any client may ask), never the database:
 
 - beans conserved: the sum of every client's balance change (``/api/me`` at the end
-  minus the guest's starting beans) equals the sum of the bean changes in the
-  ``settled`` messages the clients received, and the sum of the stored games'
-  changes (``/api/games/{id}``);
+  minus the guest's starting beans) equals the sum of the stored games' bean changes
+  (``/api/games/{id}``) over every game a client was told settled or its
+  ``/api/history`` lists, and each game's stored changes are what its ``settled``
+  message said (so, with no reconnects, the messages' sum is the same figure);
 - settled exactly once: every game a client saw settle is stored as settled (or
-  dissolved), with the bean changes the message said; no client was told twice; every
-  client's ``/api/history`` lists each of its scored games once and no other;
+  dissolved when unscored), no client was told twice, and every client's
+  ``/api/history`` lists each of its scored games once; a listed game the client was
+  never told of is a problem unless the client reconnected (it may have settled while
+  the client was away);
 - no client was left unfinished (a game still running would settle after the check).
 
 If the servers expose ``/metrics``, the actions and settlements they counted over the
@@ -92,7 +95,7 @@ class Report:
             f"{self.client_cpu:.0%}",
             f"beans: balances changed {self.beans['balances_changed']:+}, settlements said "
             f"{self.beans['settled_said']:+}, stored games say {self.beans['stored_said']:+} "
-            f"(fees {self.beans['fees']}): "
+            f"(fees {self.beans['fees']}; {self.beans['missed']} settled while away): "
             + ("conserved, every game settled once" if not self.problems else "CHECK FAILED"),
         ]
         if self.drain_errors:
@@ -144,51 +147,54 @@ async def server_counts(urls: tuple[str, ...]) -> tuple[int, int] | None:
 
 async def check(plan: Plan, tally: Tally, fee: int) -> tuple[dict[str, int], list[str]]:
     """The bean and settled-once checks (module docstring): the sums and every problem."""
-    problems: list[str] = []
-    changed = sum(a.end - a.start for a in tally.players.values())
-    told = sum(sum(g["beans"].values()) for g in tally.games.values())
-    fees = sum(fee * len(g["beans"]) for g in tally.games.values()
-               if g["result"]["ended"] not in UNSCORED)
+    histories, problems = await _histories(tally)
+    missed = {g for p, listed in histories.items() for g in listed
+              if (p, g) not in tally.seen}  # settled while its player was reconnecting
+    if missed and not tally.reconnects:
+        problems.append(f"{len(missed)} games in /api/history were never told settled, "
+                        f"e.g. {sorted(missed)[0]}")
+    problems += [f"player {p} was told {n} times that game {g} settled"
+                 for (p, g), n in tally.seen.items() if n > 1]
+    ids = sorted(set(tally.games) | missed)
     async with httpx.AsyncClient(base_url=plan.urls[0], timeout=TIMEOUT) as http:
-        ids = sorted(tally.games)
-        stored = await gather_limited([partial(http.get, f"/api/games/{g}") for g in ids])
-    stored_said = 0
-    for game, answer in zip(ids, stored, strict=True):
-        msg = tally.games[game]
+        answers = await gather_limited([partial(http.get, f"/api/games/{g}") for g in ids])
+    stored: dict[str, dict[str, int]] = {}
+    for game, answer in zip(ids, answers, strict=True):
         if not answer.is_success:
             problems.append(f"game {game}: /api/games answered {answer.status_code}")
             continue
         data = answer.json()
-        want = "dissolved" if msg["dissolved"] else "settled"
+        stored[game] = data["beans"] or {}
+        msg = tally.games.get(game)
+        if msg is None:
+            continue
+        want = "dissolved" if msg["result"]["ended"] in UNSCORED else "settled"
         if data["status"] != want:
             problems.append(f"game {game}: stored as {data['status']}, told {want}")
-        beans = data["beans"] or {}
-        stored_said += sum(beans.values())
-        if sorted(beans.values()) != sorted(msg["beans"].values()):
-            problems.append(f"game {game}: stored beans {beans}, told {msg['beans']}")
-    problems += [f"player {p} was told {n} times that game {g} settled"
-                 for (p, g), n in tally.seen.items() if n > 1]
-    problems += await _histories(tally)
-    if not changed == told == stored_said:
-        problems.append(f"beans not conserved: balances changed {changed}, settlements "
-                        f"said {told}, stored games {stored_said}")
+        if sorted(stored[game].values()) != sorted(msg["beans"].values()):
+            problems.append(f"game {game}: stored beans {stored[game]}, told {msg['beans']}")
+    changed = sum(a.end - a.start for a in tally.players.values())
+    told = sum(sum(g["beans"].values()) for g in tally.games.values())
+    stored_said = sum(sum(b.values()) for b in stored.values())
+    if changed != stored_said:
+        problems.append(f"beans not conserved: balances changed {changed}, the stored games "
+                        f"say {stored_said} (the settlements told {told})")
     unfinished = plan.clients - tally.finished
     if unfinished:
         problems.append(f"{unfinished} clients did not finish (a game still running)")
+    fees = sum(fee * len(g["beans"]) for g in tally.games.values()
+               if g["result"]["ended"] not in UNSCORED)
     return {"balances_changed": changed, "settled_said": told, "stored_said": stored_said,
-            "fees": fees}, problems
+            "fees": fees, "missed": len(missed)}, problems
 
 
-async def _histories(tally: Tally) -> list[str]:
-    """Each client's /api/history: each scored game it saw settle once, and nothing else."""
-    scored: dict[str, set[str]] = {p: set() for p in tally.players}
-    for (player, game), _ in tally.seen.items():
-        if tally.games[game]["result"]["ended"] not in UNSCORED:
-            scored[player].add(game)
-    problems = []
+async def _histories(tally: Tally) -> tuple[dict[str, Counter[str]], list[str]]:
+    """Each client's scored games in /api/history, and where they disagree with what the
+    client was told: a game listed twice, or told settled (scored) and not listed."""
     by_url: dict[str, list[str]] = {}
     for player, account in tally.players.items():
         by_url.setdefault(account.url, []).append(player)
+    histories: dict[str, Counter[str]] = {}
     for url, players in by_url.items():
         async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
             answers = await gather_limited([
@@ -196,12 +202,15 @@ async def _histories(tally: Tally) -> list[str]:
                         headers={"Authorization": f"Bearer {tally.players[p].token}"})
                 for p in players])
         for player, answer in zip(players, answers, strict=True):
-            listed = Counter(str(row["game"]) for row in answer.json()
-                             if row["status"] != "dissolved")
-            if listed != Counter(scored[player]):
-                problems.append(f"player {player}: /api/history lists {dict(listed)}, "
-                                f"the client saw {sorted(scored[player])} settle")
-    return problems
+            histories[player] = Counter(str(row["game"]) for row in answer.json()
+                                        if row["status"] != "dissolved")
+    problems = [f"player {p}: /api/history lists game {g} {n} times"
+                for p, listed in histories.items() for g, n in listed.items() if n > 1]
+    problems += [f"player {p}: told game {g} settled, /api/history does not list it"
+                 for (p, g) in tally.seen
+                 if tally.games[g]["result"]["ended"] not in UNSCORED
+                 and g not in histories.get(p, ())]
+    return histories, problems
 
 
 def uptime() -> str:

@@ -28,12 +28,13 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TextIO
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 
 from cardhall import bots
 from cardhall.client.hall import ClientError, HallClient
@@ -175,7 +176,7 @@ class Player:
         await self.client.connect()
         self.tally.connected += 1
         try:
-            await self.client.join(self.room)
+            await self._send(self.client.join(self.room))
             await self._loop()
         finally:
             self.tally.connected -= 1
@@ -211,9 +212,9 @@ class Player:
         elif kind == "left":
             self.playing = False
             if not stopping:
-                await self.client.join(self.room)
+                await self._send(self.client.join(self.room))
         elif kind == "welcome" and not msg["tables"] and not stopping:
-            await self.client.join(self.room)  # reconnected while queued: queue again
+            await self._send(self.client.join(self.room))  # reconnected while queued
         elif kind == "error":
             errors[msg["code"]] += 1
             self.pending = None
@@ -250,7 +251,18 @@ class Player:
         if latest is None or latest["seq"] != seq or latest["game"] != msg["game"]:
             return  # the table moved on meanwhile (a timer): its new state follows
         self.pending = (table, msg["game"], seq, asyncio.get_running_loop().time())
-        await self.client.act(table, choose(view, self.rng), seq)
+        if not await self._send(self.client.act(table, choose(view, self.rng), seq)):
+            self.acted.discard((msg["game"], seq))  # act again on the state after reconnecting
+            self.pending = None
+
+    async def _send(self, sending: Awaitable[None]) -> bool:
+        """Send; False when the connection has just dropped (the reader reconnects and
+        queues a ``disconnected``; the hello after it brings every table's state)."""
+        try:
+            await sending
+        except ConnectionClosed:
+            return False
+        return True
 
     async def _settled(self, msg: Message, stopping: bool) -> None:
         assert self.client.player is not None
@@ -259,9 +271,8 @@ class Player:
         self.playing = False
         if msg["dissolved"]:
             return  # a `left` follows
-        if not stopping:
+        if not stopping and await self._send(self.client.next(msg["table"])):
             self.next_sent = msg["game"]
-            await self.client.next(msg["table"])
 
 
 # -- one process's share --------------------------------------------------------------------

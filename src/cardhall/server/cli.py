@@ -1,4 +1,4 @@
-"""The server's subcommands of ``cardhall``: ``serve``, ``admin create``, ``bot``.
+"""The server's subcommands of ``cardhall``: ``serve``, ``admin create``, ``bot``, ``loadtest``.
 
 ``register(subparsers)`` adds them to the main parser (cardhall.cli). The
 server's dependencies are imported only when one of them runs, so the library's
@@ -8,6 +8,8 @@ commands work without the ``server`` extra.
     cardhall admin create NAME PASSWORD [--db URL]
     cardhall bot --server URL [--bot planning] [--room R] [--games N]
                  [--name NAME --password PW | --token T]
+    cardhall loadtest --url URL [--url URL2 ...] --clients N --duration S [--think S]
+                      [--ramp S] [--variant V | --room R] [--workers W] [--json]
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def _later(name: str) -> Callable[[argparse.Namespace], None]:
 
 
 def register(sub: Any) -> None:
-    """Add ``serve``, ``admin`` and ``bot`` to ``cardhall``'s subparsers."""
+    """Add ``serve``, ``admin``, ``bot`` and ``loadtest`` to ``cardhall``'s subparsers."""
     serve = sub.add_parser("serve", help="run the hall (HTTP + WebSocket)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
