@@ -1,4 +1,5 @@
-"""Fixtures every part of the suite may use: one throwaway PostgreSQL server per run.
+"""Fixtures every part of the suite may use: one throwaway PostgreSQL server per run,
+and one Redis server for the tests of several hall processes.
 
 The hall's storage tests and the server's crash tests run on SQLite and on a real
 PostgreSQL (tests/hall/pg.py starts it). If PostgreSQL cannot be started, the
@@ -15,11 +16,23 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from cardhall.hall.db import async_url
 from tests.hall.pg import PostgresServer
+from tests.hall.redis_server import RedisServer
 
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PostgresServer]:
     server = PostgresServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """One throwaway redis-server per run (persistence off, a private port)."""
+    server = RedisServer()
     try:
         server.start()
         yield server

@@ -64,20 +64,26 @@ class HallProcess:
 
 
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
-               db_url: str | None = None, port: int = 0) -> HallProcess:
+               db_url: str | None = None, redis_url: str | None = None,
+               lease: float = 2.0, rooms: str = "", port: int = 0) -> HallProcess:
+    """A ``cardhall serve`` on its own port (``port``, or a free one); with ``redis_url``,
+    one of several processes of one hall (each with its own ``tmp``), its leases lasting
+    ``lease`` seconds."""
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
-    config.write_text(rooms_toml() + "\n[limits]\n" + (limits or (
+    config.write_text(rooms_toml() + rooms + "\n[limits]\n" + (limits or (
         "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n")))
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
     subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db", db_url],
                    check=True, capture_output=True, text=True, timeout=60)
     log = tmp / "serve.log"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    cluster = ["--redis", redis_url, "--lease", str(lease)] if redis_url else []
     with log.open("w") as err:
         proc = subprocess.Popen(
             [*CARDHALL, "serve", "--port", str(port), "--db", db_url, "--config", str(config),
-             "--grace", str(grace)], stdout=subprocess.PIPE, stderr=err, text=True, env=env)
+             "--grace", str(grace), *cluster], stdout=subprocess.PIPE, stderr=err, text=True,
+            env=env)
     assert proc.stdout is not None
     end = time.monotonic() + 60
     while time.monotonic() < end:

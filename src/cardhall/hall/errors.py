@@ -55,6 +55,14 @@ class Conflict(HallError):
     code = "conflict"
 
 
+class Fenced(Conflict):
+    """A write by a process that no longer owns the table: its lease's fencing token is
+    older than the one stored on the game. The writer must drop the table (another
+    process runs it now) and tell nobody that the write happened."""
+
+    code = "fenced"
+
+
 class BadRequest(HallError):
     """Arguments that could never be valid (unknown player in a settlement, bad count)."""
 

@@ -7,6 +7,14 @@ action is appended with its sequence number, and the (game, seq) key refuses a s
 action with the same number: two processes that both think they own a table cannot
 both write.
 
+Fencing: when several processes run the hall, the table's owner writes with its lease's
+fencing token (``fence``); ``claim_games`` stores a newer token on a table's live games
+when another process takes the table over, and every append and settlement compares
+the writer's token with the stored one inside its own transaction (the game row is
+read ``FOR SHARE``, so a takeover waits for an append in flight and no stale append
+can commit after it). A refused writer gets ``Fenced``. A single process writes with
+``fence=None``: nothing is compared and nothing is locked, as before.
+
 Settlement happens once. ``settle_game`` first flips the game from ``live`` to
 ``settled`` (an ``UPDATE … WHERE status = 'live'``, which on PostgreSQL locks the row
 and on SQLite runs inside a write-locked transaction); only the call that flips it
@@ -28,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from cardhall.games import VARIANTS
 from cardhall.hall.accounts import new_id
 from cardhall.hall.db import Database
-from cardhall.hall.errors import BadRequest, Conflict, NotFound
+from cardhall.hall.errors import BadRequest, Conflict, Fenced, NotFound
 from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balance_in, lock_player
 from cardhall.hall.models import Action, Game, ItemEntry, Player, Score, Stat, utcnow
 
@@ -38,7 +46,7 @@ LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
 async def create_game(db: Database, *, table_id: str, room_id: str, variant: str,
                       players: Sequence[str | None], seed: int,
                       options: Mapping[str, Any] | None = None, game_id: str | None = None,
-                      now: datetime | None = None) -> str:
+                      now: datetime | None = None, fence: int | None = None) -> str:
     """Record a new live game and return its id. ``players`` are player ids by seat
     (None for a bot seat); the record starts with the variant, options and seed."""
     if variant not in VARIANTS:
@@ -59,24 +67,48 @@ async def create_game(db: Database, *, table_id: str, room_id: str, variant: str
             if missing := [p for p in humans if p not in found]:
                 raise NotFound(f"no player {missing[0]!r}")
         s.add(Game(id=gid, table_id=table_id, room_id=room_id, variant=variant,
-                   players=list(players), record=record, status=LIVE, started=now or utcnow()))
+                   players=list(players), record=record, status=LIVE, started=now or utcnow(),
+                   fence=fence or 0))
     return gid
 
 
+async def claim_games(db: Database, table_id: str, fence: int) -> int:
+    """Store ``fence`` on the table's live games (a process took the table over); from
+    its commit on, writes with an older token are refused. Returns how many games."""
+    async with db.transaction() as s:
+        done = await s.execute(update(Game).where(Game.table_id == table_id,
+                                                  Game.status == LIVE, Game.fence < fence)
+                               .values(fence=fence))
+        return int(done.rowcount)  # type: ignore[attr-defined]
+
+
+def _check_fence(game_id: str, stored: int, fence: int | None) -> None:
+    if fence is not None and stored != fence:
+        raise Fenced(f"game {game_id} is owned under fence {stored}, not {fence}: "
+                     "this process lost the table")
+
+
 async def append_action(db: Database, game_id: str, seq: int, action: str,
-                        seat: int | None, now: datetime | None = None) -> None:
+                        seat: int | None, now: datetime | None = None,
+                        fence: int | None = None) -> None:
     """Append the ``seq``-th accepted action (1 for the first) of a live game.
 
     Conflict when the game is not live or ``seq`` is not the next number (the action
     was already written, perhaps by another process): the caller's view is stale.
+    Fenced when ``fence`` is given and is not the game's.
     """
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
         raise BadRequest(f"seq counts from 1, not {seq!r}")
     try:
         async with db.transaction() as s:
-            status = await s.scalar(select(Game.status).where(Game.id == game_id))
-            if status is None:
+            query = select(Game.status, Game.fence).where(Game.id == game_id)
+            if fence is not None:
+                query = query.with_for_update(read=True)
+            row = (await s.execute(query)).one_or_none()
+            if row is None:
                 raise NotFound(f"no game {game_id!r}")
+            status, stored = row
+            _check_fence(game_id, stored, fence)
             if status != LIVE:
                 raise Conflict(f"game {game_id} is {status}")
             last = await s.scalar(select(func.coalesce(func.max(Action.seq), 0))
@@ -89,11 +121,13 @@ async def append_action(db: Database, game_id: str, seq: int, action: str,
         raise Conflict(f"game {game_id} already has action {seq}") from None
 
 
-async def append_actions(db: Database,
-                         rows: Sequence[tuple[str, int, str, int | None, datetime]]) -> None:
+async def append_actions(
+        db: Database,
+        rows: Sequence[tuple[str, int, str, int | None, datetime, int | None]]) -> None:
     """Append many actions, of any games, in one transaction: all or none.
 
-    ``rows`` are (game, seq, action, seat, created). One query checks that every game
+    ``rows`` are (game, seq, action, seat, created, fence); a row whose fence is not
+    its game's makes the batch fail with ``Fenced``. One query checks that every game
     is live and one multi-row INSERT writes them; the (game, seq) key refuses an
     action that was already written (Conflict, nothing written). Unlike
     ``append_action`` it does not look up each game's last seq: its caller (the
@@ -103,15 +137,25 @@ async def append_actions(db: Database,
     if not rows:
         return
     ids = {r[0] for r in rows}
+    fences = {r[0]: r[5] for r in rows if r[5] is not None}
     try:
         async with db.transaction() as s:
-            live = set((await s.execute(select(Game.id).where(
-                Game.id.in_(ids), Game.status == LIVE))).scalars())
+            if fences:
+                query = select(Game.id, Game.fence).where(Game.id.in_(ids), Game.status == LIVE)
+                found = (await s.execute(query.with_for_update(read=True))).all()
+                stored = {g: f for g, f in found}
+                live = set(stored)
+                for g, fence in fences.items():
+                    if g in stored:
+                        _check_fence(g, stored[g], fence)
+            else:
+                live = set((await s.execute(select(Game.id).where(
+                    Game.id.in_(ids), Game.status == LIVE))).scalars())
             if missing := ids - live:
                 raise Conflict(f"game {sorted(missing)[0]} is not live")
             await s.execute(insert(Action), [
                 {"game_id": g, "seq": seq, "seat": seat, "action": action, "created": created}
-                for g, seq, action, seat, created in rows])
+                for g, seq, action, seat, created, _ in rows])
     except IntegrityError:
         raise Conflict("an action of this batch was already written") from None
 
@@ -173,26 +217,59 @@ async def live_games(db: Database) -> list[StoredGame]:
         return [await _stored(s, g) for g in games]
 
 
+async def live_game_of(db: Database, table_id: str) -> StoredGame | None:
+    """The table's live game with its logged actions, if it has one."""
+    async with db.transaction() as s:
+        game = (await s.execute(select(Game).where(Game.table_id == table_id,
+                                                   Game.status == LIVE)
+                                .order_by(Game.started.desc()).limit(1))).scalar_one_or_none()
+        return None if game is None else await _stored(s, game)
+
+
+async def has_live_game(db: Database, table_id: str) -> bool:
+    async with db.read() as s:
+        return await s.scalar(select(Game.id).where(Game.table_id == table_id,
+                                                    Game.status == LIVE).limit(1)) is not None
+
+
+async def live_tables(db: Database) -> list[str]:
+    """The tables that have a live game (each needs an owner)."""
+    async with db.read() as s:
+        return list((await s.execute(select(Game.table_id).where(Game.status == LIVE)
+                                     .distinct())).scalars())
+
+
 async def _finish(s: AsyncSession, game_id: str, status: str, now: datetime,
-                  result: Mapping[str, Any] | None, record: Mapping[str, Any] | None) -> bool:
+                  result: Mapping[str, Any] | None, record: Mapping[str, Any] | None,
+                  fence: int | None = None) -> bool:
+    """Flip a live game to ``status``; False if it was not live. Fenced if ``fence`` is
+    given and is not the game's (then nothing changes, whatever its status)."""
     values: dict[str, Any] = {"status": status, "ended": now}
     if result is not None:
         values["result"] = dict(result)
     if record is not None:
         values["record"] = dict(record)
-    done = await s.execute(update(Game).where(Game.id == game_id, Game.status == LIVE)
-                           .values(**values))
-    return bool(done.rowcount)  # type: ignore[attr-defined]
+    where = [Game.id == game_id, Game.status == LIVE]
+    if fence is not None:
+        where.append(Game.fence == fence)
+    done = await s.execute(update(Game).where(*where).values(**values))
+    if done.rowcount:  # type: ignore[attr-defined]
+        return True
+    if fence is not None:
+        stored = await s.scalar(select(Game.fence).where(Game.id == game_id))
+        if stored is not None:
+            _check_fence(game_id, stored, fence)
+    return False
 
 
 async def dissolve_game(db: Database, game_id: str, result: Mapping[str, Any] | None = None,
                         record: Mapping[str, Any] | None = None,
-                        now: datetime | None = None) -> bool:
+                        now: datetime | None = None, fence: int | None = None) -> bool:
     """End a game without scoring it (void, dissolved, or every seat on 托管): no beans,
     no fee, no points; it never counts on a leaderboard. False if it had already
-    ended (nothing changes)."""
+    ended (nothing changes); Fenced for a stale owner."""
     async with db.transaction() as s:
-        if await _finish(s, game_id, DISSOLVED, now or utcnow(), result, record):
+        if await _finish(s, game_id, DISSOLVED, now or utcnow(), result, record, fence):
             return True
         if await s.get(Game, game_id) is None:
             raise NotFound(f"no game {game_id!r}")
@@ -250,7 +327,7 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
                       record: Mapping[str, Any] | None = None,
                       winners: Collection[str] | None = None, reason: str = "game",
                       items_used: Mapping[str, int] | None = None,
-                      now: datetime | None = None) -> Settlement:
+                      now: datetime | None = None, fence: int | None = None) -> Settlement:
     """Apply a finished game's beans, points and stats exactly once, in one transaction
     with marking it settled.
 
@@ -269,7 +346,7 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
         raise BadRequest(f"a settlement's reason is game or escape, not {reason!r}")
     now = now or utcnow()
     async with db.transaction() as s:
-        flipped = await _finish(s, game_id, SETTLED, now, result, record)
+        flipped = await _finish(s, game_id, SETTLED, now, result, record, fence)
         game = await s.get(Game, game_id)
         if game is None:
             raise NotFound(f"no game {game_id!r}")

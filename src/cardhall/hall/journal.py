@@ -16,7 +16,9 @@ its own order (a table has at most one append in flight: it waits for it). If
 a batch fails (a ``(game, seq)`` that exists: another process wrote it; a game
 that is no longer live), it is rolled back whole and its rows are written again
 one by one with ``append_action``'s checks, so only the offending rows fail,
-with the same ``Conflict``.
+with the same ``Conflict``. A row written by a process that lost its table's lease
+fails with ``Fenced`` (its ``fence`` is not the game's): the batch is rolled back
+and retried row by row too, so the other tables' rows still commit.
 
 Bounded: the pending rows are at most one per live table (each waits for its
 own), and one transaction takes at most ``BATCH_LIMIT`` of them.
@@ -47,6 +49,7 @@ class _Row:
     action: str
     seat: int | None
     created: datetime
+    fence: int | None
     done: asyncio.Future[None]
 
 
@@ -65,8 +68,10 @@ class ActionJournal:
         self.batches = 0  # transactions written (for tests and tuning)
         self.rows = 0
 
-    async def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
-        """Append the ``seq``-th action of a live game; returns once it is committed."""
+    async def append(self, game_id: str, seq: int, action: str, seat: int | None,
+                     fence: int | None = None) -> None:
+        """Append the ``seq``-th action of a live game; returns once it is committed
+        (``Fenced`` when ``fence`` is given and is not the game's)."""
         if self._closed:
             raise JournalClosed("the action log is closed")
         if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
@@ -76,7 +81,7 @@ class ActionJournal:
             self._wake = asyncio.Event()
             self._task = loop.create_task(self._run(), name="action-journal")
         assert self._wake is not None
-        row = _Row(game_id, seq, action, seat, utcnow(), loop.create_future())
+        row = _Row(game_id, seq, action, seat, utcnow(), fence, loop.create_future())
         self._pending.append(row)
         self._wake.set()
         # Shielded: a caller that is cancelled must not cancel the row's future, which
@@ -97,8 +102,8 @@ class ActionJournal:
 
     async def _write(self, batch: list[_Row]) -> None:
         try:
-            await append_actions(self.db, [(r.game_id, r.seq, r.action, r.seat, r.created)
-                                           for r in batch])
+            await append_actions(self.db, [(r.game_id, r.seq, r.action, r.seat, r.created,
+                                            r.fence) for r in batch])
         except Exception as exc:
             if len(batch) == 1:
                 _resolve(batch[0], exc)
@@ -108,7 +113,7 @@ class ActionJournal:
             for r in batch:
                 try:
                     await append_action(self.db, r.game_id, r.seq, r.action, r.seat,
-                                        now=r.created)
+                                        now=r.created, fence=r.fence)
                 except Exception as one:
                     _resolve(r, one)
                 else:

@@ -6,6 +6,12 @@ has waited ``bot_wait_seconds`` since its first player came fills its empty
 seats with bots. A private table (``private``) waits for friends who join
 with its invite code; its owner may start it early with bots.
 
+The queues and invite codes are the coordinator's (in memory for one process,
+in Redis for several: one queue per room, shared, each change atomic); the
+process whose join (or bot timer) takes a table's worth out of a queue opens the
+table and runs it under a lease. Every process with a player in a queue keeps a
+bot timer for it, so the bots still come when the first player's process dies.
+
 The lobby holds no lock across an await: it runs on the event loop, and each
 table changes only through its own queue.
 """
@@ -17,15 +23,15 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from cardhall.games import VARIANTS
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig, Room
+from cardhall.hall.coordinator import Coordinator, Joined, Lease
 from cardhall.hall.messages import Invite, ProtocolError, Queued
-from cardhall.hall.outbox import Outbox
+from cardhall.hall.peer import TableCall
 from cardhall.hall.store import DbStore
-from cardhall.hall.table import GRACE_SECONDS, Command, Seat, Table, TablePhase
+from cardhall.hall.table import GRACE_SECONDS, Command, Seat, Table
 
 log = logging.getLogger("cardhall.hall.lobby")
 
@@ -34,35 +40,36 @@ CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 BOT_NAMES = ("机器人·甲", "机器人·乙", "机器人·丙", "机器人·丁", "机器人·戊")
 
 
-@dataclass
-class Queue:
-    room: Room
-    players: list[str] = field(default_factory=list)
-    since: float | None = None
-    timer: asyncio.TimerHandle | None = None
+def new_table_id() -> str:
+    return f"t{secrets.token_hex(6)}"
 
 
 class Lobby:
-    def __init__(self, config: HallConfig, store: DbStore, outbox: Outbox, bots: BotPool,
+    def __init__(self, config: HallConfig, store: DbStore, coord: Coordinator, bots: BotPool,
                  grace_seconds: float = GRACE_SECONDS) -> None:
         self.config = config
         self.rooms = {r.id: r for r in config.rooms}
         self.store = store
-        self.outbox = outbox
+        self.coord = coord
+        self.outbox = coord.outbox
+        self.queues = coord.queues
         self.bots = bots
         self.grace_seconds = grace_seconds
-        self.queues = {r.id: Queue(r) for r in config.rooms}
         self.tables: dict[str, Table] = {}
-        self.codes: dict[str, str] = {}  # invite code → table id
+        self.leases: dict[str, Lease] = {}
+        self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}  # room → (since, timer)
         self.latency_hook: Callable[[float], None] | None = None
 
     # -- where a player is -------------------------------------------------------------
 
     def tables_of(self, player: str) -> list[Table]:
+        """The tables of this process at which ``player`` sits."""
         return [t for t in self.tables.values() if t.seat_of(player) is not None]
 
-    def queued_in(self, player: str) -> str | None:
-        return next((q.room.id for q in self.queues.values() if player in q.players), None)
+    async def all_tables_of(self, player: str) -> list[str]:
+        """Every table at which ``player`` sits, in this process or another."""
+        here = [t.id for t in self.tables_of(player)]
+        return here + [t for t in await self.coord.remote_tables_of(player) if t not in here]
 
     def room(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
@@ -85,66 +92,84 @@ class Lobby:
         if balance < room.min_beans:
             raise ProtocolError("not_enough_beans", f"{room.name} needs {room.min_beans} "
                                 f"beans; you hold {balance}")
-        queued = self.queued_in(player)
-        if queued is not None:
-            self.cancel(player, queued)
-        q = self.queues[room.id]
-        q.players.append(player)
-        if q.since is None:
-            q.since = time.time()
-            if room.bot_wait_seconds is not None:
-                q.timer = asyncio.get_running_loop().call_later(
-                    room.bot_wait_seconds, lambda: asyncio.ensure_future(self._bots_fill(q)))
-        await self._match(q)
-        if player in q.players:
-            bots_at = None if q.timer is None or room.bot_wait_seconds is None else \
-                int(((q.since or time.time()) + room.bot_wait_seconds) * 1000)
-            for p in q.players:
-                self.outbox.send(p, Queued(room=room.id, waiting=len(q.players),
+        table_id = new_table_id()
+        joined = await self.queues.add(room.id, player, VARIANTS[room.variant].players,
+                                       table_id)
+        await self._matched(room, joined, table_id)
+        if player in joined.waiting:
+            bots_at = None if room.bot_wait_seconds is None or joined.since is None else \
+                int((joined.since + room.bot_wait_seconds) * 1000)
+            for p in joined.waiting:
+                self.outbox.send(p, Queued(room=room.id, waiting=len(joined.waiting),
                                            bots_at=bots_at))
+
+    async def _matched(self, room: Room, joined: Joined, table_id: str) -> None:
+        """Seat the group a queue gave up; keep a bot timer for whoever still waits."""
+        if joined.group:
+            await self._open(room, joined.group, table_id=table_id)
+        if joined.waiting and joined.since is not None:
+            self._arm(room, joined.since)
+
+    def _arm(self, room: Room, since: float) -> None:
+        """Fill the queue with bots once its first player has waited bot_wait_seconds."""
+        if room.bot_wait_seconds is None:
+            return
+        armed = self._timers.get(room.id)
+        if armed is not None and armed[0] == since:
+            return
+        if armed is not None:
+            armed[1].cancel()
+        delay = max(0.0, since + room.bot_wait_seconds - time.time())
+        handle = asyncio.get_running_loop().call_later(
+            delay, lambda: asyncio.ensure_future(self._bots_fill(room)))
+        self._timers[room.id] = (since, handle)
+
+    async def _bots_fill(self, room: Room) -> None:
+        self._timers.pop(room.id, None)
+        assert room.bot_wait_seconds is not None
+        table_id = new_table_id()
+        joined = await self.queues.take_due(room.id, room.bot_wait_seconds, table_id)
+        await self._matched(room, joined, table_id)
 
     async def _free_for_new_table(self, player: str) -> None:
         """A player may queue while his only tables are between games: he leaves them."""
-        for table in self.tables_of(player):
-            if table.phase == TablePhase.PLAYING:
-                raise ProtocolError("not_allowed", f"you are playing at table {table.id}: "
-                                    "finish or leave it first")
-            await table.call(Command("leave", player=player))
+        for table_id in await self.all_tables_of(player):
+            try:
+                await self.call(TableCall(table=table_id, kind="free", player=player))
+            except ProtocolError as exc:
+                if exc.code not in ("unknown_table", "not_seated"):
+                    raise  # gone meanwhile, or not his any more: he is free of it
 
-    def cancel(self, player: str, room_id: str) -> bool:
-        q = self.queues.get(room_id)
-        if q is None or player not in q.players:
-            return False
-        q.players.remove(player)
-        if not q.players:
-            self._reset(q)
-        return True
+    async def cancel(self, player: str, room_id: str | None = None) -> bool:
+        """Take ``player`` out of a room's queue (any room's if None); False if not queued."""
+        return await self.queues.remove(player, room_id) is not None
 
-    def _reset(self, q: Queue) -> None:
-        if q.timer is not None:
-            q.timer.cancel()
-        q.timer, q.since = None, None
+    async def call(self, call: TableCall) -> None:
+        """Carry out a table command here, or at the process that runs the table."""
+        if call.table in self.tables:
+            await self.run_call(call)
+        else:
+            await self.coord.forward(call)
 
-    async def _match(self, q: Queue) -> None:
-        need = VARIANTS[q.room.variant].players
-        while len(q.players) >= need:
-            group, q.players[:] = q.players[:need], q.players[need:]
-            await self._open(q.room, list(group))
-        if not q.players:
-            self._reset(q)
-
-    async def _bots_fill(self, q: Queue) -> None:
-        q.timer = None
-        if not q.players:
-            self._reset(q)
+    async def run_call(self, call: TableCall) -> None:
+        """A table command for a table of this process (from here or another process)."""
+        table = self.table(call.table)
+        if call.kind == "watch":
+            table.watchers.add(call.player)
+            self.outbox.send(call.player, table.state_for(call.player))
             return
-        group, q.players[:] = list(q.players), []
-        self._reset(q)
-        await self._open(q.room, group)
+        if call.kind in SEATED and table.seat_of(call.player) is None:
+            raise ProtocolError("not_seated", f"you do not sit at table {table.id}")
+        cmd = Command(call.kind, player=call.player, text=call.text, seq=call.seq,
+                      token=call.title)
+        if call.kind == "connection":
+            table.submit(cmd)  # nobody waits for it: the table sends the state
+        else:
+            await table.call(cmd)
 
     async def _open(self, room: Room, players: Sequence[str | None], *, code: str | None = None,
                     owner: str | None = None, bots_allowed: bool = True,
-                    start: bool = True) -> Table:
+                    start: bool = True, table_id: str | None = None) -> Table:
         need = VARIANTS[room.variant].players
         names = await self.store.names([p for p in players if p is not None])
         seats = []
@@ -153,20 +178,43 @@ class Lobby:
             name, title = names.get(p, (BOT_NAMES[i % len(BOT_NAMES)], "")) if p else (
                 BOT_NAMES[i % len(BOT_NAMES)], "机器人")
             seats.append(Seat(player=p, name=name, title=title))
-        table = Table(f"t{secrets.token_hex(6)}", room, seats, self.store, self.outbox,
+        table_id = table_id or new_table_id()
+        lease = await self.coord.acquire(table_id)
+        assert lease is not None, "a new table id is nobody's"
+        table = Table(table_id, room, seats, self.store, self.outbox,
                       self.bots, code=code, owner=owner, bots_allowed=bots_allowed,
-                      on_close=self._closed, grace_seconds=self.grace_seconds)
-        table.latency_hook = self.latency_hook
-        self.tables[table.id] = table
-        table.start()
+                      on_close=self._closed, grace_seconds=self.grace_seconds,
+                      fence=lease.fence)
+        await self.adopt(table, lease)
         if start:
             table.submit(Command("begin"))
         return table
 
+    async def adopt(self, table: Table, lease: Lease) -> None:
+        """Run ``table`` here under ``lease``: it takes commands from now on."""
+        table.latency_hook = self.latency_hook
+        table.on_seats = self._seats
+        table.on_drop = self._dropped
+        self.tables[table.id] = table
+        self.leases[table.id] = lease
+        await self.coord.seated(table.id, table.humans(), [])
+        table.start()
+
+    async def _seats(self, table: Table, players: list[str], gone: list[str]) -> None:
+        await self.coord.seated(table.id, players, gone)
+
+    def _dropped(self, table: Table) -> None:
+        """Another process owns ``table`` now: forget it here (its lease is not ours)."""
+        self.tables.pop(table.id, None)
+        self.leases.pop(table.id, None)
+
     async def _closed(self, table: Table, requeue: list[str]) -> None:
         self.tables.pop(table.id, None)
+        lease = self.leases.pop(table.id, None)
+        if lease is not None:
+            await self.coord.release(lease)
         if table.code is not None:
-            self.codes.pop(table.code, None)
+            await self.coord.set_code(table.code, None)
         for player in requeue:
             try:
                 await self.join(player, table.room.id)
@@ -178,26 +226,28 @@ class Lobby:
     async def private(self, player: str, room_id: str, bots: bool) -> Table:
         room = self.room(room_id)
         await self._free_for_new_table(player)
-        queued = self.queued_in(player)
-        if queued is not None:
-            self.cancel(player, queued)
+        await self.cancel(player)
         code = "".join(secrets.choice(CODE_CHARS) for _ in range(6))
         table = await self._open(room, [player], code=code, owner=player, bots_allowed=bots,
                                  start=False)
-        self.codes[code] = table.id
+        await self.coord.set_code(code, table.id)
         self.outbox.send(player, Invite(table=table.id, room=room.id, code=code))
         self.outbox.send(player, table.state_for(player))
         return table
 
-    async def join_code(self, player: str, code: str) -> Table:
-        table_id = self.codes.get(code)
-        table = self.tables.get(table_id or "")
-        if table is None or table.phase != TablePhase.WAITING:
+    async def join_code(self, player: str, code: str) -> None:
+        table_id = await self.coord.code_table(code)
+        if table_id is None:
             raise ProtocolError("unknown_table", f"no table is waiting with code {code}")
-        if table.seat_of(player) is not None:
+        if table_id in await self.all_tables_of(player):
             raise ProtocolError("not_allowed", "you already sit at that table")
         await self._free_for_new_table(player)
+        await self.cancel(player)
         names = await self.store.names([player])
         name, title = names.get(player, ("", ""))
-        await table.call(Command("sit", player=player, text=name, token=title))
-        return table
+        await self.call(TableCall(table=table_id, kind="sit", player=player, text=name,
+                                  title=title))
+
+
+#: Table commands only a seated player may give.
+SEATED = frozenset({"act", "next", "leave", "start_now"})

@@ -130,6 +130,10 @@ class Game(Base):
     status: Mapped[str] = mapped_column(String(16), default="live", index=True)
     started: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     ended: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: The fencing token of the process that owns the game's table (0: one process).
+    #: Appends and settlements carry their writer's token and are refused when it is
+    #: not this one: a process that lost its lease cannot write (docs/deploy.md).
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class Action(Base):

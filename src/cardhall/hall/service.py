@@ -5,18 +5,25 @@ live table from the action log when it opens, and turns each typed client
 message into a lobby or table command. It knows players by id only; the
 server authenticates connections, delivers what the hall sends through the
 ``Outbox``, and reports connections coming and going.
+
+What lies beyond this process is the ``Coordinator``'s (``coordinator.py``): one
+process runs on the local one, several on Redis's. A table is rebuilt here only
+under a lease (``adopt``): at start every live game's table whose lease is free,
+and later, with Redis, every table whose owner stopped renewing its lease.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 from cardhall.hall import accounts
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
+from cardhall.hall.coordinator import Coordinator, LocalCoordinator
 from cardhall.hall.db import Database
-from cardhall.hall.games import live_games
+from cardhall.hall.games import StoredGame, claim_games, live_game_of, live_tables
 from cardhall.hall.levels import title_for
 from cardhall.hall.lobby import BOT_NAMES, Lobby
 from cardhall.hall.messages import (
@@ -36,6 +43,7 @@ from cardhall.hall.messages import (
     Welcome,
 )
 from cardhall.hall.outbox import Outbox
+from cardhall.hall.peer import CallKind, TableCall
 from cardhall.hall.store import DbStore
 from cardhall.hall.table import GRACE_SECONDS, Command, Seat, Table, TablePhase
 
@@ -44,47 +52,82 @@ log = logging.getLogger("cardhall.hall")
 
 class Hall:
     def __init__(self, config: HallConfig, db: Database, outbox: Outbox,
-                 bots: BotPool | None = None, grace_seconds: float = GRACE_SECONDS) -> None:
+                 bots: BotPool | None = None, grace_seconds: float = GRACE_SECONDS,
+                 coordinator: Coordinator | None = None) -> None:
         self.config = config
         self.db = db
-        self.outbox = outbox
+        self.coord = coordinator or LocalCoordinator(outbox)
+        self.outbox = self.coord.outbox
         self.bots = bots or BotPool()
         self.store = DbStore(db)
-        self.lobby = Lobby(config, self.store, outbox, self.bots, grace_seconds)
+        self.lobby = Lobby(config, self.store, self.coord, self.bots, grace_seconds)
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- life --------------------------------------------------------------------------
 
     async def open(self) -> int:
-        """Rebuild every live game's table from its log; returns how many were rebuilt."""
+        """Rebuild every live game's table whose lease is free; returns how many."""
+        await self.coord.start(self)
+        return await self.adopt_orphans()
+
+    async def adopt_orphans(self) -> int:
+        """Take over the live games' tables nobody runs (at start, or after a process
+        died); returns how many tables were rebuilt here."""
         rebuilt = 0
-        for game in await live_games(self.db):
-            room = self.lobby.rooms.get(game.room_id)
-            if room is None:
+        for table_id in await self.coord.unowned(await live_tables(self.db)):
+            if table_id not in self.lobby.tables and await self.adopt(table_id):
+                rebuilt += 1
+        return rebuilt
+
+    async def adopt(self, table_id: str) -> bool:
+        """Rebuild ``table_id`` from its live game's log, if its lease can be had."""
+        lease = await self.coord.acquire(table_id)
+        if lease is None:
+            return False
+        if lease.fence is not None:
+            await claim_games(self.db, table_id, lease.fence)  # the old owner's writes stop
+        game = await live_game_of(self.db, table_id)  # read after the claim: all it wrote
+        room = self.lobby.rooms.get(game.room_id) if game is not None else None
+        if game is None or room is None:
+            if game is not None:
                 log.error("game %s is in room %s, which the config no longer has",
                           game.id, game.room_id)
-                continue
-            names = await self.store.names([p for p in game.players if p])
-            seats = [Seat(player=p, name=names.get(p, ("", ""))[0],
-                          title=names.get(p, ("", ""))[1]) if p else
-                     Seat(player=None, name=BOT_NAMES[i % len(BOT_NAMES)], title="机器人")
-                     for i, p in enumerate(game.players)]
-            table = Table(game.table_id, room, seats, self.store, self.outbox, self.bots,
-                          on_close=self.lobby._closed, grace_seconds=self.lobby.grace_seconds)
-            table.latency_hook = self.lobby.latency_hook
-            table.restore(game.id, game.record)
-            balances = await self.store.balances([p for p in game.players if p])
-            for s in seats:
-                if s.player:
-                    s.balance = balances.get(s.player, 0)
-            self.lobby.tables[table.id] = table
-            table.start()
-            table.submit(Command("resume"))
-            rebuilt += 1
-        return rebuilt
+            await self.coord.release(lease)
+            return False
+        table = await self._rebuild(game, room, lease.fence)
+        await self.lobby.adopt(table, lease)
+        present = await self.coord.present(table.humans())
+        table.submit(Command("resume", token=present))
+        log.info("table %s rebuilt at seq %d", table.id, table.seq,
+                 extra={"event": "adopt", "table": table.id, "fence": lease.fence})
+        return True
+
+    async def _rebuild(self, game: StoredGame, room: Any, fence: int | None) -> Table:
+        names = await self.store.names([p for p in game.players if p])
+        seats = [Seat(player=p, name=names.get(p, ("", ""))[0],
+                      title=names.get(p, ("", ""))[1]) if p else
+                 Seat(player=None, name=BOT_NAMES[i % len(BOT_NAMES)], title="机器人")
+                 for i, p in enumerate(game.players)]
+        table = Table(game.table_id, room, seats, self.store, self.outbox, self.bots,
+                      on_close=self.lobby._closed, grace_seconds=self.lobby.grace_seconds,
+                      fence=fence)
+        table.restore(game.id, game.record)
+        balances = await self.store.balances([p for p in game.players if p])
+        for s in seats:
+            if s.player:
+                s.balance = balances.get(s.player, 0)
+        return table
+
+    def drop(self, table_id: str) -> None:
+        """This process lost ``table_id``'s lease: stop running it, saying nothing."""
+        table = self.lobby.tables.get(table_id)
+        if table is not None:
+            table._drop()
 
     async def close(self) -> None:
         for table in list(self.lobby.tables.values()):
             await table.stop()
+        await self.coord.close()
         await self.store.close()
         self.bots.close()
 
@@ -97,19 +140,41 @@ class Hall:
         info = PlayerInfo(id=player.id, name=player.name, beans=balance, points=player.points,
                           title=title_for(player.points), guest=player.is_guest,
                           admin=player.is_admin)
-        return Welcome(player=info, tables=[t.id for t in self.lobby.tables_of(player_id)])
+        return Welcome(player=info, tables=await self.lobby.all_tables_of(player_id))
 
-    def connected(self, player_id: str) -> None:
-        """After the welcome went out: every table he sits at sends its state."""
-        for table in self.lobby.tables_of(player_id):
-            table.submit(Command("connection", player=player_id, text="up"))
+    def connected(self, player_id: str, tables: list[str] | None = None) -> None:
+        """After the welcome went out: every table he sits at (the welcome's ``tables``;
+        by default this process's) sends its state."""
+        if tables is None:
+            tables = [t.id for t in self.lobby.tables_of(player_id)]
+        self._connection(player_id, tables, "up")
 
-    def disconnected(self, player_id: str) -> None:
-        for table in self.lobby.tables_of(player_id):
-            table.submit(Command("connection", player=player_id, text="down"))
-        queued = self.lobby.queued_in(player_id)
-        if queued is not None:
-            self.lobby.cancel(player_id, queued)
+    async def disconnected(self, player_id: str, conn: int) -> None:
+        """Connection ``conn`` closed; if it still spoke for the player, he is away."""
+        if not await self.coord.detach(player_id, conn):
+            return  # he is connected to another process now
+        self._connection(player_id, await self.lobby.all_tables_of(player_id), "down")
+        await self.lobby.cancel(player_id)
+
+    def _connection(self, player_id: str, tables: list[str], text: str) -> None:
+        for table_id in tables:
+            table = self.lobby.tables.get(table_id)
+            if table is not None:
+                table.submit(Command("connection", player=player_id, text=text))
+            else:
+                self._spawn(self._tell(TableCall(table=table_id, kind="connection",
+                                                 player=player_id, text=text)))
+
+    async def _tell(self, call: TableCall) -> None:
+        try:
+            await self.lobby.call(call)
+        except ProtocolError as exc:
+            log.info("%s for %s at %s: %s", call.kind, call.player, call.table, exc)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- messages ----------------------------------------------------------------------
 
@@ -127,57 +192,63 @@ class Hall:
             case Join():
                 raise ProtocolError("malformed", "join: give a room or an invite code")
             case Act(table=t, action=action, seq=seq):
-                await self._seated(player_id, t).call(
-                    Command("act", player=player_id, text=action, seq=seq))
+                await self._table(player_id, t, "act", text=action, seq=seq)
             case Next(table=t):
-                await self._seated(player_id, t).call(Command("next", player=player_id))
+                await self._table(player_id, t, "next")
             case Leave(table=t) if t is not None:
-                await self._seated(player_id, t).call(Command("leave", player=player_id))
+                await self._table(player_id, t, "leave")
             case Leave(room=room) if room is not None:
-                if not self.lobby.cancel(player_id, room):
+                if not await self.lobby.cancel(player_id, room):
                     raise ProtocolError("not_seated", f"you are not queued in {room}")
             case Leave():
                 raise ProtocolError("malformed", "leave: give a table or a room")
             case Private(room=room, bots=bots):
                 await self.lobby.private(player_id, room, bots)
             case Start(table=t):
-                await self._seated(player_id, t).call(Command("start_now", player=player_id))
+                await self._table(player_id, t, "start_now")
             case Watch(table=t):
                 if not admin:
                     raise ProtocolError("forbidden", "only an admin may watch a table")
-                table = self.lobby.table(t)
-                table.watchers.add(player_id)
-                self.outbox.send(player_id, table.state_for(player_id))
+                await self._table(player_id, t, "watch")
 
-    def _seated(self, player_id: str, table_id: str) -> Table:
-        table = self.lobby.table(table_id)
-        if table.seat_of(player_id) is None:
-            raise ProtocolError("not_seated", f"you do not sit at table {table_id}")
-        return table
+    async def _table(self, player_id: str, table_id: str, kind: CallKind, text: str = "",
+                     seq: int | None = None) -> None:
+        await self.lobby.call(TableCall(table=table_id, kind=kind, player=player_id,
+                                        text=text, seq=seq))
 
     # -- operators ---------------------------------------------------------------------
 
-    def live_tables(self) -> list[dict[str, Any]]:
+    def local_tables(self) -> list[dict[str, Any]]:
+        """This process's live tables, as the admin's table list shows them."""
         return [{"id": t.id, "room": t.room.id, "variant": t.room.variant,
                  "phase": str(t.phase), "game": t.game_id, "seq": t.seq,
-                 "players": [s.player for s in t.seats], "private": t.code is not None}
+                 "players": [s.player for s in t.seats], "private": t.code is not None,
+                 "process": self.coord.process}
                 for t in self.lobby.tables.values()]
+
+    async def live_tables(self) -> list[dict[str, Any]]:
+        """Every live table of the hall, whichever process runs it."""
+        return await self.coord.census()
 
     async def kick(self, player_id: str) -> int:
         """Remove a player from every table (the game's penalty for a kick applies)."""
-        tables = self.lobby.tables_of(player_id)
-        for table in tables:
-            await table.call(Command("kick", player=player_id))
-        queued = self.lobby.queued_in(player_id)
-        if queued is not None:
-            self.lobby.cancel(player_id, queued)
+        tables = await self.lobby.all_tables_of(player_id)
+        for table_id in tables:
+            await self.lobby.call(TableCall(table=table_id, kind="kick", player=player_id))
+        await self.lobby.cancel(player_id)
         return len(tables)
 
-    def room_counts(self) -> dict[str, dict[str, int]]:
-        """Live counts per room for the lobby: players waiting, tables playing."""
-        counts = {r: {"waiting": len(q.players), "tables": 0}
-                  for r, q in self.lobby.queues.items()}
+    def local_counts(self) -> dict[str, int]:
+        """Tables open per room in this process."""
+        counts: dict[str, int] = {}
         for t in self.lobby.tables.values():
-            if t.room.id in counts and t.phase != TablePhase.CLOSED:
-                counts[t.room.id]["tables"] += 1
+            if t.phase != TablePhase.CLOSED:
+                counts[t.room.id] = counts.get(t.room.id, 0) + 1
         return counts
+
+    async def room_counts(self) -> dict[str, dict[str, int]]:
+        """Live counts per room for the lobby: players waiting, tables playing."""
+        waiting = await self.coord.queues.waiting()
+        tables = await self.coord.table_counts()
+        return {r: {"waiting": waiting.get(r, 0), "tables": tables.get(r, 0)}
+                for r in self.lobby.rooms}

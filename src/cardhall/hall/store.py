@@ -38,10 +38,12 @@ class DbStore:
         players = [s.player for s in table.seats]
         return await stored.create_game(self.db, table_id=table.id, room_id=table.room.id,
                                         variant=game.variant.id, players=players,
-                                        seed=game.seed, options=game.options)
+                                        seed=game.seed, options=game.options,
+                                        fence=table.fence)
 
-    async def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None:
-        await self.journal.append(game_id, seq, action, seat)
+    async def append(self, game_id: str, seq: int, action: str, seat: int | None,
+                     fence: int | None = None) -> None:
+        await self.journal.append(game_id, seq, action, seat, fence)
 
     async def close(self) -> None:
         """Commit the actions still pending; afterwards no append is taken."""
@@ -53,7 +55,8 @@ class DbStore:
         humans = {s.player: i for i, s in enumerate(table.seats) if s.player is not None}
         record = game.record()
         if result["ended"] in ("unscored", "dissolved"):
-            await stored.dissolve_game(self.db, table.game_id, result=result, record=record)
+            await stored.dissolve_game(self.db, table.game_id, result=result, record=record,
+                                      fence=table.fence)
             by_seat = {str(i): 0 for i in humans.values()}
         else:
             deltas = {p: beans[i] for p, i in humans.items()}
@@ -65,7 +68,7 @@ class DbStore:
             done = await stored.settle_game(
                 self.db, table.game_id, deltas, points, game.variant.id, result=result,
                 record=record, winners=winners, items_used=used,
-                reason="escape" if result["ended"] == "escape" else "game")
+                reason="escape" if result["ended"] == "escape" else "game", fence=table.fence)
             by_seat = done.beans
         titles: dict[str, str] = {}
         async with self.db.transaction() as s:
@@ -79,7 +82,8 @@ class DbStore:
     async def abandon(self, table: Table, game: GameState) -> None:
         """End a game that can never be played out (every seat on 托管, redealing)."""
         assert table.game_id is not None
-        await stored.dissolve_game(self.db, table.game_id, record=game.record())
+        await stored.dissolve_game(self.db, table.game_id, record=game.record(),
+                                   fence=table.fence)
 
     async def golden_eyes(self, players: list[str]) -> dict[str, int]:
         """How many Golden Eyes each player holds: a 欢乐 game may spend them."""

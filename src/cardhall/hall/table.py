@@ -9,6 +9,12 @@ hears of it (``TableStore.append``), so a crash loses nothing that was told.
 
 States: ``WAITING`` (a private table filling up), ``PLAYING`` (a game runs),
 ``BETWEEN`` (settled; each player chooses to play on or leave), ``CLOSED``.
+
+When several processes run the hall, a table runs in the one that holds its
+lease, and its writes carry the lease's fencing token (``fence``). A write the
+database refuses as fenced means another process has taken the table over: the
+table is dropped here at once (``CLOSED``, nobody told anything, nothing else
+written), and its players hear from the new owner.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from cardhall.games import GameState, IllegalAction, new_game, replay
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import Room
 from cardhall.hall.economy import bot_balance, game_beans
+from cardhall.hall.errors import Fenced
 from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
 from cardhall.hall.outbox import Outbox
 from cardhall.hall.timers import decision_seconds
@@ -70,7 +77,8 @@ class TableStore(Protocol):
     """Where a table's games live: the action log and the settlement."""
 
     async def start_game(self, table: Table, game: GameState) -> str: ...
-    async def append(self, game_id: str, seq: int, action: str, seat: int | None) -> None: ...
+    async def append(self, game_id: str, seq: int, action: str, seat: int | None,
+                     fence: int | None) -> None: ...
     async def settle(self, table: Table, game: GameState,
                      beans: list[int]) -> dict[str, Any]: ...
     async def balances(self, players: list[str]) -> dict[str, int]: ...
@@ -96,7 +104,7 @@ class Table:
                  outbox: Outbox, bots: BotPool, *, code: str | None = None,
                  owner: str | None = None, bots_allowed: bool = True,
                  on_close: Callable[[Table, list[str]], Awaitable[None]] | None = None,
-                 grace_seconds: float = GRACE_SECONDS) -> None:
+                 grace_seconds: float = GRACE_SECONDS, fence: int | None = None) -> None:
         self.id = table_id
         self.room = room
         self.seats = seats
@@ -108,6 +116,11 @@ class Table:
         self.bots_allowed = bots_allowed
         self.on_close = on_close
         self.grace_seconds = grace_seconds
+        self.fence = fence
+        #: Told who sits here and who no longer does (the cluster's index of seats).
+        self.on_seats: Callable[[Table, list[str], list[str]], Awaitable[None]] | None = None
+        #: Told when the table is dropped because another process owns it now.
+        self.on_drop: Callable[[Table], None] | None = None
         self.phase = TablePhase.WAITING
         self.game: GameState | None = None
         self.game_id: str | None = None
@@ -132,15 +145,27 @@ class Table:
             cmd = await self.queue.get()
             try:
                 await self._handle(cmd)
-                if cmd.done is not None and not cmd.done.done():
-                    cmd.done.set_result(None)
+                _answer(cmd, None)
             except ProtocolError as exc:
-                if cmd.done is not None and not cmd.done.done():
-                    cmd.done.set_exception(exc)
+                _answer(cmd, exc)
+            except Fenced as exc:
+                log.warning("table %s: another process owns it now (%s): dropped", self.id, exc)
+                self._drop()
+                _answer(cmd, ProtocolError("busy", "this table moved to another server: "
+                                           "try again"))
             except Exception as exc:  # one bad command must not kill the table
                 log.exception("table %s: %s failed", self.id, cmd.kind)
-                if cmd.done is not None and not cmd.done.done():
-                    cmd.done.set_exception(ProtocolError("internal", f"table error: {exc}"))
+                _answer(cmd, ProtocolError("internal", f"table error: {exc}"))
+        while not self.queue.empty():  # nobody waits for ever on a closed table
+            _answer(self.queue.get_nowait(),
+                    ProtocolError("unknown_table", f"table {self.id} has closed"))
+
+    def _drop(self) -> None:
+        """Stop at once, saying nothing: another process runs this table now."""
+        self.phase = TablePhase.CLOSED
+        self._cancel_timers()
+        if self.on_drop is not None:
+            self.on_drop(self)
 
     async def stop(self) -> None:
         self.phase = TablePhase.CLOSED
@@ -211,13 +236,16 @@ class Table:
         await self._start_game()
 
     async def _on_resume(self, cmd: Command) -> None:
-        """Rebuilt from the log after a restart: deadlines and graces start anew."""
+        """Rebuilt from the log after a restart or a takeover: deadlines and graces start
+        anew; ``cmd.token`` holds the players connected somewhere (they get the state)."""
         assert self.game is not None
         self.phase = TablePhase.PLAYING
+        present: set[str] = cmd.token or set()
         for s in self.seats:
             if s.player is not None:
-                s.connected = False
-                self._start_grace(s.player)
+                s.connected = s.player in present and not s.left
+                if not s.connected:
+                    self._start_grace(s.player)
         if self.game.over:  # it crashed after the last action, before settling
             await self._settle()
         else:
@@ -292,6 +320,15 @@ class Table:
             raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
         await self._leave(seat, forced=cmd.text == "forced", reason=cmd.text or "left")
 
+    async def _on_free(self, cmd: Command) -> None:
+        """The player wants a new table: he leaves this one unless a game is running."""
+        if self.seat_of(cmd.player or "") is None:
+            return
+        if self.phase == TablePhase.PLAYING:
+            raise ProtocolError("not_allowed", f"you are playing at table {self.id}: "
+                                "finish or leave it first")
+        await self._on_leave(cmd)
+
     async def _leave(self, seat: int, forced: bool, reason: str) -> None:
         player = self.seats[seat].player
         assert player is not None
@@ -300,6 +337,7 @@ class Table:
         if self.phase == TablePhase.PLAYING and game is not None and not game.left[seat]:
             await self._accept(f"@{seat} leave{' forced' if forced else ''}", seat)
         self.seats[seat].left = True
+        await self._seats_changed([], [player])
         self.outbox.send(player, Left(table=self.id, reason=reason))
         if self.phase in (TablePhase.BETWEEN, TablePhase.WAITING):
             await self._close("a player left", requeue=True)
@@ -341,11 +379,14 @@ class Table:
     async def _on_sit(self, cmd: Command) -> None:
         """A friend takes a free seat at a private table; the table starts once full."""
         if self.phase != TablePhase.WAITING:
-            raise ProtocolError("not_allowed", "that table has started")
+            raise ProtocolError("unknown_table", f"table {self.id} is not waiting for players")
+        if self.seat_of(cmd.player or "") is not None:
+            raise ProtocolError("not_allowed", "you already sit at that table")
         free = next((i for i, s in enumerate(self.seats) if not s.human), None)
         if free is None:
             raise ProtocolError("not_allowed", "that table is full")
         self.seats[free] = Seat(player=cmd.player, name=cmd.text, title=str(cmd.token or ""))
+        await self._seats_changed([cmd.player or ""], [])
         for p in self.humans():
             self._send_state(p)
         if all(s.human for s in self.seats):
@@ -403,7 +444,7 @@ class Table:
         game, game_id = self.game, self.game_id
         assert game is not None and game_id is not None
         started = time.perf_counter()
-        await self.store.append(game_id, self.seq + 1, canonical, seat)
+        await self.store.append(game_id, self.seq + 1, canonical, seat, self.fence)
         game.apply(canonical)
         self.actions_accepted += 1
         if game.over:
@@ -440,6 +481,7 @@ class Table:
         self.phase = TablePhase.CLOSED
         self._cancel_timers()
         remaining = self.humans()
+        await self._seats_changed([], remaining)
         for player in remaining:
             self.outbox.send(player, Left(table=self.id, reason=reason))
         if self.on_close is not None:
@@ -447,6 +489,10 @@ class Table:
             # would be matched into a game he cannot see.
             back = [p for p in remaining if self.seats[self.seat_of(p) or 0].connected]
             await self.on_close(self, back if requeue else [])
+
+    async def _seats_changed(self, players: list[str], gone: list[str]) -> None:
+        if self.on_seats is not None:
+            await self.on_seats(self, players, gone)
 
     # -- after every change: views out, timers and bots in ------------------------------
 
@@ -563,3 +609,13 @@ class Table:
         for handle in self._graces.values():
             handle.cancel()
         self._graces.clear()
+
+
+def _answer(cmd: Command, exc: ProtocolError | None) -> None:
+    """Resolve the caller's wait on ``cmd`` (if any is waiting and it is not resolved)."""
+    if cmd.done is None or cmd.done.done():
+        return
+    if exc is None:
+        cmd.done.set_result(None)
+    else:
+        cmd.done.set_exception(exc)

@@ -167,7 +167,7 @@ async def me(request: Request) -> Response:
     player = await _player(request)
     prof = (await accounts.profile(server.db, player.id)).to_json()
     prof["admin"] = player.is_admin
-    prof["tables"] = [t.id for t in server.hall.lobby.tables_of(player.id)]
+    prof["tables"] = await server.hall.lobby.all_tables_of(player.id)
     prof["relief_left"] = await ledger.relief_left(server.db, player.id, server.config.economy)
     return JSONResponse(prof)
 
@@ -177,7 +177,7 @@ async def me(request: Request) -> Response:
 
 async def rooms(request: Request) -> Response:
     server = _server(request)
-    counts = server.hall.room_counts()
+    counts = await server.hall.room_counts()
     out = []
     for room in server.config.rooms:
         live = counts.get(room.id, {"waiting": 0, "tables": 0})
@@ -290,7 +290,7 @@ async def golden_eye(request: Request) -> Response:
 
 async def admin_tables(request: Request) -> Response:
     await _admin(request)
-    return JSONResponse(_server(request).hall.live_tables())
+    return JSONResponse(await _server(request).hall.live_tables())
 
 
 async def admin_kick(request: Request) -> Response:
@@ -333,7 +333,8 @@ async def healthz(request: Request) -> Response:
 
 async def metrics(request: Request) -> Response:
     server = _server(request)
-    return Response(server.metrics.render(server), media_type=CONTENT_TYPE)
+    waiting = await server.hall.coord.queues.waiting()
+    return Response(server.metrics.render(server, waiting), media_type=CONTENT_TYPE)
 
 
 def domain_error(exc: HallError) -> JSONResponse:

@@ -5,6 +5,7 @@ server's dependencies are imported only when one of them runs, so the library's
 commands work without the ``server`` extra.
 
     cardhall serve [--host 127.0.0.1] [--port 8000] [--db sqlite:///hall.db] [--config FILE]
+                   [--redis redis://host:6379/0 --lease 5]
     cardhall admin create NAME PASSWORD [--db URL]
     cardhall bot --server URL [--bot planning] [--room R] [--games N]
                  [--name NAME --password PW | --token T]
@@ -36,6 +37,11 @@ def register(sub: Any) -> None:
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     serve.add_argument("--db", default=DEFAULT_DB, help="sqlite:///FILE or postgresql://…")
     serve.add_argument("--config", help="a TOML file with [[rooms]], [economy], [limits]")
+    serve.add_argument("--redis", help="redis://host:port/db: run as one of several "
+                       "processes sharing the hall (needs a postgresql:// --db)")
+    serve.add_argument("--lease", type=float, default=5.0,
+                       help="with --redis: seconds a table's lease lasts unrenewed (about "
+                       "how long a dead process's tables wait for another to take them)")
     serve.add_argument("--grace", type=float, default=30.0,
                        help="seconds a disconnected player's seat waits before it counts "
                        "as leaving")

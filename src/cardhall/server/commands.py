@@ -31,13 +31,18 @@ def serve(args: argparse.Namespace) -> None:
 
     try:
         config = load_config(args.config)
+        if args.redis is not None and async_url(args.db).get_backend_name() != "postgresql":
+            raise DatabaseError("--redis shares the hall between processes: give a "
+                                "postgresql:// --db (SQLite is one process's)")
+        if args.lease <= 0:
+            raise DatabaseError(f"--lease must be positive, not {args.lease}")
         async_url(args.db)
     except (ConfigError, DatabaseError) as exc:
         raise SystemExit(f"cardhall: {exc}") from None
     logs.setup(args.log_level)
     # Once the hall is open (its live tables rebuilt): fewer, shorter GC pauses.
     app = create_app(config, args.db, grace_seconds=args.grace, bot_workers=args.bot_workers,
-                     on_ready=tune_gc)
+                     on_ready=tune_gc, redis_url=args.redis, lease_seconds=args.lease)
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
@@ -47,7 +52,8 @@ def serve(args: argparse.Namespace) -> None:
                 print(f"cardhall: the hall is open at http://{args.host}:{port}/", flush=True)
 
     # Frames up to 1 MiB must reach the protocol (and get an error); larger ones may
-    # be closed by uvicorn (1009). One worker: the tables live in this process.
+    # be closed by uvicorn (1009). One worker: the tables live in this process (more
+    # processes share a hall with --redis, docs/deploy.md).
     server = Server(uvicorn.Config(app, host=args.host, port=args.port, workers=1,
                                    ws_max_size=MAX_MESSAGE_BYTES + 64 * 1024,
                                    log_config=None, lifespan="on"))

@@ -183,9 +183,10 @@ class Connection:
 class Registry:
     """Every live connection, and for each player the one that speaks for him.
 
-    It is the hall's ``Outbox``: ``send`` puts the message on that connection's
-    queue (or drops it when the player is not connected: his next hello brings
-    the state again).
+    It is the hall's ``Outbox`` (one process), or the ``Connections`` behind the
+    cluster's outbox: ``send`` puts the message on that connection's queue (or
+    drops it when the player is not connected here: his next hello brings the
+    state again).
     """
 
     def __init__(self) -> None:
@@ -200,6 +201,9 @@ class Registry:
         if conn is not None:
             conn.send(message)
 
+    def holds(self, player_id: str) -> bool:
+        return player_id in self.by_player
+
     def add(self, conn: Connection) -> None:
         self.connections.add(conn)
 
@@ -208,12 +212,15 @@ class Registry:
         old = self.by_player.get(player_id)
         self.by_player[player_id] = conn
         if old is not None and old is not conn:
-            old.superseded = True
-            old.send(Error(code="superseded",
-                           message="you connected again elsewhere; this connection is closed"))
-            old.close(CLOSE_SUPERSEDED, "superseded")
+            _supersede(old)
             return old
         return None
+
+    def supersede(self, player_id: str, conn: int) -> None:
+        """The player connected to another process: close connection ``conn`` (4001)."""
+        old = self.by_player.get(player_id)
+        if old is not None and old.id == conn:
+            _supersede(old)
 
     def remove(self, conn: Connection) -> bool:
         """Forget ``conn``; True when it was still its player's connection."""
@@ -229,3 +236,10 @@ class Registry:
 
     def queued(self) -> int:
         return sum(c.queued for c in self.connections)
+
+
+def _supersede(old: Connection) -> None:
+    old.superseded = True
+    old.send(Error(code="superseded",
+                   message="you connected again elsewhere; this connection is closed"))
+    old.close(CLOSE_SUPERSEDED, "superseded")

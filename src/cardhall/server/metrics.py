@@ -60,7 +60,9 @@ class Metrics:
             self._settled.append(message.game)
             self.settlements.inc()
 
-    def render(self, server: Server) -> bytes:
+    def render(self, server: Server, waiting: dict[str, int]) -> bytes:
+        """The exposition text; ``waiting`` is each room's queue (shared by every process
+        when several run the hall)."""
         phases: dict[str, int] = {"waiting": 0, "playing": 0, "between": 0, "closed": 0}
         commands = 0
         for table in server.hall.lobby.tables.values():
@@ -68,8 +70,8 @@ class Metrics:
             commands += table.queue.qsize()
         for phase, n in phases.items():
             self.tables.labels(phase).set(n)
-        for room, counts in server.hall.room_counts().items():
-            self.queue_waiting.labels(room).set(counts["waiting"])
+        for room, n in waiting.items():
+            self.queue_waiting.labels(room).set(n)
         self.table_queue.set(commands)
         self.connections.set(len(server.registry.connections))
         self.players.set(len(server.registry.by_player))

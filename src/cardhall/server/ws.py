@@ -64,7 +64,7 @@ async def endpoint(websocket: WebSocket) -> None:
         current = server.registry.remove(conn)
         await conn.finish()
         if current and conn.player_id is not None:
-            server.hall.disconnected(conn.player_id)
+            await server.hall.disconnected(conn.player_id, conn.id)
         log.info("disconnected", extra=conn.log_extra(event="disconnect",
                                                       superseded=conn.superseded,
                                                       code=conn.close_code))
@@ -109,13 +109,17 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
     player = await accounts.player_by_token(server.db, msg.token)
     if player is None:
         raise ProtocolError("bad_token", "unknown, revoked or banned token: log in again")
+    # Presence first (another process's connection for him closes), then the welcome:
+    # whatever his tables send from now on finds this connection.
+    await server.hall.coord.attach(player.id, conn.id)
     welcome = await server.hall.welcome(player.id)
     if conn.state != ConnState.AWAITING_HELLO:
+        await server.hall.coord.detach(player.id, conn.id)
         return  # closed while the database answered
     conn.transition(ConnState.AWAITING_HELLO, ConnState.READY)
     conn.player_id, conn.admin = player.id, player.is_admin
     old = server.registry.attach(conn, player.id)
     # No await between the welcome and connected(): the states follow the welcome.
     conn.send(welcome)
-    server.hall.connected(player.id)
+    server.hall.connected(player.id, welcome.tables)
     log.info("hello", extra=conn.log_extra(event="hello", superseded=old.id if old else None))

@@ -1,0 +1,467 @@
+"""Several hall processes over Redis: ``RedisCoordinator`` (``cardhall serve --redis``).
+
+Each process has an id, a channel (``peer.py``'s typed messages) and an
+``alive`` key it renews; what is shared lives in Redis (``redis_keys.py``).
+
+- **Ownership.** A table runs in the process holding its lease, an expiring key
+  renewed every third of ``lease_seconds``. Taking a lease draws a new fencing
+  token; the process writes the token on the table's live games
+  (``games.claim_games``) before it replays them, and the database refuses any
+  write with an older one. A process that finds a lease no longer its own drops
+  the table at once; one whose write is refused as fenced does the same.
+- **Failover.** Every process looks, every half lease, for live games whose table
+  has no lease (its owner died or stalled past the lease) and adopts them from
+  the action log: turn timers and disconnect graces start anew there.
+- **Routing.** A command for a table held elsewhere goes to its owner's channel as
+  a ``TableCall`` and its answer comes back as a ``CallReply``; messages for a
+  player connected elsewhere go, batched and in order, to the channel of the
+  process his presence key names (``Deliver``). A second connection anywhere
+  supersedes the first (``Supersede``, closed with 4001 where it was).
+
+Pub/sub delivers at most once: a message to a process that dies is lost, which
+is what a client of that process sees anyway (it reconnects and its hello
+brings the full state back); a call to a process that does not answer within
+``CALL_SECONDS`` is refused as ``busy`` (try again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+from redis.asyncio import Redis
+
+from cardhall.hall import redis_keys as rk
+from cardhall.hall.coordinator import Connections, Joined, Lease
+from cardhall.hall.games import has_live_game
+from cardhall.hall.messages import ProtocolError, ServerMessage
+from cardhall.hall.peer import (
+    CallReply,
+    Census,
+    CensusReply,
+    Deliver,
+    PeerMessage,
+    Supersede,
+    TableCall,
+    parse_peer,
+)
+from cardhall.hall.timers import LEASE_SECONDS
+
+if TYPE_CHECKING:
+    from cardhall.hall.service import Hall
+
+log = logging.getLogger("cardhall.hall.cluster")
+
+#: Seconds a forwarded call may take before the caller is told ``busy``.
+CALL_SECONDS = 5.0
+#: Messages for players connected elsewhere that may wait to be forwarded.
+FORWARD_LIMIT = 10_000
+#: Messages sent in one ``Deliver``.
+DELIVER_BATCH = 256
+
+
+def _ms(seconds: float) -> int:
+    return int(seconds * 1000)
+
+
+class RedisQueues:
+    """The quick-match queues in Redis: one sorted set per room, each change a script."""
+
+    def __init__(self, coord: RedisCoordinator) -> None:
+        self.c = coord
+        self.rooms: list[str] = []
+
+    async def add(self, room: str, player: str, need: int, table_id: str) -> Joined:
+        c = self.c
+        out = await c.script(rk.JOIN, [c.key(f"q:{room}"), c.key("queued")],
+                             [player, room, need, _ms(time.time()), table_id, c.prefix,
+                              c.process, c.lease_ms])
+        if out[0] == "seated":
+            raise ProtocolError("not_allowed", "you sit at a table: finish or leave it first")
+        return _joined(out)
+
+    async def remove(self, player: str, room: str | None = None) -> str | None:
+        c = self.c
+        out = await c.script(rk.LEAVE_QUEUE, [c.key("queued")], [player, room or "", c.prefix])
+        return None if out is None else str(out)
+
+    async def where(self, player: str) -> str | None:
+        room = await self.c.redis.hget(self.c.key("queued"), player)
+        return None if room is None else str(room)
+
+    async def take_due(self, room: str, wait: float, table_id: str) -> Joined:
+        c = self.c
+        out = await c.script(rk.TAKE_DUE, [c.key(f"q:{room}"), c.key("queued")],
+                             [_ms(wait), _ms(time.time() + 0.01), table_id, c.prefix,
+                              c.process, c.lease_ms])
+        return _joined(out)
+
+    async def waiting(self) -> dict[str, int]:
+        pipe = self.c.redis.pipeline(transaction=False)
+        for room in self.rooms:
+            pipe.zcard(self.c.key(f"q:{room}"))
+        return dict(zip(self.rooms, await pipe.execute(), strict=True))
+
+
+def _joined(out: list[Any]) -> Joined:
+    _, group, waiting, since = out
+    return Joined([str(p) for p in group], [str(p) for p in waiting],
+                  float(since) / 1000 if since else None)
+
+
+class ClusterOutbox:
+    """The hall's Outbox over several processes: players connected here get the message
+    at once; the others' wait, bounded and in order, to be forwarded to their process."""
+
+    def __init__(self, coord: RedisCoordinator) -> None:
+        self.c = coord
+        self.pending: deque[tuple[str, ServerMessage]] = deque()
+        self.wake = asyncio.Event()
+        self.dropped = 0
+
+    def send(self, player_id: str, message: ServerMessage) -> None:
+        if self.c.connections.holds(player_id):
+            self.c.connections.send(player_id, message)
+            return
+        if len(self.pending) >= FORWARD_LIMIT:
+            self.dropped += 1  # he resyncs with his next hello; the log says how often
+            log.warning("forward queue full: a message for %s is dropped", player_id)
+            return
+        self.pending.append((player_id, message))
+        self.wake.set()
+
+    async def run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.pending:
+                batch = [self.pending.popleft()
+                         for _ in range(min(DELIVER_BATCH, len(self.pending)))]
+                await self._forward(batch)
+
+    async def _forward(self, batch: list[tuple[str, ServerMessage]]) -> None:
+        players = list(dict.fromkeys(p for p, _ in batch))
+        where = await self.c.presence_of(players)
+        by_process: dict[str, list[tuple[str, ServerMessage]]] = {}
+        for player, message in batch:
+            process = where.get(player)
+            if process is not None and process != self.c.process:
+                by_process.setdefault(process, []).append((player, message))
+        for process, items in by_process.items():
+            await self.c.publish(process, Deliver(items=items))
+
+
+class RedisCoordinator:
+    """Leases, routing, presence, queues and codes in Redis (see the module doc)."""
+
+    def __init__(self, url: str, connections: Connections, *,
+                 lease_seconds: float = LEASE_SECONDS, prefix: str = rk.PREFIX) -> None:
+        self.redis: Redis = Redis.from_url(url, decode_responses=True)
+        self.connections = connections
+        self.lease_seconds = lease_seconds
+        self.lease_ms = _ms(lease_seconds)
+        self.prefix = prefix
+        self.process = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.outbox = ClusterOutbox(self)
+        self.queues = RedisQueues(self)
+        self._hall: Hall | None = None
+        self._calls: dict[int, asyncio.Future[CallReply]] = {}
+        self._census: dict[int, tuple[list[CensusReply], int, asyncio.Event]] = {}
+        self._ids = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._scripts: dict[str, Any] = {}
+
+    def key(self, name: str) -> str:
+        return self.prefix + name
+
+    async def script(self, lua: str, keys: list[str], args: list[Any]) -> Any:
+        script = self._scripts.get(lua)
+        if script is None:
+            script = self._scripts[lua] = self.redis.register_script(lua)
+        return await script(keys=keys, args=args)
+
+    # -- life --------------------------------------------------------------------------
+
+    async def start(self, hall: Hall) -> None:
+        self._hall = hall
+        self.queues.rooms = list(hall.lobby.rooms)
+        await self.redis.sadd(self.key("procs"), self.process)
+        await self._heartbeat()
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self.key(f"p:{self.process}"))
+        for work in (self._listen(pubsub), self.outbox.run(), self._renew_loop(),
+                     self._adopt_loop()):
+            self._spawn(work)
+        log.info("joined the cluster as %s", self.process,
+                 extra={"event": "cluster", "hall_process": self.process})
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._hall is not None:
+            for lease in list(self._hall.lobby.leases.values()):
+                await self.release(lease)  # a clean stop: the others adopt at once
+        await self.redis.delete(self.key(f"alive:{self.process}"),
+                                self.key(f"count:{self.process}"))
+        await self.redis.srem(self.key("procs"), self.process)
+        await self.redis.aclose()
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _heartbeat(self) -> None:
+        assert self._hall is not None
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(self.key(f"alive:{self.process}"), "1", px=self.lease_ms)
+        pipe.set(self.key(f"count:{self.process}"), json.dumps(self._hall.local_counts()),
+                 px=self.lease_ms)
+        await pipe.execute()
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self._renew()
+            except Exception:
+                log.exception("renewing the leases failed")
+
+    async def _renew(self) -> None:
+        """Renew every lease of this process; drop the tables whose lease is not ours."""
+        assert self._hall is not None
+        await self._heartbeat()
+        leases = list(self._hall.lobby.leases.values())
+        if not leases:
+            return
+        lost = await self.script(rk.RENEW, [self.key(f"lease:{x.table}") for x in leases],
+                                 [self.lease_ms, *(self._value(x) for x in leases)])
+        for i in lost:
+            table = leases[int(i) - 1].table
+            log.warning("table %s: lease lost; dropped here", table,
+                        extra={"event": "lease_lost", "table": table})
+            self._hall.drop(table)
+
+    async def _adopt_loop(self) -> None:
+        assert self._hall is not None
+        while True:
+            await asyncio.sleep(self.lease_seconds / 2)
+            try:
+                await self._hall.adopt_orphans()
+            except Exception:
+                log.exception("adopting orphaned tables failed")
+
+    # -- leases ------------------------------------------------------------------------
+
+    def _value(self, lease: Lease) -> str:
+        return f"{self.process} {lease.fence}"
+
+    async def acquire(self, table_id: str) -> Lease | None:
+        fence = await self.script(rk.ACQUIRE, [self.key(f"lease:{table_id}"),
+                                               self.key("fence")],
+                                  [self.process, self.lease_ms])
+        return None if fence is None else Lease(table_id, int(fence))
+
+    async def release(self, lease: Lease) -> None:
+        await self.script(rk.DELETE_IF, [self.key(f"lease:{lease.table}")], [self._value(lease)])
+
+    async def unowned(self, table_ids: list[str]) -> list[str]:
+        if not table_ids:
+            return []
+        held = await self.redis.mget([self.key(f"lease:{t}") for t in table_ids])
+        return [t for t, h in zip(table_ids, held, strict=True) if h is None]
+
+    async def _owner(self, table_id: str) -> str | None:
+        held = await self.redis.get(self.key(f"lease:{table_id}"))
+        return None if held is None else str(held).split(" ", 1)[0]
+
+    # -- routing -----------------------------------------------------------------------
+
+    async def publish(self, process: str, message: PeerMessage) -> int:
+        return int(await self.redis.publish(self.key(f"p:{process}"),
+                                            message.model_dump_json()))
+
+    async def forward(self, call: TableCall) -> None:
+        owner = await self._owner(call.table)
+        if owner is None or owner == self.process:
+            raise ProtocolError("unknown_table", f"no table {call.table[:64]!r}")
+        self._ids += 1
+        call = call.model_copy(update={"id": self._ids, "reply_to": self.process})
+        future: asyncio.Future[CallReply] = asyncio.get_running_loop().create_future()
+        self._calls[call.id] = future
+        try:
+            if not await self.publish(owner, call):
+                raise ProtocolError("busy", f"table {call.table} is moving to another "
+                                    "server: try again")
+            reply = await asyncio.wait_for(future, CALL_SECONDS)
+        except TimeoutError:
+            raise ProtocolError("busy", f"table {call.table}'s server did not answer: "
+                                "try again") from None
+        finally:
+            self._calls.pop(call.id, None)
+        if reply.code is not None:
+            raise ProtocolError(reply.code, reply.message)
+
+    async def _listen(self, pubsub: Any) -> None:
+        async for raw in pubsub.listen():
+            try:
+                message = parse_peer(raw["data"])
+            except ValidationError as exc:
+                log.error("a malformed message from another process: %s", exc)
+                continue
+            self._receive(message)
+
+    def _receive(self, message: PeerMessage) -> None:
+        match message:
+            case TableCall():
+                self._spawn(self._run_call(message))
+            case CallReply(id=i):
+                future = self._calls.get(i)
+                if future is not None and not future.done():
+                    future.set_result(message)
+            case Deliver(items=items):
+                for player, msg in items:
+                    self.connections.send(player, msg)
+            case Supersede(player=player, conn=conn):
+                self.connections.supersede(player, conn)
+            case Census():
+                self._spawn(self._answer_census(message))
+            case CensusReply(id=i):
+                if i in self._census:
+                    replies, expected, done = self._census[i]
+                    replies.append(message)
+                    if len(replies) >= expected:
+                        done.set()
+
+    async def _run_call(self, call: TableCall) -> None:
+        assert self._hall is not None
+        reply = CallReply(id=call.id)
+        try:
+            await self._hall.lobby.run_call(call)
+        except ProtocolError as exc:
+            reply = CallReply(id=call.id, code=exc.code, message=str(exc))
+        if call.id:
+            await self.publish(call.reply_to, reply)
+
+    # -- players -----------------------------------------------------------------------
+
+    async def seated(self, table_id: str, players: list[str], gone: list[str]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for p in players:
+            pipe.set(self.key(f"seat:{p}"), table_id)
+        await pipe.execute()
+        for p in gone:
+            await self.script(rk.DELETE_IF, [self.key(f"seat:{p}")], [table_id])
+
+    async def remote_tables_of(self, player: str) -> list[str]:
+        table = await self.redis.get(self.key(f"seat:{player}"))
+        if table is None:
+            return []
+        table_id = str(table)
+        assert self._hall is not None
+        if table_id in self._hall.lobby.tables:
+            return []
+        # Leased, or between owners (its owner died; it will be adopted from the log).
+        if await self.redis.exists(self.key(f"lease:{table_id}")) or await has_live_game(
+                self._hall.db, table_id):
+            return [table_id]
+        return []
+
+    async def presence_of(self, players: list[str]) -> dict[str, str]:
+        """The process each of ``players`` is connected to, if it is alive."""
+        if not players:
+            return {}
+        held = await self.redis.mget([self.key(f"presence:{p}") for p in players])
+        where = {p: str(h).split(" ", 1)[0]
+                 for p, h in zip(players, held, strict=True) if h is not None}
+        processes = sorted(set(where.values()))
+        if not processes:
+            return {}
+        alive = await self.redis.mget([self.key(f"alive:{x}") for x in processes])
+        live = {x for x, a in zip(processes, alive, strict=True) if a is not None}
+        return {p: x for p, x in where.items() if x in live}
+
+    async def present(self, players: list[str]) -> set[str]:
+        return set(await self.presence_of(players))
+
+    async def attach(self, player: str, conn: int) -> None:
+        old = await self.redis.set(self.key(f"presence:{player}"), f"{self.process} {conn}",
+                                   get=True)
+        if old is None:
+            return
+        process, _, old_conn = str(old).partition(" ")
+        if process != self.process:
+            await self.publish(process, Supersede(player=player, conn=int(old_conn)))
+
+    async def detach(self, player: str, conn: int) -> bool:
+        return bool(await self.script(rk.DELETE_IF, [self.key(f"presence:{player}")],
+                                      [f"{self.process} {conn}"]))
+
+    # -- codes and counts --------------------------------------------------------------
+
+    async def set_code(self, code: str, table_id: str | None) -> None:
+        if table_id is None:
+            await self.redis.hdel(self.key("codes"), code)
+        else:
+            await self.redis.hset(self.key("codes"), code, table_id)
+
+    async def code_table(self, code: str) -> str | None:
+        table = await self.redis.hget(self.key("codes"), code)
+        return None if table is None else str(table)
+
+    async def _alive(self) -> list[str]:
+        procs = sorted(str(p) for p in await self.redis.smembers(
+            self.key("procs")))
+        if not procs:
+            return []
+        alive = await self.redis.mget([self.key(f"alive:{p}") for p in procs])
+        return [p for p, a in zip(procs, alive, strict=True) if a is not None]
+
+    async def table_counts(self) -> dict[str, int]:
+        procs = await self._alive()
+        counts: dict[str, int] = {}
+        if not procs:
+            return counts
+        for raw in await self.redis.mget([self.key(f"count:{p}") for p in procs]):
+            for room, n in json.loads(raw or "{}").items():
+                counts[room] = counts.get(room, 0) + int(n)
+        return counts
+
+    async def census(self) -> list[dict[str, Any]]:
+        """Ask every live process for its tables; one that does not answer in time is
+        left out (its tables are listed once another process adopts them)."""
+        assert self._hall is not None
+        others = [p for p in await self._alive() if p != self.process]
+        self._ids += 1
+        i = self._ids
+        replies: list[CensusReply] = []
+        done = asyncio.Event()
+        self._census[i] = (replies, len(others), done)
+        try:
+            for p in others:
+                await self.publish(p, Census(id=i, reply_to=self.process))
+            if others:
+                try:
+                    await asyncio.wait_for(done.wait(), CALL_SECONDS / 2)
+                except TimeoutError:
+                    log.warning("census: %d of %d processes answered", len(replies),
+                                len(others))
+            tables = list(self._hall.local_tables())
+            for reply in replies:
+                tables.extend(reply.tables)
+            return tables
+        finally:
+            del self._census[i]
+
+    async def _answer_census(self, census: Census) -> None:
+        assert self._hall is not None
+        await self.publish(census.reply_to, CensusReply(id=census.id,
+                                                        tables=self._hall.local_tables()))

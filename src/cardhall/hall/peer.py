@@ -1,0 +1,84 @@
+"""Typed messages between hall processes (over Redis pub/sub, one channel per process).
+
+When several processes run the hall (``cardhall serve --redis``), a player's
+connection and his table may live in different processes. What crosses between
+them is one of these messages, validated on arrival like a client's frame
+(``parse_peer``): a call on a table for its owner (``TableCall``) and its answer
+(``CallReply``), messages for players connected elsewhere (``Deliver``), the
+news that a player connected elsewhere (``Supersede``), and an operator's
+census of the live tables (``Census``/``CensusReply``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from cardhall.hall.messages import ErrorCode, ServerMessage
+
+#: The table commands another process may ask of a table's owner.
+CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
+                   "watch"]
+
+
+class _Peer(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableCall(_Peer):
+    """One command for a table, from whichever process holds the player's connection."""
+
+    type: Literal["call"] = "call"
+    id: int = 0  # the caller's request number (0: no answer wanted)
+    reply_to: str = ""  # the calling process
+    table: str
+    kind: CallKind
+    player: str
+    text: str = ""
+    seq: int | None = None
+    title: str = ""
+
+
+class CallReply(_Peer):
+    type: Literal["reply"] = "reply"
+    id: int
+    code: ErrorCode | None = None  # None: done
+    message: str = ""
+
+
+class Deliver(_Peer):
+    """Messages for players whose connection this process holds, in the order sent."""
+
+    type: Literal["deliver"] = "deliver"
+    items: list[tuple[str, Annotated[ServerMessage, Field(discriminator="type")]]]
+
+
+class Supersede(_Peer):
+    """The player connected to another process: close connection ``conn`` here (4001)."""
+
+    type: Literal["supersede"] = "supersede"
+    player: str
+    conn: int
+
+
+class Census(_Peer):
+    type: Literal["census"] = "census"
+    id: int
+    reply_to: str
+
+
+class CensusReply(_Peer):
+    type: Literal["census_reply"] = "census_reply"
+    id: int
+    tables: list[dict[str, Any]]
+
+
+PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Census | CensusReply,
+                        Field(discriminator="type")]
+_PEER: TypeAdapter[PeerMessage] = TypeAdapter(PeerMessage)
+
+
+def parse_peer(data: bytes | str) -> PeerMessage:
+    """A message from another process (ValidationError if it is not one)."""
+    return _PEER.validate_json(data)

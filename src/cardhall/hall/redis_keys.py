@@ -1,0 +1,122 @@
+"""The Redis keys and Lua scripts several hall processes share (``cluster.py``).
+
+Every change that more than one process could make at once is one Lua script,
+which Redis runs atomically: taking a lease (with a new fencing token from one
+counter, so tokens only grow), renewing or releasing only one's own, joining a
+queue and taking a table's worth out of it. A group taken out of a queue is, in
+the same script, marked seated at its new table and its table leased to the
+process that took it, so no concurrent join anywhere can seat one of them twice.
+
+Keys (``P`` is the prefix, ``cardhall:`` unless configured):
+
+- ``P lease:{table}`` = ``"{process} {fence}"``, expiring: who runs the table;
+- ``P fence``: the counter fencing tokens come from;
+- ``P alive:{process}``, expiring: the process is alive; ``P procs``: every process;
+- ``P seat:{player}`` = table id: where the player sits;
+- ``P presence:{player}`` = ``"{process} {connection}"``: where he is connected;
+- ``P q:{room}`` (sorted set, score = when he joined, ms), ``P queued`` (hash player →
+  room): the quick-match queues; ``P codes`` (hash code → table): invite codes;
+- ``P count:{process}``, expiring: the tables that process runs, per room (JSON);
+- channel ``P p:{process}``: the typed messages for that process (``peer.py``).
+"""
+
+from __future__ import annotations
+
+PREFIX = "cardhall:"
+
+#: Lua: take the lease KEYS[1] for process ARGV[1] for ARGV[2] ms, a new token from the
+#: counter KEYS[2]; a lease the process holds already is kept. Sets ``fence`` (or nil).
+_LEASE = """
+local function lease(key, counter, proc, ms)
+  local held = redis.call('get', key)
+  if held then
+    local owner, f = string.match(held, '^(%S+) (%d+)$')
+    if owner == proc then return tonumber(f) end
+    return nil
+  end
+  local f = redis.call('incr', counter)
+  redis.call('set', key, proc .. ' ' .. f, 'PX', ms)
+  return f
+end
+"""
+
+ACQUIRE = _LEASE + "return lease(KEYS[1], KEYS[2], ARGV[1], ARGV[2])"
+
+#: Lua: renew every lease KEYS[i] whose value is still ARGV[i+1] for ARGV[1] ms;
+#: returns the indexes (from 1) of those that are not ours any more.
+RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[i + 1] then
+    redis.call('pexpire', key, ARGV[1])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+
+#: Lua: delete KEYS[1] if its value is ARGV[1] (a lease, a seat, a presence of ours).
+DELETE_IF = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+#: Shared by JOIN and TAKE_DUE: take ``group`` out of queue ``q``; seat each member at
+#: table ARGV[t] and lease the table to ARGV[proc]. Returns the fencing token.
+_TAKE = _LEASE + """
+local function take(q, queued, group, prefix, table_id, proc, ms)
+  for _, p in ipairs(group) do
+    redis.call('zrem', q, p)
+    redis.call('hdel', queued, p)
+    redis.call('set', prefix .. 'seat:' .. p, table_id)
+  end
+  return lease(prefix .. 'lease:' .. table_id, prefix .. 'fence', proc, ms)
+end
+local function after(q, group)
+  local first = redis.call('zrange', q, 0, 0, 'WITHSCORES')
+  return {'ok', group, redis.call('zrange', q, 0, -1), first[2] or false}
+end
+"""
+
+#: Lua: KEYS = queue of the room, ``queued``; ARGV = player, room, need, now (ms), new
+#: table id, prefix, process, lease ms. Refuses a player seated at a live table.
+JOIN = _TAKE + """
+local player, room, need = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local prefix = ARGV[6]
+local seat = redis.call('get', prefix .. 'seat:' .. player)
+if seat and redis.call('exists', prefix .. 'lease:' .. seat) == 1 then
+  return {'seated', seat}
+end
+local old = redis.call('hget', KEYS[2], player)
+if old then redis.call('zrem', prefix .. 'q:' .. old, player) end
+redis.call('zadd', KEYS[1], ARGV[4], player)
+redis.call('hset', KEYS[2], player, room)
+local group = {}
+if redis.call('zcard', KEYS[1]) >= need then
+  group = redis.call('zrange', KEYS[1], 0, need - 1)
+  take(KEYS[1], KEYS[2], group, prefix, ARGV[5], ARGV[7], ARGV[8])
+end
+return after(KEYS[1], group)
+"""
+
+#: Lua: KEYS = queue, ``queued``; ARGV = wait (ms), now (ms), new table id, prefix,
+#: process, lease ms. Everyone waiting leaves as the group once the first waited enough.
+TAKE_DUE = _TAKE + """
+local first = redis.call('zrange', KEYS[1], 0, 0, 'WITHSCORES')
+local group = {}
+if first[2] and tonumber(first[2]) + tonumber(ARGV[1]) <= tonumber(ARGV[2]) then
+  group = redis.call('zrange', KEYS[1], 0, -1)
+  take(KEYS[1], KEYS[2], group, ARGV[4], ARGV[3], ARGV[5], ARGV[6])
+end
+return after(KEYS[1], group)
+"""
+
+#: Lua: KEYS = ``queued``; ARGV = player, room ('' for any), prefix. The room left, or nil.
+LEAVE_QUEUE = """
+local room = redis.call('hget', KEYS[1], ARGV[1])
+if not room or (ARGV[2] ~= '' and room ~= ARGV[2]) then return nil end
+redis.call('zrem', ARGV[3] .. 'q:' .. room, ARGV[1])
+redis.call('hdel', KEYS[1], ARGV[1])
+return room
+"""

@@ -1,0 +1,279 @@
+"""Several hall processes over one PostgreSQL and one Redis (``cardhall serve --redis``).
+
+Real servers on loopback, real clients: players connected to different processes
+share a table; the process running a table is SIGKILLed mid-game and another
+takes it over from the action log; one paused past its lease (SIGSTOP) and
+resumed cannot write; concurrent joins through every process never seat a player
+twice; a private table's invite works through another process. Every game
+settles once and every bean is accounted for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from cardhall.client import HallClient
+from tests.hall.pg import PostgresServer
+from tests.hall.redis_server import RedisServer
+from tests.server.cluster import admin, cluster, guest_on, reconnect, stored, until
+from tests.server.conftest import HallProcess
+from tests.server.play import Message, first_legal, play_out
+from tests.server.test_crash import FEE, ROOM, START, advance
+
+
+async def seat_in_order(clients: list[HallClient]) -> str:
+    """Join ``ROOM`` one after the other (each queued before the next joins), so the
+    last client's process is the one that takes the group and runs the table."""
+    for c in clients[:-1]:
+        await c.join(ROOM)
+        await c.expect("queued", timeout=20)
+    await clients[-1].join(ROOM)
+    firsts = [await c.expect("state", timeout=20) for c in clients]
+    assert len({s["table"] for s in firsts}) == 1, firsts
+    return str(firsts[0]["table"])
+
+
+async def owner_of(proc: HallProcess, table: str) -> str:
+    """The process running ``table``, from the admin's census on ``proc``."""
+    a = await admin(proc.url)
+    try:
+        rows = await a.get("/api/admin/tables")
+        return next((str(t["process"]) for t in rows if t["id"] == table), "")
+    finally:
+        await a.close()
+
+
+async def check_settled_once(clients: list[HallClient], settled: Message, db_url: str) -> None:
+    """Settled once in the database, the balances are the start plus the settlement, the
+    beans changed by no more than the fee, and the action log has no gap or repeat."""
+    game_id = settled["game"]
+    game, log = await stored(db_url, game_id)
+    assert game.status == "settled" and game.beans == settled["beans"]
+    assert [a.seq for a in log] == list(range(1, len(log) + 1))
+    by_player = {me["id"]: me["beans"] for me in [await c.me() for c in clients]}
+    for seat_no, player in enumerate(game.players):
+        assert by_player[player] == START + settled["beans"][str(seat_no)]
+    assert -3 * FEE <= sum(settled["beans"].values()) <= 0, "beans appeared or vanished"
+    history = await clients[0].get("/api/history")
+    assert [g["game"] for g in history].count(game_id) == 1, "settled twice"
+
+
+def after(seq: int) -> Any:
+    """A state past ``seq``: the action on ``seq`` was taken."""
+    return lambda m: m["seq"] > seq
+
+
+async def close_all(clients: list[HallClient]) -> None:
+    for c in clients:
+        await c.close()
+
+
+async def test_players_on_two_processes_share_a_table(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        a, b, c = await guest_on(p0.url), await guest_on(p1.url), await guest_on(p0.url)
+        clients = [a, b, c]
+        try:
+            table = await seat_in_order([b, a, c])
+            # Either process's lobby counts the table (each process publishes its count
+            # with its heartbeat) and finds its owner.
+            for who in (a, b):
+                async def counted(who: HallClient = who) -> bool:
+                    rooms = {r["id"]: r for r in await who.get("/api/rooms")}
+                    return bool(rooms[ROOM]["tables"] == 1 and rooms[ROOM]["waiting"] == 0)
+                await until(counted, what="the table is counted")
+            assert await owner_of(p1, table) == await owner_of(p0, table) != ""
+            # A second connection on the other process supersedes the first (4001).
+            b2 = await reconnect(b, p0.url)
+            assert (await b.expect("error"))["code"] == "superseded"
+            assert (await b.expect("disconnected"))["code"] == 4001
+            assert b2.welcome is not None and b2.welcome["tables"] == [table]
+            await b2.expect("state", table=table)
+            clients = [a, b2, c]
+            # Action → state through two processes: milliseconds.
+            latencies = []
+            rng = random.Random(2)
+            for _ in range(12):
+                mover, state = await advance(clients, table, lambda v: "me")
+                seq = state["seq"]
+                started = time.perf_counter()
+                await mover.act(table, first_legal(state["view"], rng), seq)
+                await mover.expect("state", where=after(seq))
+                latencies.append(time.perf_counter() - started)
+            print(f"action→state over two processes: median "
+                  f"{statistics.median(latencies) * 1000:.1f} ms, max "
+                  f"{max(latencies) * 1000:.1f} ms, load {os.getloadavg()[0]:.2f}")
+            assert statistics.median(latencies) < 0.1, latencies
+            settled = (await play_out(clients, table, seed=4)).settled
+            await check_settled_once(clients, settled, p0.db_url)
+        finally:
+            await close_all([a, b, c, *clients])
+
+
+async def test_sigkill_mid_game_another_process_takes_over(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        a, b, c = await guest_on(p1.url), await guest_on(p1.url), await guest_on(p0.url)
+        moved: list[HallClient] = []
+        try:
+            table = await seat_in_order([a, b, c])  # c's join on p0 seats them: p0 runs it
+            await advance([a, b, c], table, lambda v: "stop" if v["counts"][0] < 15 else None)
+            before = (await stored(p0.db_url, a.states[table]["game"]))[0].fence
+            p0.kill()
+            for x in (a, b):
+                x.pending()  # what came before the kill
+            c2 = await reconnect(c, p1.url)  # c's connection died with p0
+            moved = [c2]
+            assert c2.welcome is not None and c2.welcome["tables"] == [table]
+            # p1 adopts the table once p0's lease runs out; everyone gets its state.
+            for x in (a, b, c2):
+                await x.expect("state", table=table, timeout=20)
+            settled = (await play_out([a, b, c2], table, seed=5)).settled
+            await check_settled_once([a, b, c2], settled, p1.db_url)
+            game, _ = await stored(p1.db_url, settled["game"])
+            assert game.fence > before, "the new owner's token is on the game"
+        finally:
+            await close_all([a, b, c, *moved])
+
+
+async def test_a_stale_owner_cannot_write(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        a, b, c = await guest_on(p1.url), await guest_on(p1.url), await guest_on(p0.url)
+        moved: list[HallClient] = []
+        try:
+            table = await seat_in_order([a, b, c])  # p0 runs the table
+            c2 = await reconnect(c, p1.url)
+            moved = [c2]
+            await c2.expect("state", table=table)
+            clients = [a, b, c2]
+            await advance(clients, table, lambda v: "stop" if v["counts"][0] < 16 else None)
+            game_id = a.states[table]["game"]
+            before = (await stored(p0.db_url, game_id))[0].fence
+            await asyncio.sleep(0.2)  # let the last states arrive, then forget them
+            for x in clients:
+                x.pending()
+            os.kill(p0.proc.pid, signal.SIGSTOP)  # p0 stalls past its lease
+            for x in clients:  # p1 took the table over: its states
+                await x.expect("state", table=table, timeout=20)
+            after = (await stored(p0.db_url, game_id))[0].fence
+            assert after > before
+            await advance(clients, table, lambda v: "stop" if v["counts"][0] < 14 else None)
+            os.kill(p0.proc.pid, signal.SIGCONT)
+            # p0 wakes up believing it runs the table: it finds out and drops it.
+            await until(lambda: _dropped(p0, table), what="p0 dropped the stale table")
+            seen = [[m for m in x.pending() if m["type"] == "state"] for x in clients]
+            played = await play_out(clients, table, seed=6)
+            await check_settled_once(clients, played.settled, p1.db_url)
+            game, log = await stored(p1.db_url, game_id)
+            assert game.fence == after, "no write of p0 replaced the new owner's token"
+            # What every client saw since p0 woke up is one history: seqs never go back,
+            # and none tells of an action the log does not hold.
+            for i in range(3):
+                # play_out starts from the latest state it already held: left out here
+                mine = seen[i] + [m for j, m in played.states if j == i][1:]
+                seqs = [m["seq"] for m in mine]
+                assert seqs == sorted(seqs), seqs
+                assert max(seqs) <= len(log), "a state told of an action not in the log"
+        finally:
+            await close_all([a, b, c, *moved])
+
+
+async def _dropped(proc: HallProcess, table: str) -> bool:
+    text = proc.log.read_text()
+    return f"table {table}: lease lost" in text or f"table {table}: another process" in text
+
+
+async def test_concurrent_joins_never_seat_a_player_twice(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    async with cluster(tmp_path, pg_server, redis_server, n=3) as procs:
+        urls = [p.url for p in procs]
+        firsts = [await guest_on(urls[i % 3]) for i in range(12)]
+        seconds: list[HallClient] = []
+        try:
+            # Each player joins through one process and, at once, again through another
+            # (his second connection supersedes the first; both joins may be handled).
+            async def twice(i: int, c: HallClient) -> None:
+                await c.join(ROOM)
+                again = HallClient(urls[(i + 1) % 3], token=c.token, timeout=20)
+                seconds.append(again)
+                await again.connect()
+                await again.join(ROOM)
+
+            await asyncio.gather(*(twice(i, c) for i, c in enumerate(firsts)))
+            a = await admin(urls[0])
+            try:
+                async def four_tables() -> list[dict[str, Any]]:
+                    rows = [t for t in await a.get("/api/admin/tables") if t["room"] == ROOM]
+                    return rows if len(rows) == 4 else []
+                rows = await until(four_tables, what="12 players at 4 tables")
+            finally:
+                await a.close()
+            seated = [p for t in rows for p in t["players"]]
+            ids = [(await c.me())["id"] for c in firsts]
+            assert sorted(seated) == sorted(ids)
+            assert len(set(seated)) == 12, "a player sits twice"
+        finally:
+            await close_all([*firsts, *seconds])
+
+
+async def test_private_table_and_bots_across_processes(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        owner, friend, solo = (await guest_on(p0.url), await guest_on(p1.url),
+                               await guest_on(p1.url))
+        moved: list[HallClient] = []
+        try:
+            await owner.send({"type": "private", "room": ROOM, "bots": True})
+            invite = await owner.expect("invite")
+            await friend.send({"type": "join", "code": invite["code"]})
+            joined = await friend.expect("state", table=invite["table"])
+            assert joined["phase"] == "waiting" and joined["seat"] == 1
+            await owner.send({"type": "start", "table": invite["table"]})
+            playing = await friend.expect("state", table=invite["table"],
+                                          where=lambda m: m["phase"] == "playing")
+            assert [p["bot"] for p in playing["players"]] == [False, False, True]
+            # The friend reconnects through the owner's process: his table comes back.
+            again = await reconnect(friend, p0.url)
+            moved = [again]
+            assert again.welcome is not None and again.welcome["tables"] == [invite["table"]]
+            await again.expect("state", table=invite["table"])
+            # A room whose bots come at once seats a lone player (through p1).
+            await solo.join("ddz3-bots")
+            alone = await solo.expect("state")
+            assert sum(not p["bot"] for p in alone["players"]) == 1
+        finally:
+            await close_all([owner, friend, solo, *moved])
+
+
+async def test_timers_run_on_after_a_takeover(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """Nobody comes back after the owner dies: the new owner's turn timers put every
+    seat on 托管 (1.5 s a play in this room) and 托管 plays the game out, settled once."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        clients = [await guest_on(p0.url) for _ in range(3)]
+        try:
+            for c in clients:
+                await c.join("ddz3-timeout")
+            first = await clients[0].expect("state", timeout=20)
+            assert first["deadline"] is not None
+            game_id = first["game"]
+            p0.kill()
+
+            async def settled() -> bool:
+                game, _ = await stored(p1.db_url, game_id)
+                return game.status in ("settled", "dissolved")
+            await until(settled, timeout=90, what="the abandoned game ends on p1")
+            game, log = await stored(p1.db_url, game_id)
+            assert [a.seq for a in log] == list(range(1, len(log) + 1))
+            assert sum(a.action.endswith("auto on") for a in log) >= 1, "the timers fired"
+            assert '"adopt"' in p1.log.read_text()
+        finally:
+            await close_all(clients)
