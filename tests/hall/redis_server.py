@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 INSTALL_HINT = "run scripts/services.sh (as root it installs Debian's redis-server)"
 
@@ -68,11 +69,17 @@ class RedisServer:
             assert s.recv(16).startswith(b"+OK")
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        if self.proc is not None:
+            terminate(self.proc)
         shutil.rmtree(self.base, ignore_errors=True)
+
+
+def terminate(proc: subprocess.Popen[Any]) -> None:
+    """Stop a process this test run started: SIGTERM, then SIGKILL if it lingers."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.games import VARIANTS
+from tests.hall.redis_server import terminate
 
 ADMIN_NAME, ADMIN_PASSWORD = "Warden", "correct horse"
 CARDHALL = [sys.executable, "-m", "cardhall"]
@@ -52,13 +53,7 @@ class HallProcess:
             self.proc.stdout.close()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        terminate(self.proc)
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 

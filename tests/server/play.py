@@ -83,11 +83,13 @@ class Played:
 async def play_out(clients: list[HallClient], table: str, seed: int = 0,
                    idle: frozenset[int] = frozenset(),
                    choose: Callable[[Message, random.Random], str] = first_legal,
-                   timeout: float = 60) -> Played:
+                   timeout: float = 60,
+                   tolerate: frozenset[str] = frozenset({"stale"})) -> Played:
     """Every client plays its seat (a random legal action) until the table is settled.
 
     Clients in ``idle`` never act. ``stale`` answers are expected where seats act
-    at once; any other error is recorded. Returns every state each client saw.
+    at once (and whatever else ``tolerate`` names: the client waits for the next
+    state); any other error fails. Returns every state each client saw.
     """
     out = Played(settled={})
 
@@ -101,7 +103,7 @@ async def play_out(clients: list[HallClient], table: str, seed: int = 0,
             if msg["type"] == "settled" and msg["table"] == table:
                 out.settled = msg
                 return
-            if msg["type"] == "error" and msg["code"] != "stale":
+            if msg["type"] == "error" and msg["code"] not in tolerate:
                 raise AssertionError(f"client {i} was refused: {msg}")
             if msg["type"] != "state" or msg["table"] != table:
                 continue

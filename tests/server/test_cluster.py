@@ -24,7 +24,8 @@ from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import admin, cluster, guest_on, reconnect, stored, until
 from tests.server.conftest import HallProcess
-from tests.server.play import Message, first_legal, play_out
+from tests.server.play import Message, first_legal
+from tests.server.play import play_out as play_all
 from tests.server.test_crash import FEE, ROOM, START, advance
 
 
@@ -68,6 +69,12 @@ async def check_settled_once(clients: list[HallClient], settled: Message, db_url
 def after(seq: int) -> Any:
     """A state past ``seq``: the action on ``seq`` was taken."""
     return lambda m: m["seq"] > seq
+
+
+async def play_out(clients: list[HallClient], table: str, seed: int) -> Any:
+    """Play the table out; ``busy`` is expected while the table moves between processes
+    (the next state, from the new owner, comes once it has)."""
+    return await play_all(clients, table, seed=seed, tolerate=frozenset({"stale", "busy"}))
 
 
 async def close_all(clients: list[HallClient]) -> None:
@@ -117,13 +124,19 @@ async def test_players_on_two_processes_share_a_table(
             await close_all([a, b, c, *clients])
 
 
+async def run_by_p0(p0: HallProcess, p1: HallProcess) -> tuple[list[HallClient], str]:
+    """Three guests, two on p1 and the last on p0, whose join seats them: p0 runs the
+    table. The clients and the table."""
+    clients = [await guest_on(p1.url), await guest_on(p1.url), await guest_on(p0.url)]
+    return clients, await seat_in_order(clients)
+
+
 async def test_sigkill_mid_game_another_process_takes_over(
         tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
     async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
-        a, b, c = await guest_on(p1.url), await guest_on(p1.url), await guest_on(p0.url)
+        (a, b, c), table = await run_by_p0(p0, p1)
         moved: list[HallClient] = []
         try:
-            table = await seat_in_order([a, b, c])  # c's join on p0 seats them: p0 runs it
             await advance([a, b, c], table, lambda v: "stop" if v["counts"][0] < 15 else None)
             before = (await stored(p0.db_url, a.states[table]["game"]))[0].fence
             p0.kill()
@@ -146,10 +159,9 @@ async def test_sigkill_mid_game_another_process_takes_over(
 async def test_a_stale_owner_cannot_write(
         tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
     async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
-        a, b, c = await guest_on(p1.url), await guest_on(p1.url), await guest_on(p0.url)
+        (a, b, c), table = await run_by_p0(p0, p1)
         moved: list[HallClient] = []
         try:
-            table = await seat_in_order([a, b, c])  # p0 runs the table
             c2 = await reconnect(c, p1.url)
             moved = [c2]
             await c2.expect("state", table=table)
@@ -249,6 +261,15 @@ async def test_private_table_and_bots_across_processes(
             await solo.join("ddz3-bots")
             alone = await solo.expect("state")
             assert sum(not p["bot"] for p in alone["players"]) == 1
+            # An admin on p1 kicks the friend, who is connected to p0: closed there (4003).
+            friend_id = joined["players"][1]["id"]
+            warden = await admin(p1.url)
+            try:
+                kicked = await warden.post("/api/admin/kick", {"player": friend_id})
+            finally:
+                await warden.close()
+            assert kicked == {"player": friend_id, "tables": 1, "connected": True}
+            assert (await again.expect("disconnected"))["code"] == 4003
         finally:
             await close_all([owner, friend, solo, *moved])
 
@@ -271,9 +292,33 @@ async def test_timers_run_on_after_a_takeover(
                 game, _ = await stored(p1.db_url, game_id)
                 return game.status in ("settled", "dissolved")
             await until(settled, timeout=90, what="the abandoned game ends on p1")
-            game, log = await stored(p1.db_url, game_id)
+            _, log = await stored(p1.db_url, game_id)
             assert [a.seq for a in log] == list(range(1, len(log) + 1))
             assert sum(a.action.endswith("auto on") for a in log) >= 1, "the timers fired"
             assert '"adopt"' in p1.log.read_text()
+        finally:
+            await close_all(clients)
+
+
+async def test_redis_losing_its_data_mid_game(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """Redis restarts empty mid-game: its token counter starts again below the tokens on
+    the games. The table is taken over again from the log with a greater token, and the
+    players, connected to both processes, finish the game; settled once."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        a, b, c = await guest_on(p1.url), await guest_on(p0.url), await guest_on(p0.url)
+        clients = [a, b, c]
+        try:
+            table = await seat_in_order(clients)
+            await advance(clients, table, lambda v: "stop" if v["counts"][0] < 16 else None)
+            game_id = a.states[table]["game"]
+            before = (await stored(p0.db_url, game_id))[0].fence
+            redis_server.flush()
+
+            async def retaken() -> bool:
+                return (await stored(p0.db_url, game_id))[0].fence > before
+            await until(retaken, what="the table is taken over again with a greater token")
+            settled = (await play_out(clients, table, seed=8)).settled
+            await check_settled_once(clients, settled, p0.db_url)
         finally:
             await close_all(clients)

@@ -47,6 +47,7 @@ from cardhall.hall.peer import (
     CallReply,
     Census,
     CensusReply,
+    Close,
     Deliver,
     PeerMessage,
     Supersede,
@@ -193,7 +194,6 @@ class RedisCoordinator:
     async def start(self, hall: Hall) -> None:
         self._hall = hall
         self.queues.rooms = list(hall.lobby.rooms)
-        await self.redis.sadd(self.key("procs"), self.process)
         await self._heartbeat()
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self.key(f"p:{self.process}"))
@@ -222,9 +222,26 @@ class RedisCoordinator:
     async def _heartbeat(self) -> None:
         assert self._hall is not None
         pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(self.key("procs"), self.process)
         pipe.set(self.key(f"alive:{self.process}"), "1", px=self.lease_ms)
         pipe.set(self.key(f"count:{self.process}"), json.dumps(self._hall.local_counts()),
                  px=self.lease_ms)
+        added, *_ = await pipe.execute()
+        if added and self._tasks:
+            await self._restore()
+
+    async def _restore(self) -> None:
+        """Redis lost its data (it restarted empty): say again who is connected here and
+        who sits at this process's tables. The tables themselves are dropped by the next
+        renewal (their leases are gone) and adopted again from the log."""
+        assert self._hall is not None
+        log.warning("Redis lost this process's registration: restoring presence and seats")
+        pipe = self.redis.pipeline(transaction=False)
+        for player, conn in self.connections.players().items():
+            pipe.set(self.key(f"presence:{player}"), f"{self.process} {conn}", nx=True)
+        for table in self._hall.lobby.tables.values():
+            for player in table.humans():
+                pipe.set(self.key(f"seat:{player}"), table.id, nx=True)
         await pipe.execute()
 
     async def _renew_loop(self) -> None:
@@ -273,6 +290,9 @@ class RedisCoordinator:
     async def release(self, lease: Lease) -> None:
         await self.script(rk.DELETE_IF, [self.key(f"lease:{lease.table}")], [self._value(lease)])
 
+    async def floor_fence(self, fence: int) -> None:
+        await self.script(rk.FLOOR, [self.key("fence")], [fence])
+
     async def unowned(self, table_ids: list[str]) -> list[str]:
         if not table_ids:
             return []
@@ -292,7 +312,7 @@ class RedisCoordinator:
     async def forward(self, call: TableCall) -> None:
         owner = await self._owner(call.table)
         if owner is None or owner == self.process:
-            raise ProtocolError("unknown_table", f"no table {call.table[:64]!r}")
+            raise await self._missing(call.table)
         self._ids += 1
         call = call.model_copy(update={"id": self._ids, "reply_to": self.process})
         future: asyncio.Future[CallReply] = asyncio.get_running_loop().create_future()
@@ -332,6 +352,8 @@ class RedisCoordinator:
                     self.connections.send(player, msg)
             case Supersede(player=player, conn=conn):
                 self.connections.supersede(player, conn)
+            case Close(player=player, code=code, reason=reason):
+                self.connections.close_player(player, code, reason)
             case Census():
                 self._spawn(self._answer_census(message))
             case CensusReply(id=i):
@@ -341,10 +363,21 @@ class RedisCoordinator:
                     if len(replies) >= expected:
                         done.set()
 
+    async def _missing(self, table_id: str) -> ProtocolError:
+        """The refusal for a table nobody runs here: ``busy`` while it moves between
+        processes (it has a live game to adopt), else ``unknown_table``."""
+        assert self._hall is not None
+        if await has_live_game(self._hall.db, table_id):
+            return ProtocolError("busy", f"table {table_id} is moving to another server: "
+                                 "try again on its next state")
+        return ProtocolError("unknown_table", f"no table {table_id[:64]!r}")
+
     async def _run_call(self, call: TableCall) -> None:
         assert self._hall is not None
         reply = CallReply(id=call.id)
         try:
+            if call.table not in self._hall.lobby.tables:
+                raise await self._missing(call.table)
             await self._hall.lobby.run_call(call)
         except ProtocolError as exc:
             reply = CallReply(id=call.id, code=exc.code, message=str(exc))
@@ -400,6 +433,15 @@ class RedisCoordinator:
         process, _, old_conn = str(old).partition(" ")
         if process != self.process:
             await self.publish(process, Supersede(player=player, conn=int(old_conn)))
+
+    async def disconnect(self, player: str, code: int, reason: str) -> bool:
+        if self.connections.close_player(player, code, reason):
+            return True
+        process = (await self.presence_of([player])).get(player)
+        if process is None or process == self.process:
+            return False
+        await self.publish(process, Close(player=player, code=code, reason=reason))
+        return True
 
     async def detach(self, player: str, conn: int) -> bool:
         return bool(await self.script(rk.DELETE_IF, [self.key(f"presence:{player}")],

@@ -55,6 +55,10 @@ class Connections(Protocol):
     def send(self, player_id: str, message: ServerMessage) -> None: ...
     def holds(self, player_id: str) -> bool: ...
     def supersede(self, player_id: str, conn: int) -> None: ...
+    def players(self) -> dict[str, int]:
+        """Each player connected here, with his connection's id."""
+    def close_player(self, player_id: str, code: int, reason: str) -> bool:
+        """Close the player's connection here; False if he has none here."""
 
 
 class MatchQueues(Protocol):
@@ -89,6 +93,8 @@ class Coordinator(Protocol):
     async def release(self, lease: Lease) -> None: ...
     async def unowned(self, table_ids: list[str]) -> list[str]:
         """Those of ``table_ids`` that no live process holds (to be adopted)."""
+    async def floor_fence(self, fence: int) -> None:
+        """Make every token drawn from now on greater than ``fence``."""
     async def forward(self, call: TableCall) -> None:
         """Carry ``call`` out at the table's owner; ProtocolError as the owner refused it."""
     async def seated(self, table_id: str, players: list[str], gone: list[str]) -> None:
@@ -101,6 +107,8 @@ class Coordinator(Protocol):
         """Connection ``conn`` here speaks for ``player`` now (another process's closes)."""
     async def detach(self, player: str, conn: int) -> bool:
         """``conn`` closed: True if it still spoke for ``player`` (he is gone)."""
+    async def disconnect(self, player: str, code: int, reason: str) -> bool:
+        """Close the player's connection wherever it is; False if he has none."""
     async def set_code(self, code: str, table_id: str | None) -> None: ...
     async def code_table(self, code: str) -> str | None: ...
     async def census(self) -> list[dict[str, Any]]:
@@ -156,8 +164,9 @@ class LocalCoordinator:
 
     process = "local"
 
-    def __init__(self, outbox: Outbox) -> None:
+    def __init__(self, outbox: Outbox, connections: Connections | None = None) -> None:
         self.outbox = outbox
+        self.connections = connections
         self.queues = LocalQueues()
         self._codes: dict[str, str] = {}
         self._hall: Hall | None = None
@@ -172,6 +181,9 @@ class LocalCoordinator:
         return Lease(table_id, None)
 
     async def release(self, lease: Lease) -> None:
+        return None
+
+    async def floor_fence(self, fence: int) -> None:
         return None
 
     async def unowned(self, table_ids: list[str]) -> list[str]:
@@ -195,6 +207,10 @@ class LocalCoordinator:
 
     async def detach(self, player: str, conn: int) -> bool:
         return True
+
+    async def disconnect(self, player: str, code: int, reason: str) -> bool:
+        return self.connections is not None and self.connections.close_player(
+            player, code, reason)
 
     async def set_code(self, code: str, table_id: str | None) -> None:
         if table_id is None:

@@ -182,6 +182,7 @@ class StoredGame:
     status: str
     started: datetime
     ended: datetime | None
+    fence: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``GET /api/games/{id}``."""
@@ -199,7 +200,8 @@ async def _stored(s: AsyncSession, game: Game) -> StoredGame:
             select(Action.action).where(Action.game_id == game.id).order_by(Action.seq)))
             .scalars())
     return StoredGame(game.id, game.table_id, game.room_id, game.variant, list(game.players),
-                      record, game.result, game.beans, game.status, game.started, game.ended)
+                      record, game.result, game.beans, game.status, game.started, game.ended,
+                      game.fence)
 
 
 async def get_game(db: Database, game_id: str) -> StoredGame | None:

@@ -57,6 +57,7 @@ class Lobby:
         self.grace_seconds = grace_seconds
         self.tables: dict[str, Table] = {}
         self.leases: dict[str, Lease] = {}
+        self._releasing: set[asyncio.Task[None]] = set()
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}  # room → (since, timer)
         self.latency_hook: Callable[[float], None] | None = None
 
@@ -204,9 +205,14 @@ class Lobby:
         await self.coord.seated(table.id, players, gone)
 
     def _dropped(self, table: Table) -> None:
-        """Another process owns ``table`` now: forget it here (its lease is not ours)."""
+        """Another process owns ``table`` now: forget it here, and give its lease back in
+        case it is still ours (the release deletes only our own)."""
         self.tables.pop(table.id, None)
-        self.leases.pop(table.id, None)
+        lease = self.leases.pop(table.id, None)
+        if lease is not None:
+            task = asyncio.get_running_loop().create_task(self.coord.release(lease))
+            self._releasing.add(task)
+            task.add_done_callback(self._releasing.discard)
 
     async def _closed(self, table: Table, requeue: list[str]) -> None:
         self.tables.pop(table.id, None)

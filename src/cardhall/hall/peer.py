@@ -5,8 +5,9 @@ connection and his table may live in different processes. What crosses between
 them is one of these messages, validated on arrival like a client's frame
 (``parse_peer``): a call on a table for its owner (``TableCall``) and its answer
 (``CallReply``), messages for players connected elsewhere (``Deliver``), the
-news that a player connected elsewhere (``Supersede``), and an operator's
-census of the live tables (``Census``/``CensusReply``).
+news that a player connected elsewhere (``Supersede``), an admin's kick of a
+player connected elsewhere (``Close``), and an operator's census of the live
+tables (``Census``/``CensusReply``).
 """
 
 from __future__ import annotations
@@ -62,6 +63,15 @@ class Supersede(_Peer):
     conn: int
 
 
+class Close(_Peer):
+    """Close the player's connection here (an admin's kick or ban: 4003)."""
+
+    type: Literal["close"] = "close"
+    player: str
+    code: int
+    reason: str
+
+
 class Census(_Peer):
     type: Literal["census"] = "census"
     id: int
@@ -74,7 +84,8 @@ class CensusReply(_Peer):
     tables: list[dict[str, Any]]
 
 
-PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Census | CensusReply,
+PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Census
+                        | CensusReply,
                         Field(discriminator="type")]
 _PEER: TypeAdapter[PeerMessage] = TypeAdapter(PeerMessage)
 

@@ -5,7 +5,8 @@ which Redis runs atomically: taking a lease (with a new fencing token from one
 counter, so tokens only grow), renewing or releasing only one's own, joining a
 queue and taking a table's worth out of it. A group taken out of a queue is, in
 the same script, marked seated at its new table and its table leased to the
-process that took it, so no concurrent join anywhere can seat one of them twice.
+process that took it, so no concurrent join anywhere can seat one of them twice;
+and players whose connection was on a process that died leave the queue first.
 
 Keys (``P`` is the prefix, ``cardhall:`` unless configured):
 
@@ -56,6 +57,14 @@ end
 return lost
 """
 
+#: Lua: raise the counter KEYS[1] to ARGV[1] if it is below (never lowers it).
+FLOOR = """
+if tonumber(redis.call('get', KEYS[1]) or '0') < tonumber(ARGV[1]) then
+  redis.call('set', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
 #: Lua: delete KEYS[1] if its value is ARGV[1] (a lease, a seat, a presence of ours).
 DELETE_IF = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
@@ -72,6 +81,17 @@ local function take(q, queued, group, prefix, table_id, proc, ms)
     redis.call('set', prefix .. 'seat:' .. p, table_id)
   end
   return lease(prefix .. 'lease:' .. table_id, prefix .. 'fence', proc, ms)
+end
+-- Players whose connection is on no live process leave the queue (theirs died).
+local function prune(q, queued, prefix)
+  for _, p in ipairs(redis.call('zrange', q, 0, -1)) do
+    local where = redis.call('get', prefix .. 'presence:' .. p)
+    local proc = where and string.match(where, '^(%S+) ')
+    if not proc or redis.call('exists', prefix .. 'alive:' .. proc) == 0 then
+      redis.call('zrem', q, p)
+      redis.call('hdel', queued, p)
+    end
+  end
 end
 local function after(q, group)
   local first = redis.call('zrange', q, 0, 0, 'WITHSCORES')
@@ -92,6 +112,7 @@ local old = redis.call('hget', KEYS[2], player)
 if old then redis.call('zrem', prefix .. 'q:' .. old, player) end
 redis.call('zadd', KEYS[1], ARGV[4], player)
 redis.call('hset', KEYS[2], player, room)
+prune(KEYS[1], KEYS[2], prefix)
 local group = {}
 if redis.call('zcard', KEYS[1]) >= need then
   group = redis.call('zrange', KEYS[1], 0, need - 1)
@@ -103,6 +124,7 @@ return after(KEYS[1], group)
 #: Lua: KEYS = queue, ``queued``; ARGV = wait (ms), now (ms), new table id, prefix,
 #: process, lease ms. Everyone waiting leaves as the group once the first waited enough.
 TAKE_DUE = _TAKE + """
+prune(KEYS[1], KEYS[2], ARGV[4])
 local first = redis.call('zrange', KEYS[1], 0, 0, 'WITHSCORES')
 local group = {}
 if first[2] and tonumber(first[2]) + tonumber(ARGV[1]) <= tonumber(ARGV[2]) then

@@ -21,7 +21,7 @@ from typing import Any
 from cardhall.hall import accounts
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
-from cardhall.hall.coordinator import Coordinator, LocalCoordinator
+from cardhall.hall.coordinator import Connections, Coordinator, LocalCoordinator
 from cardhall.hall.db import Database
 from cardhall.hall.games import StoredGame, claim_games, live_game_of, live_tables
 from cardhall.hall.levels import title_for
@@ -53,10 +53,11 @@ log = logging.getLogger("cardhall.hall")
 class Hall:
     def __init__(self, config: HallConfig, db: Database, outbox: Outbox,
                  bots: BotPool | None = None, grace_seconds: float = GRACE_SECONDS,
-                 coordinator: Coordinator | None = None) -> None:
+                 coordinator: Coordinator | None = None,
+                 connections: Connections | None = None) -> None:
         self.config = config
         self.db = db
-        self.coord = coordinator or LocalCoordinator(outbox)
+        self.coord = coordinator or LocalCoordinator(outbox, connections)
         self.outbox = self.coord.outbox
         self.bots = bots or BotPool()
         self.store = DbStore(db)
@@ -84,9 +85,18 @@ class Hall:
         lease = await self.coord.acquire(table_id)
         if lease is None:
             return False
-        if lease.fence is not None:
-            await claim_games(self.db, table_id, lease.fence)  # the old owner's writes stop
+        claimed = 0
+        if lease.fence is not None:  # the old owner's writes stop
+            claimed = await claim_games(self.db, table_id, lease.fence)
         game = await live_game_of(self.db, table_id)  # read after the claim: all it wrote
+        if game is not None and lease.fence is not None and not claimed:
+            # Our token is not above the stored one: the counter restarted (Redis lost
+            # its data). Raise it, give the lease back, and take the table next time.
+            log.warning("table %s: fence %d is below the stored %d; raising the counter",
+                        table_id, lease.fence, game.fence)
+            await self.coord.floor_fence(game.fence)
+            await self.coord.release(lease)
+            return False
         room = self.lobby.rooms.get(game.room_id) if game is not None else None
         if game is None or room is None:
             if game is not None:

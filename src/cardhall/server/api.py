@@ -299,10 +299,8 @@ async def admin_kick(request: Request) -> Response:
     target = _text(await _body(request), "player")
     await accounts.get_player(server.db, target)  # NotFound for a wrong id
     tables = await server.hall.kick(target)
-    conn = server.registry.by_player.get(target)
-    if conn is not None:
-        conn.close(4003, "kicked by an admin")
-    return JSONResponse({"player": target, "tables": tables, "connected": conn is not None})
+    connected = await server.hall.coord.disconnect(target, 4003, "kicked by an admin")
+    return JSONResponse({"player": target, "tables": tables, "connected": connected})
 
 
 async def admin_ban(request: Request) -> Response:
@@ -314,9 +312,7 @@ async def admin_ban(request: Request) -> Response:
     tables = 0
     if banned:
         tables = await server.hall.kick(target)
-        conn = server.registry.by_player.get(target)
-        if conn is not None:
-            conn.close(4003, "banned")
+        await server.hall.coord.disconnect(target, 4003, "banned")
     return JSONResponse({"player": target, "banned": banned, "tables": tables})
 
 

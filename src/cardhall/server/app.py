@@ -80,7 +80,8 @@ class Server:
             coordinator = RedisCoordinator(self.redis_url, self.registry,
                                            lease_seconds=self.lease_seconds)
         hall = Hall(self.config, self._db, self.registry, BotPool(self.bot_workers),
-                    grace_seconds=self.grace_seconds, coordinator=coordinator)
+                    grace_seconds=self.grace_seconds, coordinator=coordinator,
+                    connections=self.registry)
         hall.lobby.latency_hook = self.metrics.action_seconds.observe
         rebuilt = await hall.open()
         self._hall = hall

@@ -216,6 +216,16 @@ class Registry:
             return old
         return None
 
+    def close_player(self, player_id: str, code: int, reason: str) -> bool:
+        conn = self.by_player.get(player_id)
+        if conn is None:
+            return False
+        conn.close(code, reason)
+        return True
+
+    def players(self) -> dict[str, int]:
+        return {p: c.id for p, c in self.by_player.items()}
+
     def supersede(self, player_id: str, conn: int) -> None:
         """The player connected to another process: close connection ``conn`` (4001)."""
         old = self.by_player.get(player_id)
