@@ -1,14 +1,17 @@
 """The hall's load sweep: a fresh ``cardhall serve`` per client count, ``cardhall loadtest`` at it.
 
 The clients, figures and checks are ``cardhall loadtest`` (cardhall.client.loadtest and
-loadreport); this script only starts the server for each count (a temporary SQLite
-file, or a fresh database on the PostgreSQL server ``--pg`` names), with one room of
-humans only and generous ``[limits]``, adds the server's CPU share over the run, and
+loadreport); this script only starts the servers for each count (a temporary SQLite
+file, or a fresh database on the PostgreSQL server ``--pg`` names; with ``--redis``,
+``--processes`` processes of one hall over it), with one room of humans only and
+generous ``[limits]``, adds the servers' CPU share over the run, and
 prints one table row per count and where p99 first passes 100 ms. ``--profile`` records the
 server with py-spy over the run.
 
     .venv/bin/python benchmarks/hall_load.py --sweep 250,500,1000,1500 --duration 30
-    .venv/bin/python benchmarks/hall_load.py --sweep 250,500 --pg postgresql://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python benchmarks/hall_load.py --sweep 250,500 --pg postgresql://postgres@db/postgres
+    .venv/bin/python benchmarks/hall_load.py --sweep 500,1000 --pg URL --redis redis://127.0.0.1/0 \
+        --processes 2
     .venv/bin/python benchmarks/hall_load.py --clients 500 --profile profile.svg
 """
 
@@ -56,10 +59,12 @@ async def fresh_pg_database(server: str) -> str:
 
 def start_server(tmp: Path, db: str, args: argparse.Namespace
                  ) -> tuple[str, subprocess.Popen[str]]:
+    tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
     config.write_text(config_toml(args.variant))
+    cluster = ["--redis", args.redis] if args.redis else []
     cmd = [sys.executable, "-m", "cardhall", "serve", "--port", "0", "--db", db,
-           "--config", str(config), "--log-level", args.log_level]
+           "--config", str(config), "--log-level", args.log_level, *cluster]
     with (tmp / "serve.log").open("w") as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -102,23 +107,38 @@ def profile(pid: int, out: str, seconds: float) -> subprocess.Popen[bytes]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+async def flush_redis(url: str) -> None:
+    """Empty the Redis database of ``url``: each count's hall starts with no queue."""
+    import redis.asyncio as aioredis  # noqa: PLC0415 (only with --redis)
+    client = aioredis.from_url(url)
+    try:
+        await client.flushdb()
+    finally:
+        await client.aclose()
+
+
 def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
-    """A fresh server, ``n`` clients at it: the report and the server's CPU share."""
+    """Fresh servers, ``n`` clients at them: the report and the servers' CPU share (of one
+    core, summed over the processes)."""
     tmp = Path(tempfile.mkdtemp(prefix="hall-load-"))
     db = asyncio.run(fresh_pg_database(args.pg)) if args.pg else f"sqlite:///{tmp / 'hall.db'}"
-    url, proc = start_server(tmp, db, args)
-    spy = profile(proc.pid, args.profile, args.ramp + args.duration + 10) if args.profile \
-        else None
+    if args.redis:
+        asyncio.run(flush_redis(args.redis))
+    served = [start_server(tmp / f"p{i}", db, args) for i in range(args.processes)]
+    spy = profile(served[0][1].pid, args.profile, args.ramp + args.duration + 10) \
+        if args.profile else None
     try:
-        cpu0, t0 = cpu_seconds(proc.pid), time.monotonic()
-        plan = Plan(urls=(url,), room=ROOM, clients=n, duration=args.duration,
-                    think=args.think, ramp=args.ramp, workers=args.workers)
+        cpu0, t0 = sum(cpu_seconds(p.pid) for _, p in served), time.monotonic()
+        plan = Plan(urls=tuple(u for u, _ in served), room=ROOM, clients=n,
+                    duration=args.duration, think=args.think, ramp=args.ramp,
+                    workers=args.workers)
         report = load_test(plan, args.variant, ROOM)
-        cpu = (cpu_seconds(proc.pid) - cpu0) / (time.monotonic() - t0)
+        cpu = (sum(cpu_seconds(p.pid) for _, p in served) - cpu0) / (time.monotonic() - t0)
     finally:
         if spy is not None:
             spy.wait(args.ramp + args.duration + 60)
-        stop(proc)
+        for _, proc in served:
+            stop(proc)
         shutil.rmtree(tmp, ignore_errors=True)
     return report, cpu
 
@@ -136,7 +156,8 @@ def row(r: Report, cpu: float) -> str:
 
 
 def main(args: argparse.Namespace) -> None:
-    print(f"{'PostgreSQL' if args.pg else 'SQLite'}, think {args.think} s, measured "
+    where = "PostgreSQL" + (" + Redis" if args.redis else "") if args.pg else "SQLite"
+    print(f"{args.processes} process(es) on {where}, think {args.think} s, measured "
           f"{args.duration} s after a {args.ramp} s ramp, variant {args.variant}, "
           f"{args.workers} load process(es), {os.cpu_count()} cores; load avg {uptime()}")
     print(HEADER, flush=True)
@@ -165,6 +186,10 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--variant", default="ddz3", choices=sorted(VARIANTS))
     parser.add_argument("--pg", help="a PostgreSQL server URL: a fresh database on it per "
                         "count instead of SQLite")
+    parser.add_argument("--redis", help="a Redis URL: the processes run as one hall over it "
+                        "(needs --pg); its database is emptied before each count")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (with "
+                        "--redis)")
     parser.add_argument("--log-level", default="warning")
     parser.add_argument("--profile", help="py-spy the server into this file (.svg, .json "
                         "speedscope, .txt collapsed)")
@@ -172,4 +197,7 @@ def parse() -> argparse.Namespace:
 
 
 if __name__ == "__main__":
-    main(parse())
+    parsed = parse()
+    if parsed.processes > 1 and not (parsed.redis and parsed.pg):
+        raise SystemExit("several processes need --pg and --redis")
+    main(parsed)
