@@ -47,6 +47,8 @@ from cardhall.client.loadtest import (
 UNSCORED = ("unscored", "dissolved")
 ACTIONS_METRIC = "cardhall_action_seconds_count"
 SETTLED_METRIC = "cardhall_settlements_total"
+#: The most games /api/history lists.
+HISTORY_LIMIT = 200
 
 
 @dataclass
@@ -190,26 +192,36 @@ async def check(plan: Plan, tally: Tally, fee: int) -> tuple[dict[str, int], lis
 
 async def _histories(tally: Tally) -> tuple[dict[str, Counter[str]], list[str]]:
     """Each client's scored games in /api/history, and where they disagree with what the
-    client was told: a game listed twice, or told settled (scored) and not listed."""
+    client was told: a game listed twice, or told settled (scored) and not listed. The
+    history holds the latest ``HISTORY_LIMIT`` games: for a client with more, only the
+    latest half of those it was told of must be listed (its history is full)."""
     by_url: dict[str, list[str]] = {}
     for player, account in tally.players.items():
         by_url.setdefault(account.url, []).append(player)
     histories: dict[str, Counter[str]] = {}
+    full: set[str] = set()
     for url, players in by_url.items():
         async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
             answers = await gather_limited([
-                partial(http.get, "/api/history", params={"limit": "200"},
+                partial(http.get, "/api/history", params={"limit": str(HISTORY_LIMIT)},
                         headers={"Authorization": f"Bearer {tally.players[p].token}"})
                 for p in players])
         for player, answer in zip(players, answers, strict=True):
-            histories[player] = Counter(str(row["game"]) for row in answer.json()
+            rows = answer.json()
+            if len(rows) >= HISTORY_LIMIT:
+                full.add(player)
+            histories[player] = Counter(str(row["game"]) for row in rows
                                         if row["status"] != "dissolved")
     problems = [f"player {p}: /api/history lists game {g} {n} times"
                 for p, listed in histories.items() for g, n in listed.items() if n > 1]
-    problems += [f"player {p}: told game {g} settled, /api/history does not list it"
-                 for (p, g) in tally.seen
-                 if tally.games[g]["result"]["ended"] not in UNSCORED
-                 and g not in histories.get(p, ())]
+    told: dict[str, list[str]] = {}  # player → scored games it was told of, in order
+    for p, g in tally.seen:
+        if tally.games[g]["result"]["ended"] not in UNSCORED:
+            told.setdefault(p, []).append(g)
+    for p, games in told.items():
+        must = games[-HISTORY_LIMIT // 2:] if p in full else games
+        problems += [f"player {p}: told game {g} settled, /api/history does not list it"
+                     for g in must if g not in histories.get(p, ())]
     return histories, problems
 
 

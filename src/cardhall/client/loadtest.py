@@ -296,11 +296,12 @@ async def gather_limited(calls: list[Callable[[], Any]], limit: int = HTTP_CONCU
     return list(await asyncio.gather(*(one(c) for c in calls)))
 
 
-async def drive(plan: Plan, share: range, wall_start: float,
+async def drive(plan: Plan, share: range, wall_start: float | None,
                 progress: Callable[[Tally], None] | None = None) -> Tally:
     """Play clients ``share`` (indices into 0..clients) of ``plan``; return what they saw.
 
-    Guests are made before ``wall_start``; the collector is off during the run (its
+    The first client starts at ``wall_start`` (``time.time()``; None: half a second after
+    the guests are made); the collector is off during the run (its
     pauses would count as latency; a bounded run makes nothing that needs collecting).
     """
     tally = Tally()
@@ -309,7 +310,7 @@ async def drive(plan: Plan, share: range, wall_start: float,
         clients = [TimedClient(plan.url(i), http=https[plan.url(i)], timeout=TIMEOUT)
                    for i in share]
         made = await gather_limited([c.guest for c in clients])
-        clock = Clock.at(wall_start, plan)
+        clock = Clock.at(time.time() + 0.5 if wall_start is None else wall_start, plan)
         gc.collect()
         gc.freeze()
         gc.disable()
@@ -386,11 +387,11 @@ def run(plan: Plan, out: TextIO = sys.stderr) -> Tally:
     """Run ``plan`` (in ``plan.workers`` processes), printing progress lines to ``out``."""
     meter = Meter(plan, out)
     if plan.workers <= 1:
-        wall_start = time.time() + 0.5 + plan.clients / 400  # time to make the guests
-        return asyncio.run(drive(plan, range(plan.clients), wall_start, meter.single))
+        return asyncio.run(drive(plan, range(plan.clients), None, meter.single))
     ctx = multiprocessing.get_context("spawn")
     with ctx.Manager() as manager, ProcessPoolExecutor(plan.workers, mp_context=ctx) as pool:
         snapshots = manager.Queue()
+        # Time to start the processes and make the guests (about 400 a second each).
         wall_start = time.time() + 3.0 + plan.clients / 400 / plan.workers
         futures = [pool.submit(_worker, plan, w, wall_start, snapshots)
                    for w in range(plan.workers)]
