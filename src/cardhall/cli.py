@@ -10,7 +10,7 @@
                    [--jobs J] [--json]
     cardhall replay FILE [--seat N]
     cardhall demo
-    cardhall serve | admin | bot      (the hall: cardhall.server.cli, the server extra)
+    cardhall serve | admin | bot | loadtest   (the hall: cardhall.server.cli, the server extra)
 
 Rules commands print JSON with stable keys; a bad variant, option or card
 string exits with status 2 and a one-line reason on standard error, so a

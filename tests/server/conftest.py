@@ -60,9 +60,10 @@ class HallProcess:
 
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
                db_url: str | None = None, redis_url: str | None = None,
-               lease: float = 2.0, rooms: str = "") -> HallProcess:
-    """A ``cardhall serve`` on its own port; with ``redis_url``, one of several processes
-    of one hall (each with its own ``tmp``), its leases lasting ``lease`` seconds."""
+               lease: float = 2.0, rooms: str = "", port: int = 0) -> HallProcess:
+    """A ``cardhall serve`` on its own port (``port``, or a free one); with ``redis_url``,
+    one of several processes of one hall (each with its own ``tmp``), its leases lasting
+    ``lease`` seconds."""
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
     config.write_text(rooms_toml() + rooms + "\n[limits]\n" + (limits or (
@@ -75,7 +76,7 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     cluster = ["--redis", redis_url, "--lease", str(lease)] if redis_url else []
     with log.open("w") as err:
         proc = subprocess.Popen(
-            [*CARDHALL, "serve", "--port", "0", "--db", db_url, "--config", str(config),
+            [*CARDHALL, "serve", "--port", str(port), "--db", db_url, "--config", str(config),
              "--grace", str(grace), *cluster], stdout=subprocess.PIPE, stderr=err, text=True,
             env=env)
     assert proc.stdout is not None

@@ -1,4 +1,4 @@
-"""The server's subcommands of ``cardhall``: ``serve``, ``admin create``, ``bot``.
+"""The server's subcommands of ``cardhall``: ``serve``, ``admin create``, ``bot``, ``loadtest``.
 
 ``register(subparsers)`` adds them to the main parser (cardhall.cli). The
 server's dependencies are imported only when one of them runs, so the library's
@@ -9,6 +9,8 @@ commands work without the ``server`` extra.
     cardhall admin create NAME PASSWORD [--db URL]
     cardhall bot --server URL [--bot planning] [--room R] [--games N]
                  [--name NAME --password PW | --token T]
+    cardhall loadtest --url URL [--url URL2 ...] --clients N --duration S [--think S]
+                      [--ramp S] [--variant V | --room R] [--workers W] [--json]
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def _later(name: str) -> Callable[[argparse.Namespace], None]:
 
 
 def register(sub: Any) -> None:
-    """Add ``serve``, ``admin`` and ``bot`` to ``cardhall``'s subparsers."""
+    """Add ``serve``, ``admin``, ``bot`` and ``loadtest`` to ``cardhall``'s subparsers."""
     serve = sub.add_parser("serve", help="run the hall (HTTP + WebSocket)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000, help="0 picks a free port")
@@ -66,3 +68,31 @@ def register(sub: Any) -> None:
     bot.add_argument("--password")
     bot.add_argument("--token", help="play with this session token")
     bot.set_defaults(run=_later("bot"))
+
+    load = sub.add_parser(
+        "loadtest", help="many simulated players at running halls (the protocol only)",
+        description="Guests quick-match in a room of humans only and play real games "
+                    "through HTTP + WebSocket, a think time before each action; prints a "
+                    "progress line, then actions/s, latency, games settled, errors and the "
+                    "bean check (public API only). Exit status 1 on any error or failed check.")
+    load.add_argument("--url", action="append", required=True,
+                      help="a hall's URL; repeat it to spread clients round-robin")
+    load.add_argument("--clients", type=int, default=100)
+    load.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    load.add_argument("--think", type=float, default=1.0,
+                      help="mean seconds before each action (0.5–1.5 × this)")
+    load.add_argument("--ramp", type=float, default=5.0,
+                      help="seconds over which the clients come in (not measured)")
+    load.add_argument("--variant", default="ddz3", help="play in the first room of this "
+                      "variant without bots")
+    load.add_argument("--room", help="play in this room (it must have no bots)")
+    load.add_argument("--workers", type=int, default=1,
+                      help="processes driving the clients (figures merged)")
+    load.add_argument("--json", action="store_true", help="print the report as JSON")
+    load.set_defaults(run=_load_test)
+
+
+def _load_test(args: argparse.Namespace) -> None:
+    """``cardhall loadtest``; needs the client's packages (the server extra)."""
+    from cardhall.client import loadreport  # noqa: PLC0415 (the server extra, when used)
+    raise SystemExit(loadreport.command(args))

@@ -1,0 +1,165 @@
+"""``cardhall loadtest`` against real ``cardhall serve`` processes.
+
+A short run (20 clients, a few seconds) must finish with no error, beans conserved and
+every game settled once, its figures agreeing with what the server's /metrics counted;
+the check must notice a bean or a settlement that does not add up; clients reconnect
+to a hall killed and restarted mid-run; and the CI load run: 30 s, 100 clients, two
+processes over PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cardhall.client.loadreport import check, find_room
+from cardhall.client.loadtest import Plan, run
+from tests.hall.pg import PostgresServer
+from tests.hall.redis_server import RedisServer
+from tests.server.cluster import cluster
+from tests.server.conftest import CARDHALL, HallProcess, start_hall
+
+ROOM = "ddz3-humans"
+
+
+@pytest.fixture(scope="module")
+def quiet_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
+    """A hall of its own: nobody else queues in its rooms while the clients play."""
+    server = start_hall(tmp_path_factory.mktemp("load"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def load_test(urls: list[str], *args: str, timeout: float = 300
+              ) -> tuple[dict[str, object], str, int]:
+    cmd = [*CARDHALL, "loadtest", *(a for u in urls for a in ("--url", u)), "--room", ROOM,
+           "--json", *args]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    return json.loads(out.stdout), out.stderr, out.returncode
+
+
+def assert_clean(report: dict[str, object], clients: int, processes: int = 1) -> None:
+    assert report["ok"] is True
+    assert report["errors"] == {} and report["drain_errors"] == {}
+    assert report["problems"] == [] and report["unfinished"] == 0
+    assert report["clients"] == clients
+    beans = report["beans"]
+    assert isinstance(beans, dict)
+    assert beans["balances_changed"] == beans["settled_said"] == beans["stored_said"]
+    assert beans["stored_said"] == -beans["fees"] < 0  # zero-sum games, A per seat in fees
+    # The clients' counts are the servers': every acknowledged action, counted by the
+    # process that owns its table; each process counts the settlements it told a player of.
+    assert report["acked"] == report["server_actions"]
+    if processes == 1:
+        assert report["settled"] == report["server_settled"]
+
+
+def test_a_short_run_is_clean_and_agrees_with_the_servers_metrics(
+        quiet_hall: HallProcess) -> None:
+    report, err, status = load_test([quiet_hall.url], "--clients", "20", "--duration", "4",
+                                    "--ramp", "1", "--think", "0.2")
+    assert status == 0, err
+    assert_clean(report, 20)
+    settled, actions = report["settled"], report["actions"]
+    assert isinstance(settled, int) and isinstance(actions, int)
+    assert settled >= 6 and actions > 20  # 6 tables of 3 played at least a game each
+    assert report["actions_per_s"] == pytest.approx(actions / 4)
+    p50, p99, top = report["p50_ms"], report["p99_ms"], report["max_ms"]
+    assert isinstance(p50, float) and isinstance(p99, float) and isinstance(top, float)
+    assert 0 < p50 <= p99 <= top
+    assert "clients connected" in err and "p99 so far" in err
+
+
+def test_worker_processes_merge_their_figures(quiet_hall: HallProcess) -> None:
+    report, err, status = load_test([quiet_hall.url], "--clients", "12", "--duration", "3",
+                                    "--ramp", "1", "--think", "0.2", "--workers", "2")
+    assert status == 0, err
+    assert_clean(report, 12)
+    assert report["workers"] == 2
+
+
+def test_the_check_sees_a_bean_or_a_settlement_that_does_not_add_up(
+        quiet_hall: HallProcess) -> None:
+    room, fee = asyncio.run(find_room((quiet_hall.url,), "ddz3", ROOM))
+    plan = Plan(urls=(quiet_hall.url,), room=room, clients=6, duration=2, think=0.1, ramp=0)
+    tally = run(plan)
+    beans, problems = asyncio.run(check(plan, tally, fee))
+    assert problems == [] and tally.games
+    assert beans["balances_changed"] == beans["stored_said"] < 0
+    player, account = next(iter(tally.players.items()))
+    tally.players[player] = account._replace(end=account.end + 1)  # a bean from nowhere
+    game = next(g for p, g in tally.seen if p == player)
+    tally.seen[(player, game)] += 1  # told twice
+    _, problems = asyncio.run(check(plan, tally, fee))
+    assert any("beans not conserved" in p for p in problems)
+    assert any("told 2 times" in p for p in problems)
+    fewer = replace(plan, clients=plan.clients + 1)  # a client that never finished
+    _, problems = asyncio.run(check(fewer, tally, fee))
+    assert any("did not finish" in p for p in problems)
+
+
+def test_a_room_with_bots_or_no_such_room_is_refused(quiet_hall: HallProcess) -> None:
+    for room in ("ddz3-bots", "nowhere"):
+        out = subprocess.run([*CARDHALL, "loadtest", "--url", quiet_hall.url, "--room", room],
+                             capture_output=True, text=True, timeout=60, check=False)
+        assert out.returncode != 0
+        assert f"no room {room!r} without bots" in out.stderr
+
+
+def served_actions(url: str) -> float:
+    text = httpx.get(f"{url}/metrics", timeout=10).text
+    return float(next(line.split()[1] for line in text.splitlines()
+                      if line.startswith("cardhall_action_seconds_count")))
+
+
+def test_clients_reconnect_when_the_hall_is_killed_and_play_on(tmp_path: Path) -> None:
+    """SIGKILL the hall mid-run and start it again on the same port and database: every
+    client reconnects, the games finish, and the beans still add up."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    hall = start_hall(tmp_path, port=port)
+    cmd = [*CARDHALL, "loadtest", "--url", hall.url, "--room", ROOM, "--json", "--clients",
+           "12", "--duration", "10", "--ramp", "1", "--think", "0.2"]
+    load = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while served_actions(hall.url) < 30:  # games under way (no event to await here)
+            assert time.monotonic() < deadline and load.poll() is None
+            time.sleep(0.2)
+        hall.kill()
+        hall = start_hall(tmp_path, port=port, db_url=hall.db_url)
+        out, err = load.communicate(timeout=300)
+    finally:
+        if load.poll() is None:
+            load.kill()
+        hall.stop()
+    report = json.loads(out)
+    assert report["reconnects"] >= 12, err
+    assert report["problems"] == [] and report["unfinished"] == 0, err
+    beans = report["beans"]
+    assert beans["balances_changed"] == beans["stored_said"] < 0
+    assert report["settled"] > 0
+
+
+async def test_the_ci_load_run(pg_server: PostgresServer, redis_server: RedisServer,
+                               tmp_path: Path) -> None:
+    """30 s, 100 clients spread over two processes of one hall (PostgreSQL + Redis): no
+    error, beans conserved, every game settled once, every action counted by its owner."""
+    async with cluster(tmp_path, pg_server, redis_server, n=2) as procs:
+        report, err, status = await asyncio.to_thread(
+            load_test, [p.url for p in procs], "--clients", "100", "--duration", "30",
+            "--ramp", "5", timeout=600)
+    assert status == 0, err
+    assert_clean(report, 100, processes=2)
