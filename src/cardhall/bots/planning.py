@@ -90,6 +90,8 @@ KICKER_VARIANTS = 3
 #: scored, the planner's full strength) until a capped search plays as well; the cheaper
 #: search itself is what serves the time budget for now.
 DECISION_STATES: int | None = None
+#: Past the budget, stop scoring candidates (rather than score them by greedy splits).
+SKIP_PAST_BUDGET = False
 #: Slack on the bound of a candidate's score (sums of the same worths in another order).
 BOUND_MARGIN = 1e-6
 #: Entries of the shared cache of plays' own splits before it is cleared (bounded memory).
@@ -366,6 +368,8 @@ class Policy:
         for i in sorted(range(len(candidates)), key=lambda i: -bounds[i]):
             if bounds[i] < best - BOUND_MARGIN:
                 break  # this one and all after it score below the best
+            if found and SKIP_PAST_BUDGET and self.planner.spent:
+                break  # past the decision's budget: the best of the most promising
             p, score, _ = candidates[i]
             found[i] = value = score(self.worth(view, _minus(view.hand, p.cards)))
             best = max(best, value)
@@ -424,6 +428,8 @@ class PlanningBot(Bot):
     """Splits its hand, counts cards, plays with its side; every set-up decision too."""
 
     name = "planning"
+    #: The split-search states one decision may expand (see ``DECISION_STATES``).
+    states: int | None = DECISION_STATES
 
     def __init__(self, variant: str, seat: int, seed: int = 0) -> None:
         super().__init__(variant, seat, seed)
@@ -460,7 +466,7 @@ class PlanningBot(Bot):
         if observation.get("variant") == TRICK_GAME:
             return trick_plan.choose(observation, legal)
         policy = self.policy(rule_set(observation))
-        policy.planner.limit(DECISION_STATES)
+        policy.planner.limit(self.states)
         try:
             if observation.get("phase") != "play":
                 return setup.decide(observation, legal, policy)
