@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from cardhall import bots, rules
+from cardhall import rules
 from cardhall.bots.hands import Planner
+from cardhall.bots.planning import PlanningBot
 from cardhall.cards import parse_counts
 from cardhall.games import new_game
 from cardhall.sim import MAX_ACTIONS
@@ -61,9 +62,12 @@ def test_rough_values_do_not_enter_the_exact_memo() -> None:
     assert p.worth(counts) == Planner(rs).worth(counts)
 
 
-def _decisions(variant: str, seed: int) -> list[str]:
+def _decisions(variant: str, seed: int, states: int | None = 400) -> list[str]:
+    """A game of planning bots, each capped at ``states`` per decision (``PlanningBot.states``)."""
     state = new_game(variant, seed=seed)
-    seats = [bots.make("planning", variant, s, seed) for s in range(state.players)]
+    seats = [PlanningBot(variant, s, seed) for s in range(state.players)]
+    for bot in seats:
+        bot.states = states
     out = []
     for _ in range(MAX_ACTIONS):
         if state.over:
