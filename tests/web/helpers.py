@@ -52,22 +52,28 @@ def wait_turn(page: Page) -> str:
 def take_turn(page: Page) -> str:
     """Act once through the UI, as a player would; returns what was done.
 
-    Leading: click the smallest card (a single is always a play) and 出牌. Following:
-    提示, then 出牌 if it found a play, else 不出. Burying: click as many cards as asked.
+    Leading: click the smallest card (a single is always a play; 找朋友: 提示 when it does
+    not follow suit) and 出牌. Following: 提示, then 出牌 if it found a play, else 不出.
+    Burying: click as many cards as asked.
     A set-up phase: its first labelled button (or the first choice of a list).
     """
     before = seq(page)
     controls = page.locator(".controls")
     done = ""
     if controls.locator("#play").count():
+        play = controls.locator("#play")
         if controls.locator("#pass").count() == 0:
             page.locator(".hand .card").last.click()
-            done = "lead"
+            done = "card"
+            if not play.is_enabled():  # 找朋友: the smallest card may not follow suit
+                page.keyboard.press("Escape")
+                controls.locator("#hint").click()
+                done = "hint"
         else:
             controls.locator("#hint").click()
             done = "hint"
-        if controls.locator("#play").is_enabled():
-            controls.locator("#play").click()
+        if play.is_enabled():
+            play.click()
         else:
             controls.locator("#pass").click()
             done = "pass"
@@ -84,8 +90,8 @@ def take_turn(page: Page) -> str:
         done = button.get_attribute("data-action") or button.get_attribute("data-verb") or "?"
         button.click()
     page.wait_for_function(
-        "old => document.querySelector('.settle') || "
-        "(document.querySelector('.table') && document.querySelector('.table').dataset.seq !== old)",
+        "old => { const t = document.querySelector('.table');"
+        " return document.querySelector('.settle') || (t && t.dataset.seq !== old); }",
         arg=before, timeout=TURN_MS)
     return done
 

@@ -15,7 +15,7 @@ def test_guest_plays_a_happy_hand_to_the_settlement(desktop: Page) -> None:
     quick_match(page, "ddz3_happy-bots")
     expect(page.locator(".table[data-variant='ddz3_happy']")).to_be_visible()
     done = play_until(page, lambda p: p.locator(".settle").count() > 0)
-    assert any(a in ("lead", "hint") for a in done), done
+    assert "card" in done or "hint" in done, done
     settle = page.locator(".settle")
     expect(settle).to_be_visible()
     shot(page, "settle-desktop")

@@ -95,7 +95,8 @@ export function seatEl(st, seat, deadline) {
       info.append(h("span", { class: "badge warn", role: "status" }, t(n === 1 ? "seat.warn1" : "seat.warn2")));
     }
     if (acting && deadline) {
-      const clock = h("span", { class: "clock", "data-deadline": deadline });
+      const secs = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      const clock = h("span", { class: "clock", "data-deadline": deadline }, t("seat.secs", { s: secs }));
       info.append(clock);
     }
     el.append(info);

@@ -145,6 +145,8 @@ function mount(root, c, [tableId]) {
   let hintList = [];
   let busy = false;
   let errorText = "";
+  let rounds = 0; // rounds (tricks) seen to end here: the table emptied during play
+  let lastTable = null;
   let counterOn = localStorage.getItem("cardhall.counter") !== "0";
   const hand = new Hand(() => { errorText = ""; drawControls(); });
   const screen = h("section", { class: "table" });
@@ -189,6 +191,7 @@ function mount(root, c, [tableId]) {
     screen.dataset.variant = s.view ? s.view.variant : "";
     screen.dataset.phase = s.view ? s.view.phase : s.phase;
     screen.dataset.seq = String(s.seq);
+    screen.dataset.rounds = String(rounds);
     const n = s.players.length;
     screen.style.setProperty("--seats", String(n));
     if (!s.view) {
@@ -248,6 +251,11 @@ function mount(root, c, [tableId]) {
       busy = false;
       errorText = "";
       hintAt = -1;
+      const table = msg.view ? msg.view.table : null;
+      if (lastTable && (!table || (table.plays && table.plays.length < (lastTable.plays || []).length))) {
+        rounds += 1;
+      }
+      lastTable = table;
       draw();
     }),
     c.ws.on("settled", (msg) => msg.table === tableId && draw()),
