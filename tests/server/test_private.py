@@ -4,7 +4,7 @@ reconnects to a filling table can show the invite again (and the owner his start
 from __future__ import annotations
 
 from tests.server.conftest import HallProcess
-from tests.server.play import guests
+from tests.server.play import guests, vacate
 
 
 async def test_state_names_the_code_and_owner_of_a_private_table(hall: HallProcess) -> None:
@@ -22,8 +22,7 @@ async def test_state_names_the_code_and_owner_of_a_private_table(hall: HallProce
         assert (await owner.expect("welcome"))["tables"] == [invite["table"]]
         again = await owner.expect("state", table=invite["table"])
         assert (again["code"], again["owner"]) == (invite["code"], first["owner"])
-        for c in (owner, friend):
-            await c.leave(table=invite["table"])
+        await vacate([owner, friend], invite["table"], "ddz3-humans")
 
 
 async def test_a_room_table_has_no_code(hall: HallProcess) -> None:
@@ -31,4 +30,4 @@ async def test_a_room_table_has_no_code(hall: HallProcess) -> None:
         await solo.join("ddz3-bots")
         state = await solo.expect("state")
         assert state["code"] is None and state["owner"] is None
-        await solo.leave(table=state["table"])
+        await vacate([solo], state["table"], "ddz3-bots")

@@ -8,9 +8,11 @@ from playwright.sync_api import Page, expect
 from tests.web.conftest import PHONE_LANDSCAPE, PageMaker, axe_check, shot
 from tests.web.helpers import enter_as_guest, play_until, quick_match
 
+# A control's target is its own box, or its label's (a checkbox is tapped by its label).
 SMALL_TARGETS = """() => [...document.querySelectorAll('button, a[href], input, select')]
     .filter(e => e.offsetParent !== null && !e.closest('.hand'))
-    .map(e => [e.getAttribute('aria-label') || e.textContent.trim(), e.getBoundingClientRect()])
+    .map(e => [e.getAttribute('aria-label') || e.id || e.textContent.trim(),
+               (e.closest('label') || e).getBoundingClientRect()])
     .filter(([, r]) => r.width < 44 || r.height < 44)
     .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
 

@@ -134,6 +134,12 @@ export class Hand {
     this.onChange();
   }
 
+  /** Give the focus back to the card it was on (a redraw took the hand off the page). */
+  refocus() {
+    const cards = this.el.querySelectorAll(".card");
+    if (cards.length) cards[Math.min(this.focus, cards.length - 1)].focus({ preventScroll: true });
+  }
+
   selected() {
     return [...this.picked].sort((a, b) => a - b).map((i) => this.cards[i]);
   }

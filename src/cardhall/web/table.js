@@ -20,7 +20,8 @@ addStrings({
     "table.leave": "离开", "table.rules": "规则", "table.mult": "倍数", "table.kitty": "底牌",
     "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…", "table.illegal": "不能这样出：{why}",
     "table.why": "不是有效牌型，或管不上桌上的牌", "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
-    "table.nosuch": "您不在这张牌桌。", "table.gone": "您离开期间牌局已结束。", "table.back": "返回大厅", "table.keys":
+    "table.nosuch": "您不在这张牌桌。", "table.gone": "您离开期间牌局已结束。",
+    "table.requeued": "有玩家离开了牌桌，正在为您重新匹配…", "table.back": "返回大厅", "table.keys":
       "键盘：Tab / ←→ 移动，空格或回车选牌，P 出牌，X 不出，H 提示，Esc 清除选择",
     "table.invite": "邀请码", "table.share": "分享链接", "table.copy": "复制", "table.start": "开始（机器人补位）",
     "table.waiting": "等待好友加入…", "table.wild": "癞子：{r}", "table.level": "打{r}",
@@ -41,6 +42,7 @@ addStrings({
     "table.illegal": "Can't play that: {why}", "table.why": "not a valid combination, or it doesn't beat the table",
     "table.pick": "Pick {n} cards ({k} picked)", "table.nosuch": "You are not at this table.",
     "table.gone": "The game ended while you were away.",
+    "table.requeued": "A player left the table; finding you another…",
     "table.back": "Back to lobby", "table.keys":
       "Keys: Tab / ←→ move, Space or Enter picks a card, P play, X pass, H hint, Esc clear",
     "table.invite": "Invite code", "table.share": "Share link", "table.copy": "Copy",
@@ -104,9 +106,15 @@ ctx.ws.on("settled", (msg) => {
   ctx.refreshMe().catch(() => null);
 });
 ctx.ws.on("left", (msg) => {
-  store.tables.delete(msg.table);
   const { name, params } = currentRoute();
-  if (name === "table" && params[0] === msg.table && msg.reason !== "a player left") ctx.navigate("#/");
+  const here = name === "table" && params[0] === msg.table;
+  // A table that breaks up after its settlement stays on screen (the settlement says
+  // so and offers only the lobby); otherwise back to the lobby, where a re-queue shows.
+  if (here && msg.reason === "dissolved" && store.settled.has(msg.table)) return;
+  store.tables.delete(msg.table);
+  if (!here) return;
+  if (msg.reason === "a player left") ctx.notice(t("table.requeued"), "warn");
+  ctx.navigate("#/");
 });
 
 const SUITS = { s: "♠", h: "♥", c: "♣", d: "♦" };
@@ -210,6 +218,7 @@ function mount(root, c, [tableId]) {
 
   function draw() {
     const s = st();
+    const focusInHand = hand.el.contains(document.activeElement);
     screen.replaceChildren();
     if (!s) {
       screen.append(h("p", {}, t("table.nosuch")), h("a", { href: "#/" }, t("table.back")));
@@ -259,6 +268,7 @@ function mount(root, c, [tableId]) {
     const opts = { wild, trump: view.detail.trump, level: view.detail.level };
     hand.set(sortCards(view.hand, view.variant, opts), { wild });
     screen.append(hand.el, h("p", { class: "keys" }, t("table.keys")));
+    if (focusInHand) hand.refocus();
     hintList = hints(view);
     drawControls();
     const settled = store.settled.get(tableId);
