@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# Install the servers the tests run against: Debian's postgresql and redis-server packages.
-# Idempotent: installs only what is missing. Nothing is started here; the tests start (and
-# stop) their own throwaway servers (tests/hall/pg.py, tests/hall/redis_server.py).
+# Install what the tests run against, from Debian packages: postgresql and redis-server
+# (the hall tests start, and stop, their own throwaway servers: tests/hall/pg.py,
+# tests/hall/redis_server.py) and chromium (the browser tests drive /usr/bin/chromium
+# through Playwright; Playwright's own download is not used) with a Chinese font
+# (fonts-wqy-microhei).
+# Idempotent: installs only what is missing. Nothing is started here.
 set -euo pipefail
 missing=()
-if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-    missing+=(postgresql)
-fi
-if ! command -v redis-server >/dev/null 2>&1; then
-    missing+=(redis-server)
-fi
-if [ ${#missing[@]} -eq 0 ]; then
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+# A Chinese font, so that the browser tests' screenshots show 出牌, not empty boxes.
+WQY=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
+[ -f "$WQY" ] || missing+=(fonts-wqy-microhei)
+if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
-    echo "scripts/services.sh: ${missing[*]} not installed; as root run:" \
-         "apt-get install ${missing[*]} (the hall tests need them)" >&2
+    echo "scripts/services.sh: missing ${missing[*]}; as root run:" \
+         "apt-get install ${missing[*]} (the hall and browser tests need them)" >&2
     exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
@@ -27,3 +30,5 @@ if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; t
 fi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null
 command -v redis-server >/dev/null
+[ -x /usr/bin/chromium ]
+[ -f "$WQY" ]

@@ -86,8 +86,11 @@ async def test_rooms_variants_leaderboard(hall: HallProcess) -> None:
             for period in ("all", "day", "week"):
                 board = await c.get("/api/leaderboard", variant="ddz3", by=by, period=period)
                 assert board["by"] == by and isinstance(board["rows"], list)
-        home = await c.http.get("/")
-        assert home.status_code == 200 and "/api/rooms" in home.text
+        home = await c.http.get("/")  # the browser client, served by the installed package
+        assert home.status_code == 200 and '<script type="module" src="app.js">' in home.text
+        app = await c.http.get("/app.js")
+        assert app.status_code == 200 and "registerScreen" in app.text
+        assert "javascript" in app.headers["content-type"]
 
 
 async def test_relief_and_golden_eye(hall: HallProcess) -> None:
