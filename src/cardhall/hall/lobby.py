@@ -32,6 +32,7 @@ log = logging.getLogger("cardhall.hall.lobby")
 #: Invite codes: no 0/O or 1/I, so a code read aloud is typed right.
 CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 BOT_NAMES = ("机器人·甲", "机器人·乙", "机器人·丙", "机器人·丁", "机器人·戊")
+BOT_TITLE = "机器人"
 
 
 @dataclass
@@ -151,7 +152,7 @@ class Lobby:
         for i in range(need):
             p = players[i] if i < len(players) else None
             name, title = names.get(p, (BOT_NAMES[i % len(BOT_NAMES)], "")) if p else (
-                BOT_NAMES[i % len(BOT_NAMES)], "机器人")
+                BOT_NAMES[i % len(BOT_NAMES)], BOT_TITLE)
             seats.append(Seat(player=p, name=name, title=title))
         table = Table(f"t{secrets.token_hex(6)}", room, seats, self.store, self.outbox,
                       self.bots, code=code, owner=owner, bots_allowed=bots_allowed,

@@ -18,7 +18,7 @@ from cardhall.hall.config import HallConfig
 from cardhall.hall.db import Database
 from cardhall.hall.games import live_games
 from cardhall.hall.levels import title_for
-from cardhall.hall.lobby import BOT_NAMES, Lobby
+from cardhall.hall.lobby import BOT_NAMES, BOT_TITLE, Lobby
 from cardhall.hall.messages import (
     Act,
     ClientMessage,
@@ -66,7 +66,7 @@ class Hall:
             names = await self.store.names([p for p in game.players if p])
             seats = [Seat(player=p, name=names.get(p, ("", ""))[0],
                           title=names.get(p, ("", ""))[1]) if p else
-                     Seat(player=None, name=BOT_NAMES[i % len(BOT_NAMES)], title="机器人")
+                     Seat(player=None, name=BOT_NAMES[i % len(BOT_NAMES)], title=BOT_TITLE)
                      for i, p in enumerate(game.players)]
             table = Table(game.table_id, room, seats, self.store, self.outbox, self.bots,
                           on_close=self.lobby._closed, grace_seconds=self.lobby.grace_seconds)

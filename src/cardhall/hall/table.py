@@ -28,6 +28,7 @@ from cardhall.hall.config import Room
 from cardhall.hall.economy import bot_balance, game_beans
 from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
 from cardhall.hall.outbox import Outbox
+from cardhall.hall.replays import public_view
 from cardhall.hall.timers import decision_seconds
 
 log = logging.getLogger("cardhall.hall.table")
@@ -512,17 +513,7 @@ class Table:
         where they differ (own hands, private answers, a hidden landlord's role).
         """
         assert self.game is not None
-        views = [self.game.observe(s) for s in range(len(self.seats))]
-        public: dict[str, Any] = {}
-        for key, value in views[0].items():
-            if all(v.get(key) == value for v in views[1:]):
-                public[key] = value
-            elif isinstance(value, list) and all(len(v.get(key) or []) == len(value)
-                                                 for v in views):
-                public[key] = [x if all(v[key][i] == x for v in views) else None
-                               for i, x in enumerate(value)]
-            else:
-                public[key] = None
+        public = public_view([self.game.observe(s) for s in range(len(self.seats))])
         public.update(seat=-1, hand=[], legal=[], legal_complete=True, acting=[],
                       to_act=None, detail={})
         public.pop("plays", None)
