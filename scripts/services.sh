@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Install the database server the tests run against: Debian's postgresql package.
-# Idempotent: does nothing when PostgreSQL's binaries are there. Nothing is started here;
-# the tests start (and stop) their own throwaway server (tests/hall/pg.py).
+# Install what the tests run against, from Debian packages: postgresql (the hall tests
+# start their own throwaway server, tests/hall/pg.py) and chromium (the browser tests
+# drive /usr/bin/chromium through Playwright; Playwright's own download is not used).
+# Idempotent: installs only what is missing. Nothing is started here.
 set -euo pipefail
-if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+missing=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
-    echo "scripts/services.sh: PostgreSQL is not installed; as root run:" \
-         "apt-get install postgresql (the hall tests need it)" >&2
+    echo "scripts/services.sh: missing ${missing[*]}; as root run:" \
+         "apt-get install ${missing[*]} (the hall and browser tests need them)" >&2
     exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-echo "scripts/services.sh: installing postgresql (Debian package)" >&2
-if ! apt-get install -y -q --no-install-recommends postgresql >/dev/null; then
+echo "scripts/services.sh: installing ${missing[*]} (Debian packages)" >&2
+if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; then
     # A fresh machine has no package lists yet.
     apt-get update -q >/dev/null
-    apt-get install -y -q --no-install-recommends postgresql >/dev/null
+    apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null
+[ -x /usr/bin/chromium ]

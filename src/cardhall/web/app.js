@@ -1,0 +1,169 @@
+// The shell: session, header, notices and the hash router. A screen is a module that
+// calls registerScreen(name, {mount(root, ctx, params)}); "#/NAME/p1/p2" mounts it with
+// params [p1, p2]; mount may return a cleanup function, called when the route changes.
+import { addStrings, lang, setLang, t } from "./i18n.js";
+import { api, setToken, Socket, token } from "./net.js";
+
+const screens = new Map();
+
+export function registerScreen(name, screen) {
+  screens.set(name, screen);
+}
+
+/** What the WebSocket told about the tables this player sits at (the play screens read it). */
+export const store = { tables: new Map(), settled: new Map(), queued: null, invites: new Map() };
+
+let me = null;
+let cleanup = null;
+const noticeEl = () => document.getElementById("notice");
+let noticeTimer = null;
+
+/** Show a banner (kind: ok, warn, error); null hides it. ok-notices fade by themselves. */
+export function notice(text, kind = "warn") {
+  const el = noticeEl();
+  clearTimeout(noticeTimer);
+  el.hidden = !text;
+  el.textContent = text || "";
+  el.dataset.kind = kind;
+  if (text && kind === "ok") noticeTimer = setTimeout(() => notice(null), 2500);
+}
+
+const socket = new Socket(notice);
+
+function navigate(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+async function refreshMe() {
+  if (!token()) {
+    me = null;
+  } else {
+    try {
+      me = await api("GET", "/api/me");
+    } catch (err) {
+      if (err.status === 401) forget();
+      else throw err;
+    }
+  }
+  drawHeader();
+  return me;
+}
+
+function forget() {
+  setToken(null);
+  me = null;
+  socket.close();
+  store.tables.clear();
+  store.settled.clear();
+  store.queued = null;
+  drawHeader();
+}
+
+function setSession(tok, player) {
+  socket.close();
+  store.tables.clear();
+  store.settled.clear();
+  setToken(tok);
+  me = player;
+  drawHeader();
+  socket.connect();
+}
+
+async function logout() {
+  if (token()) await api("POST", "/api/logout").catch(() => null);
+  forget();
+  navigate("#/");
+}
+
+export const ctx = {
+  api, t, lang, navigate, refreshMe, setSession, logout, store, notice,
+  me: () => me,
+  ws: { send: (msg) => socket.send(msg), on: (type, fn) => socket.on(type, fn) },
+  socket,
+};
+
+function link(href, key) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = t(key);
+  return a;
+}
+
+function drawHeader() {
+  const nav = document.getElementById("nav");
+  nav.replaceChildren();
+  nav.append(link("#/", "nav.lobby"));
+  if (!me || me.guest) nav.append(link("#/login", "nav.login"), link("#/register", "nav.register"));
+  if (me) nav.append(link("#/profile", "nav.profile"));
+  nav.append(link("#/leaderboard", "nav.leaderboard"));
+  if (me) nav.append(link("#/history", "nav.history"));
+  const who = document.getElementById("who");
+  who.textContent = me ? `${me.name} · ${me.title} · ${me.beans} ${t("beans")}` : "";
+  const sw = document.getElementById("lang");
+  sw.textContent = t("lang.switch");
+  sw.setAttribute("aria-label", t("lang.switch.label"));
+  document.title = t("app.title");
+}
+
+function parse() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  return { name: parts[0] || "lobby", params: parts.slice(1).map(decodeURIComponent) };
+}
+
+export function currentRoute() {
+  return parse();
+}
+
+function route() {
+  if (cleanup) cleanup();
+  cleanup = null;
+  const { name, params } = parse();
+  const root = document.getElementById("app");
+  root.replaceChildren();
+  root.dataset.screen = name;
+  const screen = screens.get(name);
+  if (!screen) {
+    const p = document.createElement("p");
+    p.textContent = t("notfound");
+    root.append(p);
+    return;
+  }
+  const out = screen.mount(root, ctx, params);
+  if (typeof out === "function") cleanup = out;
+}
+
+socket.on("welcome", (msg) => {
+  me = { ...(me || {}), ...msg.player };
+  drawHeader();
+});
+socket.on("error", (msg) => {
+  if (msg.code === "bad_token") {
+    forget();
+    navigate("#/");
+  }
+});
+
+addStrings({ zh: {}, en: {} });
+window.addEventListener("hashchange", route);
+window.addEventListener("langchange", () => {
+  drawHeader();
+  route();
+});
+
+async function start() {
+  await import("./lobby.js");
+  await import("./table.js");
+  await import("./screens/index.js");
+  document.getElementById("lang").addEventListener("click", () =>
+    setLang(lang() === "zh" ? "en" : "zh"));
+  drawHeader();
+  if (token()) {
+    socket.connect();
+    refreshMe().catch((err) => notice(t("err.generic", { msg: err.message }), "error"));
+  }
+  route();
+  document.body.dataset.ready = "1";
+}
+
+start();

@@ -1,0 +1,152 @@
+// The lobby: guest entry, every variant's rooms with stakes and live counts, quick
+// match (join → queued, with the bots' countdown), private tables and joining by code.
+import { registerScreen, store } from "./app.js";
+import { addStrings, lang, t } from "./i18n.js";
+import { h, countdown } from "./dom.js";
+
+addStrings({
+  zh: {
+    "lobby.guest": "游客进入", "lobby.guest.hint": "无需注册，一键开玩",
+    "lobby.or": "或", "lobby.rooms": "选择游戏", "lobby.players": "{n}人",
+    "lobby.stake": "底分 {N} · 服务费 {A}", "lobby.min": "入场 {n} 豆", "lobby.nomin": "无门槛",
+    "lobby.live": "{w} 人等待 · {t} 桌进行中", "lobby.quick": "快速开始",
+    "lobby.private": "好友房", "lobby.rules": "规则", "lobby.queued": "正在匹配 {room}…",
+    "lobby.botsin": "{s} 秒后机器人补位", "lobby.cancel": "取消",
+    "lobby.code": "输入邀请码", "lobby.join": "加入", "lobby.nobots": "没有机器人的房间会一直等真人",
+  },
+  en: {
+    "lobby.guest": "Play as guest", "lobby.guest.hint": "No sign-up, one click",
+    "lobby.or": "or", "lobby.rooms": "Choose a game", "lobby.players": "{n} players",
+    "lobby.stake": "stake {N} · fee {A}", "lobby.min": "min {n} beans", "lobby.nomin": "open to all",
+    "lobby.live": "{w} waiting · {t} tables", "lobby.quick": "Quick match",
+    "lobby.private": "Private table", "lobby.rules": "Rules", "lobby.queued": "Finding a table in {room}…",
+    "lobby.botsin": "bots fill in {s} s", "lobby.cancel": "Cancel",
+    "lobby.code": "Invite code", "lobby.join": "Join", "lobby.nobots": "",
+  },
+});
+
+let variants = null;
+
+/** Variant names from /api/variants, fetched once: {id: {zh, en, players}}. */
+export async function variantNames(api) {
+  if (!variants) {
+    const list = await api("GET", "/api/variants");
+    variants = Object.fromEntries(list.map((v) => [v.id, v]));
+  }
+  return variants;
+}
+
+export function variantName(v, id) {
+  const d = v && v[id];
+  if (!d) return id;
+  return lang() === "en" ? d.name_en : d.name;
+}
+
+async function guest(ctx, button) {
+  button.disabled = true;
+  try {
+    const { token, player } = await ctx.api("POST", "/api/guest");
+    ctx.setSession(token, player);
+    ctx.navigate("#/");
+  } catch (err) {
+    ctx.notice(t("err.generic", { msg: err.message }), "error");
+    button.disabled = false;
+  }
+}
+
+function queuedBox(ctx, q, names) {
+  const room = names[q.room] || q.room;
+  const box = h("div", { class: "queued", role: "status" },
+    h("span", { class: "spinner", "aria-hidden": "true" }),
+    h("span", {}, t("lobby.queued", { room })));
+  if (q.bots_at) {
+    const c = h("span", { class: "botsin" });
+    box.append(c);
+    countdown(c, q.bots_at, (s) => t("lobby.botsin", { s }));
+  }
+  box.append(h("button", {
+    type: "button", onclick: () => {
+      ctx.ws.send({ type: "leave", room: q.room });
+      store.queued = null;
+      box.remove();
+    },
+  }, t("lobby.cancel")));
+  return box;
+}
+
+function mount(root, ctx) {
+  const me = ctx.me();
+  const offs = [];
+  if (!me) {
+    const b = h("button", { type: "button", class: "primary big", id: "guest" }, t("lobby.guest"));
+    b.addEventListener("click", () => guest(ctx, b));
+    root.append(h("section", { class: "hero" },
+      h("h1", {}, t("app.title")), b, h("p", { class: "hint" }, t("lobby.guest.hint"))));
+  } else {
+    const code = h("input", {
+      id: "code", "aria-label": t("lobby.code"), placeholder: t("lobby.code"),
+      maxlength: "12", autocomplete: "off",
+    });
+    const go = () => code.value.trim() && ctx.navigate(`#/join/${code.value.trim().toUpperCase()}`);
+    code.addEventListener("keydown", (e) => e.key === "Enter" && go());
+    root.append(h("section", { class: "joincode" }, code,
+      h("button", { type: "button", onclick: go }, t("lobby.join"))));
+  }
+  const status = h("div", { id: "queue" });
+  const list = h("div", { class: "rooms", id: "rooms" });
+  root.append(status, h("h2", {}, t("lobby.rooms")), list);
+  const roomNames = {};
+  const draw = async () => {
+    const [v, rooms] = await Promise.all([variantNames(ctx.api), ctx.api("GET", "/api/rooms")]);
+    list.replaceChildren();
+    const byVariant = new Map();
+    for (const r of rooms) {
+      if (!byVariant.has(r.variant)) byVariant.set(r.variant, []);
+      byVariant.get(r.variant).push(r);
+    }
+    for (const [variant, rs] of byVariant) {
+      const card = h("section", { class: "variant", "data-variant": variant },
+        h("header", {},
+          h("h3", {}, variantName(v, variant)),
+          h("span", { class: "players" }, t("lobby.players", { n: rs[0].players })),
+          h("a", { href: `#/rules/${variant}`, class: "rules" }, t("lobby.rules"))));
+      for (const r of rs) {
+        roomNames[r.id] = `${variantName(v, variant)} · ${r.name}`;
+        const row = h("div", { class: "room", "data-room": r.id },
+          h("div", { class: "info" },
+            h("strong", {}, r.name),
+            h("span", {}, t("lobby.stake", { N: r.N, A: r.A })),
+            h("span", {}, r.min_beans ? t("lobby.min", { n: r.min_beans }) : t("lobby.nomin")),
+            h("span", { class: "live" }, t("lobby.live", { w: r.waiting, t: r.tables }))));
+        if (me) {
+          row.append(h("div", { class: "acts" },
+            h("button", {
+              type: "button", class: "primary", "aria-label": `${t("lobby.quick")} ${roomNames[r.id]}`,
+              onclick: () => ctx.ws.send({ type: "join", room: r.id }),
+            }, t("lobby.quick")),
+            h("button", {
+              type: "button", "aria-label": `${t("lobby.private")} ${roomNames[r.id]}`,
+              onclick: () => ctx.ws.send({ type: "private", room: r.id, bots: true }),
+            }, t("lobby.private"))));
+        }
+        card.append(row);
+      }
+      list.append(card);
+    }
+    list.dataset.loaded = "1";
+  };
+  draw().catch((err) => ctx.notice(t("err.generic", { msg: err.message }), "error"));
+  const showQueue = () => {
+    status.replaceChildren();
+    if (store.queued) status.append(queuedBox(ctx, store.queued, roomNames));
+  };
+  showQueue();
+  offs.push(ctx.ws.on("queued", showQueue));
+  const timer = setInterval(() => draw().catch(() => null), 5000);
+  return () => {
+    clearInterval(timer);
+    offs.forEach((off) => off());
+  };
+}
+
+registerScreen("lobby", { mount });
