@@ -64,11 +64,13 @@ class HallProcess:
 
 
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
-               db_url: str | None = None) -> HallProcess:
+               db_url: str | None = None, extra: str = "") -> HallProcess:
+    """``extra``: more TOML for the config (e.g. an ``[economy.relief]`` table)."""
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
     config.write_text(rooms_toml() + "\n[limits]\n" + (limits or (
-        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n")))
+        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"))
+        + "\n" + extra)
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
     subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db", db_url],
                    check=True, capture_output=True, text=True, timeout=60)

@@ -1,28 +1,14 @@
-// What the secondary screens share: variant names, refusal texts, number and date
+// What the secondary screens share: variant names (the lobby's), refusal texts, number and date
 // formats, and the screen frame (a heading and a status line). Strings in zh and en.
 import { addStrings, lang, t } from "../i18n.js";
 import { h } from "../dom.js";
+import { variantName, variantNames } from "../lobby.js";
 
-export { h };
+export { h, variantName };
 
-let variantsOnce = null;
-
-/** Every variant's describe() from /api/variants, fetched once per page. */
+/** Every variant's describe() by id (the lobby fetches it once per page). */
 export function variants(ctx) {
-  if (!variantsOnce) {
-    variantsOnce = ctx.api("GET", "/api/variants").catch((err) => {
-      variantsOnce = null;
-      throw err;
-    });
-  }
-  return variantsOnce;
-}
-
-/** A variant's name in the current language (its id until the list is loaded). */
-export function variantName(list, id) {
-  const v = (list || []).find((x) => x.id === id);
-  if (!v) return id;
-  return lang() === "en" ? v.name_en || v.name : v.name;
+  return variantNames(ctx.api);
 }
 
 /** The text to show for an API refusal: the code's own text, else the server's words. */
@@ -35,8 +21,8 @@ export function errorText(err) {
 
 /** "+15" / "−25" / "0": a change of beans or points. */
 export function signed(n) {
-  if (n > 0) return `+${n.toLocaleString()}`;
-  if (n < 0) return `−${(-n).toLocaleString()}`;
+  if (n > 0) return `+${fmtNumber(n)}`;
+  if (n < 0) return `−${fmtNumber(-n)}`;
   return "0";
 }
 
@@ -72,12 +58,12 @@ export function frame(root, name, title) {
   };
 }
 
-/** A labelled field: <label>text <input …></label> with an optional hint. */
+/** A labelled field: <label for>, the <input> and an optional hint (its description). */
 export function field(label, attrs, hint) {
   const input = h("input", attrs);
   const hintEl = hint ? h("small", { id: `${attrs.id}-hint`, class: "sc-hint" }, hint) : null;
   if (hintEl) input.setAttribute("aria-describedby", hintEl.id);
-  return { input, el: h("label", { class: "sc-field", for: attrs.id }, h("span", {}, label), input, hintEl) };
+  return { input, el: h("div", { class: "sc-field" }, h("label", { for: attrs.id }, label), input, hintEl) };
 }
 
 /** A labelled <select> of [value, text] pairs. */
@@ -88,7 +74,7 @@ export function choice(id, label, options, value) {
     if (v === value) o.selected = true;
     select.append(o);
   }
-  return { select, el: h("label", { class: "sc-field", for: id }, h("span", {}, label), select) };
+  return { select, el: h("div", { class: "sc-field" }, h("label", { for: id }, label), select) };
 }
 
 addStrings({

@@ -24,7 +24,7 @@ registerScreen("history", {
   mount(root, ctx) {
     const f = frame(root, "history", t("hist.title"));
     f.status(t("sc.loading"));
-    Promise.all([ctx.api("GET", "/api/history?limit=100"), variants(ctx).catch(() => [])])
+    Promise.all([ctx.api("GET", "/api/history?limit=100"), variants(ctx).catch(() => ({}))])
       .then(([games, list]) => {
         f.status("");
         f.body.append(games.length

@@ -51,9 +51,9 @@ registerScreen("leaderboard", {
         if (mine === serial) f.status(errorText(err), "error");
       }
     };
-    variants(ctx).catch(() => []).then((list) => {
+    variants(ctx).catch(() => ({})).then((list) => {
       const v = choice("lb-variant", t("lb.variant"),
-        [["", t("lb.all_games")], ...list.map((x) => [x.id, variantName(list, x.id)])], want.variant);
+        [["", t("lb.all_games")], ...Object.keys(list).map((id) => [id, variantName(list, id)])], want.variant);
       const by = choice("lb-by", t("lb.by"), BY.map((b) => [b, t(`lb.by.${b}`)]), want.by);
       const period = choice("lb-period", t("lb.period"),
         PERIODS.map((p) => [p, t(`lb.period.${p}`)]), want.period);

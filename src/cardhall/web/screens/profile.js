@@ -84,7 +84,7 @@ registerScreen("profile", {
   mount(root, ctx) {
     const f = frame(root, "profile", t("prof.title.h"));
     f.status(t("sc.loading"));
-    Promise.all([ctx.refreshMe(), variants(ctx).catch(() => [])]).then(([me, list]) => {
+    Promise.all([ctx.refreshMe(), variants(ctx).catch(() => ({}))]).then(([me, list]) => {
       if (!me) {
         f.status(t("err.not_authenticated"), "error");
         return;

@@ -88,10 +88,10 @@ function viewer(root, ctx, game, list, start) {
   const f = frame(root, "replay", t("rp.title", { game: variantName(list, game.variant) }));
   const last = game.frames.length - 1;
   let step = Math.max(0, Math.min(last, start));
-  const first = h("button", { type: "button", "aria-label": t("rp.first") }, "⏮");
+  const first = h("button", { type: "button", "aria-label": t("rp.first") }, "|◀");
   const back = h("button", { type: "button", "aria-label": t("rp.back") }, "◀");
   const fwd = h("button", { type: "button", "aria-label": t("rp.forward") }, "▶");
-  const end = h("button", { type: "button", "aria-label": t("rp.end") }, "⏭");
+  const end = h("button", { type: "button", "aria-label": t("rp.end") }, "▶|");
   const slider = h("input", { type: "range", min: "0", max: String(last), value: String(step),
     "aria-label": t("rp.slider"), id: "rp-slider" });
   const counter = h("output", { for: "rp-slider", class: "sc-step", "aria-live": "polite" });
@@ -157,7 +157,7 @@ registerScreen("replay", {
     const loading = h("p", { role: "status" }, t("sc.loading"));
     holder.append(loading);
     Promise.all([ctx.api("GET", `/api/games/${encodeURIComponent(id)}/replay`),
-      variants(ctx).catch(() => [])]).then(([game, list]) => {
+      variants(ctx).catch(() => ({}))]).then(([game, list]) => {
       if (gone) return;
       holder.replaceChildren();
       cleanup = viewer(holder, ctx, game, list, start);

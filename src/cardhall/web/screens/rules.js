@@ -24,11 +24,15 @@ async function load(name) {
   return cache.get(name);
 }
 
+/** Every page, as a list that folds away once a page is open (it is long on a phone). */
 function pageList(index, current) {
-  return h("nav", { class: "sc-rules-nav", "aria-label": t("rules.all") },
-    h("ul", {}, index.map((p) => h("li", {},
+  const box = h("details", { class: "sc-rules-nav" },
+    h("summary", {}, t("rules.all"), current ? "" : ` (${index.length})`),
+    h("nav", { "aria-label": t("rules.all") }, h("ul", {}, index.map((p) => h("li", {},
       h("a", { href: `#/rules/${p.id}`, "aria-current": p.id === current ? "page" : null },
-        p.title[lang()] || p.title.zh)))));
+        p.title[lang()] || p.title.zh))))));
+  box.open = !current;
+  return box;
 }
 
 registerScreen("rules", {
