@@ -49,13 +49,15 @@ class Seeded:
     game: str
 
 
-async def _seed(url: str, name: str) -> Seeded:
+async def _seed(url: str, name: str, variant: str = "ddz3") -> Seeded:
+    """A registered player who has played one game of ``variant`` against bots."""
+    room = f"{variant}-bots"
     async with HallClient(url, timeout=20) as c:
         await c.register(name, PASSWORD)
         await c.connect()
-        table, (first,) = await seat([c], "ddz3-bots")
-        await play_out([c], table, seed=7)
-        await vacate([c], table, "ddz3-bots")
+        table, (first,) = await seat([c], room)
+        await play_out([c], table, seed=7, timeout=240)
+        await vacate([c], table, room)
         assert c.token is not None and c.player is not None
         return Seeded(name, c.token, c.player["id"], first["game"])
 
@@ -74,6 +76,13 @@ async def _get(url: str, token: str | None, path: str) -> Any:
 @pytest.fixture(scope="module")
 def seeded(web_hall: HallProcess) -> Seeded:
     done: Seeded = run(_seed(web_hall.url, "Seeded1"))
+    return done
+
+
+@pytest.fixture(scope="module")
+def seeded_five(web_hall: HallProcess) -> Seeded:
+    """A five-player game (保皇: 4 packs, 33–34 cards a hand) for the phone layout."""
+    done: Seeded = run(_seed(web_hall.url, "Seeded5", "baohuang"))
     return done
 
 
@@ -164,13 +173,21 @@ def _number(text: str) -> int:
     return int(text.replace(",", "").replace("+", "").replace("−", "-"))
 
 
-def test_profile_shows_what_the_server_has(new_page: PageMaker, web_hall: HallProcess,
-                                           seeded: Seeded) -> None:
+def both_sizes(new_page: PageMaker, who: Seeded, where: str, loaded: str) -> Iterator[
+        tuple[Page, str]]:
+    """(page, size) at desktop and phone size: logged in as ``who``, at ``where`` once
+    ``loaded`` (a selector) shows."""
     for kind, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page = new_page(kind)
-        login(page, seeded.name)
-        page.goto("/#/profile")
-        expect(page.locator(".sc-profile[data-loaded='1']")).to_have_count(1)
+        login(page, who.name)
+        page.goto(where)
+        expect(page.locator(loaded)).to_have_count(1)
+        yield page, size
+
+
+def test_profile_shows_what_the_server_has(new_page: PageMaker, web_hall: HallProcess,
+                                           seeded: Seeded) -> None:
+    for page, size in both_sizes(new_page, seeded, "/#/profile", ".sc-profile[data-loaded='1']"):
         me = run(_get(web_hall.url, seeded.token, "/api/me"))
         assert _number(_stat(page, "beans")) == me["beans"]
         assert _number(_stat(page, "points")) == me["points"]
@@ -211,11 +228,8 @@ def test_relief_is_granted_then_refused_with_the_reason(desktop: Page, guard: Gu
 def test_leaderboard_shows_the_player_after_his_game(new_page: PageMaker,
                                                       web_hall: HallProcess,
                                                       seeded: Seeded) -> None:
-    for kind, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
-        page = new_page(kind)
-        login(page, seeded.name)
-        page.goto("/#/leaderboard/ddz3/points/all")
-        expect(page.locator(".sc-leaderboard[data-loaded='ddz3/points/all']")).to_have_count(1)
+    for page, size in both_sizes(new_page, seeded, "/#/leaderboard/ddz3/points/all",
+                                 ".sc-leaderboard[data-loaded='ddz3/points/all']"):
         board = run(_get(web_hall.url, None, "/api/leaderboard?variant=ddz3&by=points"))
         mine = next(r for r in board["rows"] if r["id"] == seeded.id)
         row = page.locator(f"tr[data-player='{seeded.id}']")
@@ -283,6 +297,10 @@ def test_history_and_replay_through_every_action(new_page: PageMaker, web_hall: 
     expect(section).to_have_attribute("data-step", str(len(actions) // 2))
     page.keyboard.press("End")
     expect(section).to_have_attribute("data-step", str(len(actions)))
+    page.get_by_role("button", name="上一步").click()
+    page.get_by_role("button", name="Switch to English").click()  # redrawn at the same step
+    expect(page.get_by_role("button", name="Step forward")).to_be_enabled()
+    expect(page.locator(".sc-replay")).to_have_attribute("data-step", str(len(actions) - 1))
     phone = new_page(PHONE)
     login(phone, seeded.name)
     phone.goto(f"/#/replay/{seeded.game}/{len(actions) // 2}")
@@ -325,3 +343,21 @@ def test_rules_in_both_languages(new_page: PageMaker) -> None:
         page.get_by_role("button", name="看中文").click()
         expect(page.locator(".sc-rules[data-loaded='baohuang'] h1")).to_have_text(
             "玩法规则 · 保皇")
+
+
+def test_a_five_player_replay_fits_a_phone(new_page: PageMaker, web_hall: HallProcess,
+                                           seeded_five: Seeded) -> None:
+    stored = run(_get(web_hall.url, None, f"/api/games/{seeded_five.game}"))
+    record, actions = stored["record"], stored["record"]["actions"]
+    for page, size in both_sizes(new_page, seeded_five, f"/#/replay/{seeded_five.game}/9",
+                                 ".sc-replay[data-loaded='1']"):
+        for step in (9, len(actions)):
+            if step == len(actions):
+                page.get_by_role("button", name="最后一步").click()
+            expect(page.locator(".sc-replay")).to_have_attribute("data-step", str(step))
+            state = replay({**record, "actions": actions[:step]})
+            assert _shown_hands(page) == [Counter(state.observe(s)["hand"]) for s in range(5)]
+            no_sideways_scroll(page)
+        page.get_by_role("button", name="第一步").click()
+        expect(page.locator(".sc-seat")).to_have_count(5)
+        shot(page, f"replay-baohuang-{size}")

@@ -109,13 +109,14 @@ function viewer(root, ctx, game, list, start) {
     counter.textContent = t("rp.step", { n: step, total: last });
     first.disabled = back.disabled = step === 0;
     end.disabled = fwd.disabled = step === last;
-    now.replaceChildren(
+    now.replaceChildren(...[
       h("p", { class: "sc-action" }, step === 0 ? t("rp.deal")
         : [h("strong", {}, fr.seat === null ? "" : seatName(game, fr.seat)), " ", actionEl(fr.action)]),
       h("p", {}, h("span", { class: "sc-badge phase" }, phaseName(fr.phase)), " ",
         multiplierEl(fr.multiplier)),
       detailEl(fr),
-      h("div", { class: "sc-felt", "aria-label": t("rp.table"), role: "group" }, tableEl(game, fr)));
+      h("div", { class: "sc-felt", "aria-label": t("rp.table"), role: "group" }, tableEl(game, fr)),
+    ].filter(Boolean));
     seats.replaceChildren(...game.seats.map((s) => seatEl(game, fr, s.seat)));
     f.section.dataset.step = String(step);
   };
