@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Install what the tests run against, from Debian packages: postgresql (the hall tests
 # start their own throwaway server, tests/hall/pg.py) and chromium (the browser tests
-# drive /usr/bin/chromium through Playwright; Playwright's own download is not used).
+# drive /usr/bin/chromium through Playwright; Playwright's own download is not used) with
+# a Chinese font (fonts-wqy-microhei).
 # Idempotent: installs only what is missing. Nothing is started here.
 set -euo pipefail
 missing=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# A Chinese font, so that the browser tests' screenshots show 出牌, not empty boxes.
+WQY=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
+[ -f "$WQY" ] || missing+=(fonts-wqy-microhei)
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi
@@ -24,3 +28,4 @@ if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; t
 fi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null
 [ -x /usr/bin/chromium ]
+[ -f "$WQY" ]

@@ -1,8 +1,16 @@
-"""Steps the browser tests share: enter as a guest, wait for the lobby."""
+"""Steps the browser tests share: enter as a guest, quick-match, take turns through the UI.
+
+Every step waits for something the page shows (a selector, the table's ``data-seq``
+changing), never for a fixed time.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import Page, expect
+
+TURN_MS = 30_000
 
 
 def open_lobby(page: Page) -> None:
@@ -15,3 +23,88 @@ def enter_as_guest(page: Page) -> None:
     open_lobby(page)
     page.get_by_role("button", name="游客进入").click()
     expect(page.locator("#rooms[data-loaded='1'] .room button.primary").first).to_be_visible()
+
+
+def quick_match(page: Page, room: str) -> None:
+    page.locator(f".room[data-room='{room}'] button.primary").click()
+    expect(page.locator(".table .hand, .table .invite").first).to_be_attached(timeout=TURN_MS)
+
+
+def api(page: Page, path: str) -> Any:
+    """GET an API path with the page's own session token."""
+    return page.evaluate("""async (path) => {
+        const r = await fetch(path, {headers: {Authorization:
+            `Bearer ${localStorage.getItem("cardhall.token")}`}});
+        return r.json();
+    }""", path)
+
+
+def seq(page: Page) -> str:
+    return page.locator(".table").get_attribute("data-seq") or ""
+
+
+def wait_turn(page: Page) -> str:
+    """Wait until this seat may act or the game is settled: "turn" or "settled"."""
+    page.wait_for_selector(".settle, .controls button", timeout=TURN_MS * 3)
+    return "settled" if page.locator(".settle").count() else "turn"
+
+
+def take_turn(page: Page) -> str:
+    """Act once through the UI, as a player would; returns what was done.
+
+    Leading: click the smallest card (a single is always a play; 找朋友: 提示 when it does
+    not follow suit) and 出牌. Following: 提示, then 出牌 if it found a play, else 不出.
+    Burying: click as many cards as asked.
+    A set-up phase: its first labelled button (or the first choice of a list).
+    """
+    before = seq(page)
+    controls = page.locator(".controls")
+    done = ""
+    if controls.locator("#play").count():
+        play = controls.locator("#play")
+        if controls.locator("#pass").count() == 0:
+            page.locator(".hand .card").last.click()
+            done = "card"
+            if not play.is_enabled():  # 找朋友: the smallest card may not follow suit
+                page.keyboard.press("Escape")
+                controls.locator("#hint").click()
+                done = "hint"
+        else:
+            controls.locator("#hint").click()
+            done = "hint"
+        if play.is_enabled():
+            play.click()
+        else:
+            controls.locator("#pass").click()
+            done = "pass"
+    elif controls.locator("#pick").count():
+        text = controls.locator(".reason").inner_text()
+        need = int(next(w for w in text.replace("（", " ").split() if w.isdigit()))
+        cards = page.locator(".hand .card")
+        for i in range(need):
+            cards.nth(i).click()
+        controls.locator("#pick").click()
+        done = "pick"
+    else:
+        button = controls.locator("button.act").first
+        done = button.get_attribute("data-action") or button.get_attribute("data-verb") or "?"
+        button.click()
+    page.wait_for_function(
+        "old => { const t = document.querySelector('.table');"
+        " return document.querySelector('.settle') || (t && t.dataset.seq !== old); }",
+        arg=before, timeout=TURN_MS)
+    return done
+
+
+def play_until(page: Page, stop: Any, limit: int = 400) -> list[str]:
+    """Take turns until stop(page) holds or the game is settled; returns the actions."""
+    done: list[str] = []
+    for _ in range(limit):
+        if stop(page):
+            return done
+        if wait_turn(page) == "settled":
+            return done
+        if stop(page):
+            return done
+        done.append(take_turn(page))
+    raise AssertionError(f"no end after {limit} turns: {done[-20:]}")

@@ -206,6 +206,8 @@ class State(_Msg):
 
     ``seq`` counts the actions accepted in game ``game``; ``deadline`` (ms since
     the epoch) is when the seats in ``view.acting`` will be put on 托管.
+    ``code`` and ``owner`` (player id) are a private table's, so that a client that
+    reconnects can show the invite again and the owner his start button.
     """
 
     type: Literal["state"] = "state"
@@ -218,6 +220,8 @@ class State(_Msg):
     deadline: int | None
     players: list[SeatInfo]
     phase: Literal["playing", "between", "waiting"] = "playing"
+    code: str | None = None
+    owner: str | None = None
 
 
 class Settled(_Msg):

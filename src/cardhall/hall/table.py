@@ -504,7 +504,8 @@ class Table:
             self.phase, "waiting")
         return State(table=self.id, room=self.room.id, game=self.game_id, seq=self.seq,
                      seat=-1 if seat is None else seat, view=view, deadline=self.deadline,
-                     players=self.seat_infos(), phase=phase)  # type: ignore[arg-type]
+                     players=self.seat_infos(), phase=phase,  # type: ignore[arg-type]
+                     code=self.code, owner=self.owner)
 
     def _public_view(self) -> dict[str, Any]:
         """A spectator's view: only what every seat sees alike, so no hidden card or role.

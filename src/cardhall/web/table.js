@@ -1,34 +1,303 @@
-// The table screen (#/table/ID) and the routing of table messages into the store.
+// The table screen (#/table/ID, #/join/CODE) and the routing of table messages into the
+// store. Everything drawn comes from the latest `state` (its view is exactly what this
+// seat may know) and, after a game, its `settled`.
 import { currentRoute, registerScreen, store, ctx } from "./app.js";
+import { addStrings, t } from "./i18n.js";
+import { cardEl, sortCards, splitCards } from "./cards.js";
 import { h } from "./dom.js";
-import { cardEl, sortCards } from "./cards.js";
+import { Hand } from "./hand.js";
+import { hints, pickIndexes } from "./judge.js";
+import { runClocks, seatEl } from "./seats.js";
+import { multiplierText, settleEl } from "./settle.js";
+import { counterEl } from "./counter.js";
+import { variantName, variantNames } from "./lobby.js";
+import { controlsEl } from "./controls.js";
+
+addStrings({
+  zh: {
+    "table.hand": "我的手牌（{n}张）", "table.hint": "提示", "table.play": "出牌", "table.pass": "不出",
+    "table.auto": "托管", "table.auto.locked": "托管已锁定", "table.counter": "记牌器",
+    "table.leave": "离开", "table.rules": "规则", "table.mult": "倍数", "table.kitty": "底牌",
+    "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…", "table.illegal": "不能这样出：{why}",
+    "table.why": "不是有效牌型，或管不上桌上的牌", "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
+    "table.nosuch": "您不在这张牌桌。", "table.back": "返回大厅", "table.keys":
+      "键盘：Tab / ←→ 移动，空格或回车选牌，P 出牌，X 不出，H 提示，Esc 清除选择",
+    "table.invite": "邀请码", "table.share": "分享链接", "table.copy": "复制", "table.start": "开始（机器人补位）",
+    "table.waiting": "等待好友加入…", "table.wild": "癞子：{r}", "table.level": "打{r}",
+    "table.trump": "主：{s}", "table.friendcall": "找朋友：第{n}张 {c}", "table.score": "闲家得分：{n}",
+    "table.revealed": "明牌：{c}", "table.joining": "正在加入 {code}…", "table.leave.confirm":
+      "游戏进行中离开会被判逃跑并扣分，确定离开吗？", "table.picks": "选择",
+    "phase.bid": "叫分", "phase.call": "叫地主", "phase.rob": "抢地主", "phase.double": "加倍",
+    "phase.play": "出牌", "phase.ready": "准备", "phase.deal": "发牌", "phase.identity": "亮明身份",
+    "phase.emperor": "登基", "phase.guard": "保皇", "phase.disclose": "明保暗保", "phase.declare": "亮主",
+    "phase.bury": "扣底", "phase.friend": "找朋友", "phase.kitty": "选底牌", "phase.over": "结束",
+    "phase.solo": "独保", "phase.rebellion": "造反",
+  },
+  en: {
+    "table.hand": "My hand ({n} cards)", "table.hint": "Hint", "table.play": "Play", "table.pass": "Pass",
+    "table.auto": "Autoplay", "table.auto.locked": "Autoplay locked", "table.counter": "Card counter",
+    "table.leave": "Leave", "table.rules": "Rules", "table.mult": "Multiplier", "table.kitty": "Kitty",
+    "table.wait": "Waiting for {name}…", "table.waitall": "Waiting for the others…",
+    "table.illegal": "Can't play that: {why}", "table.why": "not a valid combination, or it doesn't beat the table",
+    "table.pick": "Pick {n} cards ({k} picked)", "table.nosuch": "You are not at this table.",
+    "table.back": "Back to lobby", "table.keys":
+      "Keys: Tab / ←→ move, Space or Enter picks a card, P play, X pass, H hint, Esc clear",
+    "table.invite": "Invite code", "table.share": "Share link", "table.copy": "Copy",
+    "table.start": "Start (bots fill)", "table.waiting": "Waiting for friends…", "table.wild": "Wild: {r}",
+    "table.level": "Level {r}", "table.trump": "Trump: {s}", "table.friendcall": "Friend: copy {n} of {c}",
+    "table.score": "Attackers' points: {n}", "table.revealed": "Revealed: {c}", "table.joining": "Joining {code}…",
+    "table.leave.confirm": "Leaving mid-game counts as escaping and costs points. Leave?",
+    "table.picks": "Choose",
+    "phase.bid": "Bidding", "phase.call": "Calling", "phase.rob": "Robbing", "phase.double": "Doubling",
+    "phase.play": "Play", "phase.ready": "Ready", "phase.deal": "Deal", "phase.identity": "Identity",
+    "phase.emperor": "Emperor", "phase.guard": "Guard", "phase.disclose": "Disclose", "phase.declare": "Trump",
+    "phase.bury": "Burying", "phase.friend": "Friend call", "phase.kitty": "Kitty", "phase.over": "Over",
+    "phase.solo": "Solo", "phase.rebellion": "Rebellion",
+  },
+});
 
 function follow(tableId) {
-  const { name } = currentRoute();
+  const { name, params } = currentRoute();
+  if (name === "table" && params[0] === tableId) return;
   if (["lobby", "join", "table"].includes(name)) ctx.navigate(`#/table/${tableId}`);
 }
 
 ctx.ws.on("queued", (msg) => { store.queued = msg; });
+ctx.ws.on("invite", (msg) => { store.invites.set(msg.table, msg); });
+ctx.ws.on("welcome", (msg) => {
+  for (const id of [...store.tables.keys()]) if (!msg.tables.includes(id)) store.tables.delete(id);
+});
 ctx.ws.on("state", (msg) => {
   const fresh = !store.tables.has(msg.table);
   store.tables.set(msg.table, msg);
   store.queued = null;
   if (fresh) follow(msg.table);
 });
-ctx.ws.on("settled", (msg) => store.settled.set(msg.table, msg));
-ctx.ws.on("left", (msg) => store.tables.delete(msg.table));
+ctx.ws.on("settled", (msg) => {
+  store.settled.set(msg.table, msg);
+  ctx.refreshMe().catch(() => null);
+});
+ctx.ws.on("left", (msg) => {
+  store.tables.delete(msg.table);
+  const { name, params } = currentRoute();
+  if (name === "table" && params[0] === msg.table && msg.reason !== "a player left") ctx.navigate("#/");
+});
+
+const SUITS = { s: "♠", h: "♥", c: "♣", d: "♦" };
+
+/** A line of facts above the felt: phase, multiplier, wild rank, trump, friend call, … */
+function factsEl(view, names) {
+  const d = view.detail || {};
+  const facts = [variantName(names, view.variant)];
+  const ph = `phase.${view.phase}`;
+  facts.push(t(ph) === ph ? view.phase : t(ph));
+  if (view.multiplier) facts.push(`${t("table.mult")} ${multiplierText(view.multiplier)}`);
+  if (d.wild) facts.push(t("table.wild", { r: d.wild === "T" ? "10" : d.wild }));
+  if (view.variant === "zhaopengyou") {
+    facts.push(t("table.level", { r: d.level }));
+    if (d.trump) facts.push(t("table.trump", { s: SUITS[d.trump] || d.trump }));
+    if (d.friend_call) {
+      const c = splitCards(d.friend_call.card)[0];
+      facts.push(t("table.friendcall", { n: d.friend_call.n, c: cardEl(c).getAttribute("aria-label") }));
+    }
+    if (d.attacker_points !== null && d.attacker_points !== undefined) {
+      facts.push(t("table.score", { n: d.attacker_points }));
+    }
+  }
+  if (d.revealed_card) facts.push(t("table.revealed", { c: cardEl(d.revealed_card).getAttribute("aria-label") }));
+  return h("p", { class: "facts", "aria-live": "polite" }, facts.join(" · "));
+}
+
+function centerEl(st) {
+  const view = st.view;
+  const center = h("div", { class: "center" });
+  const kitty = view.detail && (view.detail.kitty || view.detail.kitty_taken);
+  if (kitty && typeof kitty === "string") {
+    const row = h("div", { class: "kitty cards", role: "group", "aria-label": t("table.kitty") },
+      h("span", { class: "lbl" }, t("table.kitty")));
+    for (const c of splitCards(kitty)) row.append(cardEl(c, { small: true }));
+    center.append(row);
+  }
+  return center;
+}
+
+function inviteEl(st, c) {
+  const inv = store.invites.get(st.table) || (st.code ? { code: st.code } : null);
+  const box = h("div", { class: "invite" }, h("p", {}, t("table.waiting")));
+  if (inv) {
+    const link = `${location.origin}${location.pathname}#/join/${inv.code}`;
+    const copy = h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) },
+      t("table.copy"));
+    box.append(h("p", {}, `${t("table.invite")}: `, h("strong", { class: "code" }, inv.code)),
+      h("p", {}, `${t("table.share")}: `, h("a", { href: link, class: "share" }, link), " ", copy));
+  }
+  const owner = store.invites.has(st.table) || (st.owner && c.me() && st.owner === c.me().id);
+  if (owner) {
+    box.append(h("button", { type: "button", class: "primary", id: "start",
+      onclick: () => c.ws.send({ type: "start", table: st.table }) }, t("table.start")));
+  }
+  return box;
+}
 
 function mount(root, c, [tableId]) {
-  const draw = () => {
-    const st = store.tables.get(tableId);
-    root.replaceChildren();
-    if (!st) return;
-    const hand = h("div", { class: "hand" });
-    for (const card of sortCards(st.view.hand, st.view.variant)) hand.append(cardEl(card, { button: true }));
-    root.append(hand);
+  let names = null;
+  let hintAt = -1;
+  let hintList = [];
+  let busy = false;
+  let errorText = "";
+  let rounds = 0; // rounds (tricks) seen to end here: the table emptied during play
+  let lastTable = null;
+  let counterOn = localStorage.getItem("cardhall.counter") !== "0";
+  const hand = new Hand(() => { errorText = ""; drawControls(); });
+  const screen = h("section", { class: "table" });
+  root.append(screen);
+  const stopClocks = runClocks(screen);
+  variantNames(c.api).then((v) => { names = v; draw(); }).catch(() => null);
+
+  const st = () => store.tables.get(tableId);
+  const send = (action) => {
+    const s = st();
+    busy = true;
+    c.ws.send({ type: "act", table: tableId, action, seq: s.seq });
+    drawControls();
   };
+  const ui = {
+    hand, send,
+    hint() {
+      if (!hintList.length) return;
+      hintAt = (hintAt + 1) % hintList.length;
+      hand.select(pickIndexes(hand.cards, hintList[hintAt]) || []);
+    },
+    busy: () => busy,
+    error: () => errorText,
+  };
+  let controls = h("div");
+
+  function drawControls() {
+    const s = st();
+    if (!s || !s.view) return;
+    const next = controlsEl(s, ui);
+    controls.replaceWith(next);
+    controls = next;
+  }
+
+  function draw() {
+    const s = st();
+    screen.replaceChildren();
+    if (!s) {
+      screen.append(h("p", {}, t("table.nosuch")), h("a", { href: "#/" }, t("table.back")));
+      return;
+    }
+    screen.dataset.variant = s.view ? s.view.variant : "";
+    screen.dataset.phase = s.view ? s.view.phase : s.phase;
+    screen.dataset.seq = String(s.seq);
+    screen.dataset.rounds = String(rounds);
+    const n = s.players.length;
+    screen.style.setProperty("--seats", String(n));
+    if (!s.view) {
+      screen.append(h("div", { class: "felt" }, ...s.players.filter((_, i) => i !== s.seat)
+        .map((p) => seatEl(s, p.seat, null)), h("div", { class: "center" }, inviteEl(s, c))),
+        seatEl(s, s.seat, null));
+      return;
+    }
+    const view = s.view;
+    const wild = view.detail && view.detail.wild;
+    const bar = h("div", { class: "bar" }, factsEl(view, names),
+      h("div", { class: "tools" },
+        h("a", { href: `#/rules/${view.variant}`, class: "btn" }, t("table.rules")),
+        h("button", { type: "button", "aria-pressed": String(counterOn), id: "counter-toggle",
+          onclick: () => { counterOn = !counterOn; localStorage.setItem("cardhall.counter", counterOn ? "1" : "0"); draw(); },
+        }, t("table.counter")),
+        h("button", {
+          type: "button", id: "auto", "aria-pressed": String(view.auto[s.seat]),
+          disabled: view.auto_locked[s.seat] || s.phase !== "playing",
+          title: view.auto_locked[s.seat] ? t("table.auto.locked") : null,
+          onclick: () => c.ws.send({ type: "act", table: tableId, seq: s.seq,
+            action: view.auto[s.seat] ? "auto off" : "auto on" }),
+        }, view.auto_locked[s.seat] ? t("table.auto.locked") : t("table.auto")),
+        h("button", { type: "button", id: "leave", onclick: () => {
+          if (s.phase === "playing" && !window.confirm(t("table.leave.confirm"))) return;
+          c.ws.send({ type: "leave", table: tableId });
+          c.navigate("#/");
+        } }, t("table.leave"))));
+    const felt = h("div", { class: "felt" });
+    for (let seat = 0; seat < n; seat++) if (seat !== s.seat) felt.append(seatEl(s, seat, s.deadline));
+    felt.append(centerEl(s));
+    screen.append(bar, felt, seatEl(s, s.seat, s.deadline));
+    if (counterOn && view.phase === "play") {
+      const packs = names && names[view.variant] ? names[view.variant].packs : 1;
+      screen.append(counterEl(view, packs));
+    }
+    screen.append(controls);
+    const opts = { wild, trump: view.detail.trump, level: view.detail.level };
+    hand.set(sortCards(view.hand, view.variant, opts), { wild });
+    screen.append(hand.el, h("p", { class: "keys" }, t("table.keys")));
+    hintList = hints(view);
+    drawControls();
+    const settled = store.settled.get(tableId);
+    if (s.phase === "between" && view.result) {
+      const msg = settled && settled.game === s.game ? settled
+        : { result: view.result, beans: {}, points: {}, titles: {}, dissolved: view.result.dissolve };
+      screen.append(settleEl(s, msg, {
+        again: () => { c.ws.send({ type: "next", table: tableId }); },
+        lobby: () => { c.ws.send({ type: "leave", table: tableId }); c.navigate("#/"); },
+      }));
+    }
+  }
+
+  const offs = [
+    c.ws.on("state", (msg) => {
+      if (msg.table !== tableId) return;
+      busy = false;
+      errorText = "";
+      hintAt = -1;
+      const table = msg.view ? msg.view.table : null;
+      if (lastTable && (!table || (table.plays && table.plays.length < (lastTable.plays || []).length))) {
+        rounds += 1;
+      }
+      lastTable = table;
+      draw();
+    }),
+    c.ws.on("settled", (msg) => msg.table === tableId && draw()),
+    c.ws.on("error", (msg) => {
+      busy = false;
+      errorText = msg.message;
+      drawControls();
+    }),
+  ];
+  const keys = (e) => {
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const id = { p: "play", x: "pass", h: "hint" }[e.key.toLowerCase()];
+    if (id) {
+      const b = screen.querySelector(`#${id}`);
+      if (b && !b.disabled) { e.preventDefault(); b.click(); }
+    } else if (e.key === "Escape") hand.select([]);
+  };
+  document.addEventListener("keydown", keys);
   draw();
-  return c.ws.on("state", (msg) => msg.table === tableId && draw());
+  return () => {
+    stopClocks();
+    offs.forEach((off) => off());
+    document.removeEventListener("keydown", keys);
+  };
 }
 
 registerScreen("table", { mount });
+
+/** #/join/CODE: take a seat at a friend's private table (a guest is made first if needed). */
+registerScreen("join", {
+  mount(root, c, [code]) {
+    root.append(h("p", { role: "status" }, t("table.joining", { code })));
+    const go = () => c.ws.send({ type: "join", code });
+    if (c.me()) go();
+    else {
+      c.api("POST", "/api/guest").then(({ token, player }) => { c.setSession(token, player); go(); })
+        .catch((err) => c.notice(t("err.generic", { msg: err.message }), "error"));
+    }
+    return c.ws.on("error", (msg) => {
+      if (["unknown_table", "not_allowed"].includes(msg.code)) c.notice(msg.message, "error");
+    });
+  },
+});
+

@@ -1,0 +1,84 @@
+// The action row under the table: 不出 / 提示 / 出牌 in a play phase (出牌 enabled only for
+// a legal selection, the reason shown otherwise), a card pick for burying, and for every
+// other phase one labelled button per legal action (a list when there are many).
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+import { actionLabel } from "./actions.js";
+import { playFor } from "./judge.js";
+
+/** Verbs whose argument is the selected cards: the button sends "verb card card …". */
+const PICK_VERBS = ["bury"];
+const MANY = 6;
+
+function button(id, label, onclick, { primary = false, disabled = false, key = null } = {}) {
+  return h("button", { type: "button", id, class: primary ? "primary" : null, disabled,
+    "aria-keyshortcuts": key, onclick }, label);
+}
+
+function choiceButtons(view, actions, ui) {
+  const out = [];
+  const byVerb = new Map();
+  for (const a of actions) {
+    const verb = a.split(" ")[0];
+    if (!byVerb.has(verb)) byVerb.set(verb, []);
+    byVerb.get(verb).push(a);
+  }
+  for (const [verb, list] of byVerb) {
+    if (list.length <= MANY) {
+      for (const a of list) {
+        out.push(h("button", { type: "button", class: "act", "data-action": a, disabled: ui.busy(),
+          onclick: () => ui.send(a) }, actionLabel(a, view.variant, view.phase)));
+      }
+      continue;
+    }
+    const sel = h("select", { "aria-label": actionLabel(verb, view.variant, view.phase), "data-verb": verb },
+      ...list.map((a) => h("option", { value: a }, actionLabel(a, view.variant, view.phase))));
+    out.push(h("span", { class: "pick" }, sel, h("button", { type: "button", class: "act primary",
+      "data-verb": verb, disabled: ui.busy(), onclick: () => ui.send(sel.value) }, t("table.picks"))));
+  }
+  return out;
+}
+
+export function controlsEl(s, ui) {
+  const view = s.view;
+  const box = h("div", { class: "controls", role: "toolbar", "aria-label": t("table.play") });
+  const reason = h("p", { class: "reason", role: "status", "aria-live": "polite" });
+  if (s.phase !== "playing" || !view.acting.includes(s.seat)) {
+    const acting = view.acting.map((i) => s.players[i] && s.players[i].name).filter(Boolean);
+    if (s.phase === "playing" && acting.length) {
+      reason.textContent = acting.length === 1 ? t("table.wait", { name: acting[0] }) : t("table.waitall");
+    }
+    box.append(reason);
+    return box;
+  }
+  const legal = view.legal;
+  const plays = legal.filter((a) => a.startsWith("play "));
+  const isPlay = plays.length > 0 || Boolean(view.plays);
+  const picks = legal.filter((a) => PICK_VERBS.includes(a.split(" ")[0]));
+  const others = legal.filter((a) => !a.startsWith("play ") && !picks.includes(a) && a !== "pass");
+  const sel = ui.hand.selected();
+  if (isPlay) {
+    const action = playFor(view, sel);
+    if (legal.includes("pass")) {
+      box.append(button("pass", actionLabel("pass", view.variant, "play"), () => ui.send("pass"),
+        { disabled: ui.busy(), key: "X" }));
+    }
+    box.append(button("hint", t("table.hint"), () => ui.hint(), { key: "H" }));
+    box.append(button("play", t("table.play"), () => ui.send(action),
+      { primary: true, disabled: ui.busy() || !action, key: "P" }));
+    if (sel.length && !action) reason.textContent = t("table.illegal", { why: t("table.why") });
+  } else if (picks.length) {
+    const verb = picks[0].split(" ")[0];
+    const need = picks[0].split(" ").length - 1;
+    const ok = sel.length === need;
+    box.append(button("pick", actionLabel(verb, view.variant, view.phase),
+      () => ui.send(`${verb} ${sel.join(" ")}`), { primary: true, disabled: ui.busy() || !ok }));
+    if (!ok) reason.textContent = t("table.pick", { n: need, k: sel.length });
+  } else if (legal.includes("pass")) {
+    others.unshift("pass");
+  }
+  box.append(...choiceButtons(view, others, ui));
+  if (ui.error()) reason.textContent = ui.error();
+  box.append(reason);
+  return box;
+}

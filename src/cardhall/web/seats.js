@@ -1,0 +1,128 @@
+// The seats around the table: name, title, role badge, card count, last play, the
+// one/two-card warning, 托管 and offline marks, and the turn timer.
+import { addStrings, t } from "./i18n.js";
+import { cardEl, splitCards } from "./cards.js";
+import { actionLabel } from "./actions.js";
+import { playCards } from "./judge.js";
+import { h } from "./dom.js";
+
+addStrings({
+  zh: {
+    "role.landlord": "地主", "role.farmer": "农民", "role.emperor": "皇帝", "role.guard": "侍卫",
+    "role.rebel": "造反", "role.dealer": "庄家", "role.friend": "朋友", "role.attacker": "闲家",
+    "role.open landlord": "明地主", "role.hidden landlord": "暗地主", "role.emperor-ddz": "帝主",
+    "seat.cards": "剩{n}张", "seat.warn1": "报单", "seat.warn2": "报双", "seat.auto": "托管中",
+    "seat.offline": "离线", "seat.bot": "机器人", "seat.empty": "空位", "seat.you": "我",
+    "seat.left": "已离开", "seat.turn": "轮到 {name}", "seat.secs": "{s}秒",
+  },
+  en: {
+    "role.landlord": "Landlord", "role.farmer": "Farmer", "role.emperor": "Emperor",
+    "role.guard": "Guard", "role.rebel": "Rebel", "role.dealer": "Dealer", "role.friend": "Friend",
+    "role.attacker": "Attacker", "role.open landlord": "Open landlord",
+    "role.hidden landlord": "Hidden landlord", "role.emperor-ddz": "Emperor", "seat.cards": "{n} cards",
+    "seat.warn1": "1 card!", "seat.warn2": "2 cards!", "seat.auto": "autoplay", "seat.offline": "offline",
+    "seat.bot": "bot", "seat.empty": "empty", "seat.you": "me", "seat.left": "left",
+    "seat.turn": "{name}'s turn", "seat.secs": "{s}s",
+  },
+});
+
+/** Where the other seats sit, going round from the right (下家) to the left (上家). */
+const POSITIONS = { 1: [], 2: ["top"], 3: ["right", "left"], 4: ["right", "top", "left"],
+  5: ["right", "topright", "topleft", "left"] };
+
+export function positionOf(seat, me, n) {
+  if (seat === me) return "me";
+  return POSITIONS[n][(seat - me + n) % n - 1];
+}
+
+/** The role's label: ddz5 reads its hidden landlord from detail; 帝主 is ddz_emperor's landlord. */
+export function roleLabel(view, seat) {
+  let role = view.roles[seat];
+  if (!role) return null;
+  if (view.variant === "ddz_emperor" && role === "emperor") role = "emperor-ddz";
+  if (view.variant === "ddz5" && role === "landlord") {
+    const d = view.detail;
+    if (d.hidden_landlord === seat) role = "hidden landlord";
+    else if (d.landlords && d.landlords.length > 1) role = "open landlord";
+  }
+  return t(`role.${role}`);
+}
+
+/** The last action as shown in a seat's bubble: the cards of a play, else the label. */
+export function lastEl(view, text, wild) {
+  const box = h("div", { class: "last" });
+  if (!text) return box;
+  if (/^play /.test(text)) {
+    const cards = h("div", { class: "cards" });
+    for (const c of playCards(text)) cards.append(cardEl(c, { small: true, wild: wild && c[0] === wild }));
+    box.append(cards);
+  } else if (/^bury/.test(text)) {
+    const cards = h("div", { class: "cards" });
+    const arg = text.slice(5);
+    if (arg) for (const c of splitCards(arg)) cards.append(cardEl(c, { small: true }));
+    box.append(h("span", { class: "said" }, actionLabel("bury", view.variant, view.phase)), cards);
+  } else {
+    box.append(h("span", { class: "said" }, actionLabel(text, view.variant, view.phase)));
+  }
+  return box;
+}
+
+export function seatEl(st, seat, deadline) {
+  const view = st.view;
+  const p = st.players[seat] || {};
+  const n = view ? view.counts[seat] : 0;
+  const mine = seat === st.seat;
+  const role = view ? roleLabel(view, seat) : null;
+  const acting = view && view.acting.includes(seat);
+  const el = h("div", {
+    class: `seat pos-${positionOf(seat, st.seat, st.players.length)}`, "data-seat": seat,
+    "data-acting": acting ? "1" : null,
+  });
+  const who = h("div", { class: "who" },
+    h("span", { class: "name" }, p.id || p.bot ? p.name : t("seat.empty")),
+    p.title ? h("span", { class: "title" }, p.title) : null);
+  if (role) who.append(h("span", { class: `badge role r-${view.roles[seat].replace(" ", "-")}` }, role));
+  if (p.bot && p.title !== t("seat.bot")) who.append(h("span", { class: "badge mark" }, t("seat.bot")));
+  if (view && view.auto[seat]) who.append(h("span", { class: "badge mark auto" }, t("seat.auto")));
+  if (p.id && !p.bot && !p.connected) who.append(h("span", { class: "badge mark off" }, t("seat.offline")));
+  if (view && view.left[seat]) who.append(h("span", { class: "badge mark" }, t("seat.left")));
+  el.append(who);
+  if (view) {
+    const info = h("div", { class: "info" });
+    if (!mine) info.append(h("span", { class: "count", "aria-label": t("seat.cards", { n }) },
+      h("span", { class: "back", "aria-hidden": "true" }), String(n)));
+    if (view.warnings.includes(seat) && n <= 2) {
+      info.append(h("span", { class: "badge warn", role: "status" }, t(n === 1 ? "seat.warn1" : "seat.warn2")));
+    }
+    if (acting && deadline) {
+      const secs = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      const clock = h("span", { class: "clock", "data-deadline": deadline }, t("seat.secs", { s: secs }));
+      info.append(clock);
+    }
+    el.append(info);
+    const wild = view.detail && view.detail.wild;
+    el.append(lastEl(view, view.last[seat], wild));
+    const shown = (view.detail.shown || []).find((s) => s.seat === seat);
+    if (shown && !mine && shown.hand) {
+      const row = h("div", { class: "shown cards", "aria-label": "明牌" });
+      for (const c of splitCards(shown.hand)) row.append(cardEl(c, { small: true }));
+      el.append(row);
+    }
+  }
+  return el;
+}
+
+/** Tick every .clock under root once a second until the root leaves the page. */
+export function runClocks(root) {
+  const tick = () => {
+    if (!root.isConnected) return;
+    for (const c of root.querySelectorAll(".clock")) {
+      const s = Math.max(0, Math.ceil((Number(c.dataset.deadline) - Date.now()) / 1000));
+      c.textContent = t("seat.secs", { s });
+      c.classList.toggle("hurry", s <= 5);
+    }
+  };
+  tick();
+  const id = setInterval(tick, 500);
+  return () => clearInterval(id);
+}
