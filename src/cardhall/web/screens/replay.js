@@ -6,7 +6,8 @@ import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
 import { cardEl, sortCards } from "../cards.js";
 import { errorText, fmtDate, frame, h, signed, variantName, variants } from "./common.js";
-import { actionEl, causeName, cardsEl, phaseName, roleName } from "./words.js";
+import { factsEl } from "../table.js";
+import { actionEl, asView, cardsEl, multiplierText, roleName } from "./words.js";
 
 function seatName(game, seat) {
   const s = game.seats[seat];
@@ -24,18 +25,11 @@ function tableEl(game, f) {
   return h("p", {}, h("span", { class: "sc-who" }, seatName(game, table.seat)), cardsEl(table.cards));
 }
 
-function detailEl(f) {
-  const d = f.detail || {};
-  const parts = [];
-  if (d.kitty) parts.push(h("span", {}, t("rp.kitty"), " ", cardsEl(d.kitty)));
-  if (d.trump) parts.push(h("span", {}, t("rp.trump", { suit: d.trump, level: d.level || "" })));
-  if (d.friend_call) {
-    const call = d.friend_call;
-    parts.push(h("span", {}, t("rp.friend"), " ",
-      typeof call === "string" ? call : t("rp.friend.nth", { n: call.n }), " ",
-      typeof call === "string" ? "" : cardsEl(call.card)));
-  }
-  return parts.length ? h("p", { class: "sc-detail" }, ...parts.flatMap((p) => [p, " "])) : null;
+/** The kitty once it is shown (the facts line says the rest: trump, friend call, …). */
+function kittyEl(f) {
+  const kitty = (f.detail || {}).kitty;
+  return typeof kitty === "string" && kitty
+    ? h("p", { class: "sc-detail" }, t("rp.kitty"), " ", cardsEl(kitty)) : null;
 }
 
 function seatEl(game, f, seat) {
@@ -45,26 +39,20 @@ function seatEl(game, f, seat) {
   if (f.seat === seat) classes.push("acted");
   if ((f.acting || []).includes(seat)) classes.push("acting");
   const role = f.roles[seat];
+  const label = role ? roleName(game.variant, f, seat) : null;
   return h("li", { class: classes.join(" "), "data-seat": String(seat),
     "aria-label": t("rp.seat.label", { name: info.name, n: f.counts[seat] }) },
   h("div", { class: "sc-seat-head" },
     h("strong", {}, info.name),
     h("small", {}, info.bot ? t("rp.bot") : info.title || ""),
-    role ? h("span", { class: `sc-badge role-${role}` }, roleName(role)) : null,
+    label ? h("span", { class: `sc-badge role-${role}` }, label) : null,
     h("span", { class: "sc-count" }, t("rp.count", { n: f.counts[seat] })),
     (f.acting || []).includes(seat) && f.phase !== "over"
       ? h("span", { class: "sc-badge turn" }, t("rp.turn")) : null),
-  h("div", { class: "sc-last" }, t("rp.last"), " ", actionEl(f.last[seat])),
+  h("div", { class: "sc-last" }, t("rp.last"), " ", actionEl(game.variant, f.phase, f, f.last[seat])),
   h("div", { class: "sc-hand", "aria-label": t("rp.hand", { name: info.name }), role: "group" },
     hand.length ? hand.map((c) => cardEl(c, { small: true })) : h("span", { class: "sc-empty" },
       t("rp.no_cards"))));
-}
-
-function multiplierEl(m) {
-  if (!m) return null;
-  const causes = Object.entries(m.causes || {}).filter(([, v]) => v !== 1 && v !== 0);
-  return h("span", { class: "sc-mult" }, t("rp.multiplier", { n: m.total }),
-    causes.length ? ` (${causes.map(([k, v]) => `${causeName(k)} ×${v}`).join(" · ")})` : "");
 }
 
 function resultEl(game) {
@@ -73,7 +61,8 @@ function resultEl(game) {
   const beans = game.beans || {};
   return h("section", { class: "sc-result-box", "aria-labelledby": "rp-result-h" },
     h("h2", { id: "rp-result-h" }, t("rp.result")),
-    h("p", {}, t(`rp.ended.${r.ended}`), " · ", multiplierEl(r.multiplier)),
+    h("p", {}, t(`rp.ended.${r.ended}`), " · ",
+      `${t("rp.multiplier")} ${multiplierText(r.multiplier)}`),
     h("table", { class: "sc-table" },
       h("thead", {}, h("tr", {}, ["rp.player", "rp.outcome", "rp.points", "rp.beans"].map((k) =>
         h("th", { scope: "col" }, t(k))))),
@@ -110,11 +99,11 @@ function viewer(root, ctx, game, list, start) {
     first.disabled = back.disabled = step === 0;
     end.disabled = fwd.disabled = step === last;
     now.replaceChildren(...[
-      h("p", { class: "sc-action" }, step === 0 ? t("rp.deal")
-        : [h("strong", {}, fr.seat === null ? "" : seatName(game, fr.seat)), " ", actionEl(fr.action)]),
-      h("p", {}, h("span", { class: "sc-badge phase" }, phaseName(fr.phase)), " ",
-        multiplierEl(fr.multiplier)),
-      detailEl(fr),
+      h("div", { class: "sc-action" }, step === 0 ? t("rp.deal") : [
+        h("strong", {}, fr.seat === null ? "" : seatName(game, fr.seat)), " ",
+        actionEl(game.variant, game.frames[step - 1].phase, fr, fr.action)]),
+      factsEl({ ...asView(game.variant, fr), multiplier: fr.multiplier }, list),
+      kittyEl(fr),
       h("div", { class: "sc-felt", "aria-label": t("rp.table"), role: "group" }, tableEl(game, fr)),
     ].filter(Boolean));
     seats.replaceChildren(...game.seats.map((s) => seatEl(game, fr, s.seat)));
@@ -177,9 +166,8 @@ addStrings({
     "rp.title": "回放 · {game}", "rp.seat": "座位 {n}", "rp.bot": "机器人",
     "rp.count": "{n} 张", "rp.turn": "该出", "rp.last": "上一手：", "rp.hand": "{name} 的手牌",
     "rp.no_cards": "（出完了）", "rp.seat.label": "{name}，{n} 张牌",
-    "rp.table": "桌面", "rp.table.empty": "桌上没有牌", "rp.kitty": "底牌", "rp.trump": "主：{suit} 打{level}",
-    "rp.friend": "叫朋友", "rp.friend.nth": "第 {n} 张",
-    "rp.multiplier": "倍数 ×{n}", "rp.result": "最终结果", "rp.no_result": "这局没有结果。",
+    "rp.table": "桌面", "rp.table.empty": "桌上没有牌", "rp.kitty": "底牌", 
+    "rp.multiplier": "倍数", "rp.result": "最终结果", "rp.no_result": "这局没有结果。",
     "rp.player": "玩家", "rp.outcome": "输赢", "rp.points": "积分", "rp.beans": "欢乐豆",
     "rp.ended.finished": "打完", "rp.ended.escape": "有人逃跑", "rp.ended.unscored": "全部托管，不计分",
     "rp.ended.dissolved": "流局",
@@ -193,8 +181,7 @@ addStrings({
     "rp.count": "{n} cards", "rp.turn": "to act", "rp.last": "Last:", "rp.hand": "{name}'s hand",
     "rp.no_cards": "(out of cards)", "rp.seat.label": "{name}, {n} cards",
     "rp.table": "Table", "rp.table.empty": "Nothing on the table", "rp.kitty": "Kitty",
-    "rp.trump": "Trumps: {suit}, level {level}", "rp.friend": "Friend call",
-    "rp.friend.nth": "copy no. {n} of", "rp.multiplier": "multiplier ×{n}",
+    "rp.multiplier": "Multiplier",
     "rp.result": "Final result", "rp.no_result": "This game has no result.",
     "rp.player": "Player", "rp.outcome": "Outcome", "rp.points": "Points", "rp.beans": "Beans",
     "rp.ended.finished": "Played out", "rp.ended.escape": "A player escaped",
