@@ -12,7 +12,7 @@ addStrings({
     "lobby.live": "{w} 人等待 · {t} 桌进行中", "lobby.quick": "快速开始",
     "lobby.private": "好友房", "lobby.rules": "规则", "lobby.queued": "正在匹配 {room}…",
     "lobby.botsin": "{s} 秒后机器人补位", "lobby.cancel": "取消",
-    "lobby.code": "输入邀请码", "lobby.join": "加入", "lobby.nobots": "没有机器人的房间会一直等真人",
+    "lobby.code": "输入邀请码", "lobby.join": "加入", "lobby.bots": "好友房空位由机器人补上",
   },
   en: {
     "lobby.guest": "Play as guest", "lobby.guest.hint": "No sign-up, one click",
@@ -21,7 +21,7 @@ addStrings({
     "lobby.live": "{w} waiting · {t} tables", "lobby.quick": "Quick match",
     "lobby.private": "Private table", "lobby.rules": "Rules", "lobby.queued": "Finding a table in {room}…",
     "lobby.botsin": "bots fill in {s} s", "lobby.cancel": "Cancel",
-    "lobby.code": "Invite code", "lobby.join": "Join", "lobby.nobots": "",
+    "lobby.code": "Invite code", "lobby.join": "Join", "lobby.bots": "Bots fill a private table's empty seats",
   },
 });
 
@@ -89,7 +89,12 @@ function mount(root, ctx) {
     });
     const go = () => code.value.trim() && ctx.navigate(`#/join/${code.value.trim().toUpperCase()}`);
     code.addEventListener("keydown", (e) => e.key === "Enter" && go());
-    root.append(h("section", { class: "joincode" }, code,
+    const bots = h("input", { type: "checkbox", id: "private-bots",
+      checked: localStorage.getItem("cardhall.privatebots") !== "0" });
+    bots.addEventListener("change", () =>
+      localStorage.setItem("cardhall.privatebots", bots.checked ? "1" : "0"));
+    root.append(h("section", { class: "joincode" },
+      h("label", { class: "check" }, bots, t("lobby.bots")), code,
       h("button", { type: "button", onclick: go }, t("lobby.join"))));
   }
   const status = h("div", { id: "queue" });
@@ -126,13 +131,15 @@ function mount(root, ctx) {
             }, t("lobby.quick")),
             h("button", {
               type: "button", "aria-label": `${t("lobby.private")} ${roomNames[r.id]}`,
-              onclick: () => ctx.ws.send({ type: "private", room: r.id, bots: true }),
+              onclick: () => ctx.ws.send({ type: "private", room: r.id,
+                bots: localStorage.getItem("cardhall.privatebots") !== "0" }),
             }, t("lobby.private"))));
         }
         card.append(row);
       }
       list.append(card);
     }
+    if (!list.dataset.loaded) document.body.dataset.interactive = String(performance.now());
     list.dataset.loaded = "1";
   };
   draw().catch((err) => ctx.notice(t("err.generic", { msg: err.message }), "error"));

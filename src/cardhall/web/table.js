@@ -20,7 +20,7 @@ addStrings({
     "table.leave": "离开", "table.rules": "规则", "table.mult": "倍数", "table.kitty": "底牌",
     "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…", "table.illegal": "不能这样出：{why}",
     "table.why": "不是有效牌型，或管不上桌上的牌", "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
-    "table.nosuch": "您不在这张牌桌。", "table.back": "返回大厅", "table.keys":
+    "table.nosuch": "您不在这张牌桌。", "table.gone": "您离开期间牌局已结束。", "table.back": "返回大厅", "table.keys":
       "键盘：Tab / ←→ 移动，空格或回车选牌，P 出牌，X 不出，H 提示，Esc 清除选择",
     "table.invite": "邀请码", "table.share": "分享链接", "table.copy": "复制", "table.start": "开始（机器人补位）",
     "table.waiting": "等待好友加入…", "table.wild": "癞子：{r}", "table.level": "打{r}",
@@ -40,6 +40,7 @@ addStrings({
     "table.wait": "Waiting for {name}…", "table.waitall": "Waiting for the others…",
     "table.illegal": "Can't play that: {why}", "table.why": "not a valid combination, or it doesn't beat the table",
     "table.pick": "Pick {n} cards ({k} picked)", "table.nosuch": "You are not at this table.",
+    "table.gone": "The game ended while you were away.",
     "table.back": "Back to lobby", "table.keys":
       "Keys: Tab / ←→ move, Space or Enter picks a card, P play, X pass, H hint, Esc clear",
     "table.invite": "Invite code", "table.share": "Share link", "table.copy": "Copy",
@@ -64,10 +65,35 @@ function follow(tableId) {
 
 ctx.ws.on("queued", (msg) => { store.queued = msg; });
 ctx.ws.on("invite", (msg) => { store.invites.set(msg.table, msg); });
+/** Whether the player himself turned 托管 on at a table (kept over a reload). */
+const AUTO_KEY = "cardhall.autowanted";
+function autoWanted(table, value) {
+  const all = JSON.parse(sessionStorage.getItem(AUTO_KEY) || "{}");
+  if (value === undefined) return Boolean(all[table]);
+  all[table] = value;
+  sessionStorage.setItem(AUTO_KEY, JSON.stringify(all));
+  return value;
+}
+
+let restoring = new Set();
 ctx.ws.on("welcome", (msg) => {
   for (const id of [...store.tables.keys()]) if (!msg.tables.includes(id)) store.tables.delete(id);
+  restoring = new Set(msg.tables);
+  const { name, params } = currentRoute();
+  if (name === "table" && !msg.tables.includes(params[0])) {
+    ctx.notice(t("table.gone"), "warn");
+    ctx.navigate("#/");
+  }
 });
 ctx.ws.on("state", (msg) => {
+  // The hall puts a dropped player's seats on 托管; back again, he takes his seat back
+  // unless he had asked for 托管 himself (docs/rulings.md).
+  if (restoring.delete(msg.table) && msg.view && msg.phase === "playing") {
+    const s = msg.seat;
+    if (msg.view.auto[s] && !msg.view.auto_locked[s] && !autoWanted(msg.table)) {
+      ctx.ws.send({ type: "act", table: msg.table, action: "auto off", seq: msg.seq });
+    }
+  }
   const fresh = !store.tables.has(msg.table);
   store.tables.set(msg.table, msg);
   store.queued = null;
@@ -157,6 +183,7 @@ function mount(root, c, [tableId]) {
   const st = () => store.tables.get(tableId);
   const send = (action) => {
     const s = st();
+    if (!s) return;
     busy = true;
     c.ws.send({ type: "act", table: tableId, action, seq: s.seq });
     drawControls();
@@ -213,7 +240,7 @@ function mount(root, c, [tableId]) {
           disabled: view.auto_locked[s.seat] || s.phase !== "playing",
           title: view.auto_locked[s.seat] ? t("table.auto.locked") : null,
           onclick: () => c.ws.send({ type: "act", table: tableId, seq: s.seq,
-            action: view.auto[s.seat] ? "auto off" : "auto on" }),
+            action: autoWanted(tableId, !view.auto[s.seat]) ? "auto on" : "auto off" }),
         }, view.auto_locked[s.seat] ? t("table.auto.locked") : t("table.auto")),
         h("button", { type: "button", id: "leave", onclick: () => {
           if (s.phase === "playing" && !window.confirm(t("table.leave.confirm"))) return;
