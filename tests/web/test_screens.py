@@ -46,20 +46,27 @@ class Seeded:
     name: str
     token: str
     id: str
-    game: str
+    games: list[str]  # in the order played
+
+    @property
+    def game(self) -> str:
+        return self.games[0]
 
 
-async def _seed(url: str, name: str, variant: str = "ddz3") -> Seeded:
-    """A registered player who has played one game of ``variant`` against bots."""
+async def _seed(url: str, name: str, variant: str = "ddz3", games: int = 1) -> Seeded:
+    """A registered player who has played ``games`` games of ``variant`` against bots."""
     room = f"{variant}-bots"
+    played = []
     async with HallClient(url, timeout=20) as c:
         await c.register(name, PASSWORD)
         await c.connect()
-        table, (first,) = await seat([c], room)
-        await play_out([c], table, seed=7, timeout=240)
-        await vacate([c], table, room)
+        for n in range(games):
+            table, (first,) = await seat([c], room)
+            await play_out([c], table, seed=7 + n, timeout=240)
+            await vacate([c], table, room)
+            played.append(first["game"])
         assert c.token is not None and c.player is not None
-        return Seeded(name, c.token, c.player["id"], first["game"])
+        return Seeded(name, c.token, c.player["id"], played)
 
 
 def run(coro: Any) -> Any:
@@ -75,7 +82,7 @@ async def _get(url: str, token: str | None, path: str) -> Any:
 
 @pytest.fixture(scope="module")
 def seeded(web_hall: HallProcess) -> Seeded:
-    done: Seeded = run(_seed(web_hall.url, "Seeded1"))
+    done: Seeded = run(_seed(web_hall.url, "Seeded1", games=2))
     return done
 
 
@@ -245,6 +252,7 @@ def test_leaderboard_shows_the_player_after_his_game(new_page: PageMaker,
         no_sideways_scroll(page)
         touch_targets(page)
         shot(page, f"leaderboard-{size}")
+        axe_check(page)
 
 
 def _shown_hands(page: Page) -> list[Counter[str]]:
@@ -262,9 +270,13 @@ def test_history_and_replay_through_every_action(new_page: PageMaker, web_hall: 
     page = new_page(DESKTOP)
     login(page, seeded.name)
     page.goto("/#/history")
+    expect(page.locator(".sc-history[data-loaded='1']")).to_have_count(1)
+    listed = page.locator(".sc-games li").evaluate_all("els => els.map(e => e.dataset.game)")
+    assert listed == seeded.games[::-1]  # newest first
     item = page.locator(f".sc-games li[data-game='{seeded.game}'] a")
     expect(item).to_contain_text("三人斗地主")
     shot(page, "history-desktop")
+    axe_check(page)
     item.click()
     expect(page.locator(".sc-replay[data-loaded='1']")).to_have_count(1)
     section = page.locator(".sc-replay")
@@ -331,6 +343,7 @@ def test_rules_in_both_languages(new_page: PageMaker) -> None:
         no_sideways_scroll(page)
         touch_targets(page)
         shot(page, f"rules-zh-{size}")
+        axe_check(page)
         page.get_by_role("button", name="Read in English").click()
         expect(page.locator(".sc-rules[data-loaded='ddz3'] h1")).to_have_text(
             "Rules · Classic Dou Dizhu")
@@ -361,3 +374,21 @@ def test_a_five_player_replay_fits_a_phone(new_page: PageMaker, web_hall: HallPr
         page.get_by_role("button", name="第一步").click()
         expect(page.locator(".sc-seat")).to_have_count(5)
         shot(page, f"replay-baohuang-{size}")
+
+
+def test_forms_and_history_fit_a_phone(new_page: PageMaker, seeded: Seeded) -> None:
+    page = new_page(PHONE)
+    enter_as_guest(page)
+    for screen in ("register", "login"):
+        page.goto(f"/#/{screen}")
+        expect(page.locator(f".sc-{screen} form")).to_be_visible()
+        no_sideways_scroll(page)
+        touch_targets(page)
+        shot(page, f"{screen}-phone")
+    axe_check(page)
+    for page, size in both_sizes(new_page, seeded, "/#/history",
+                                 ".sc-history[data-loaded='1']"):
+        no_sideways_scroll(page)
+        touch_targets(page)
+        if size == "phone":
+            shot(page, "history-phone")
