@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from cardhall.games import VARIANTS
+from cardhall.games import VARIANTS, IllegalAction
 from cardhall.hall import accounts, ledger, replays
 from cardhall.hall.errors import HallError, NotFound
 from cardhall.hall.games import LIVE, StoredGame, get_game
@@ -241,7 +241,10 @@ async def game_replay(request: Request) -> Response:
               "name": names.get(p, ("", ""))[0] if p else BOT_NAMES[i % len(BOT_NAMES)],
               "title": names.get(p, ("", ""))[1] if p else BOT_TITLE}
              for i, p in enumerate(stored.players)]
-    frames = await asyncio.to_thread(replays.frames, stored.record)
+    try:
+        frames = await asyncio.to_thread(replays.frames, stored.record)
+    except IllegalAction as exc:  # a record of another rules version than this hall's
+        raise ApiError("conflict", f"this hall cannot replay game {stored.id}: {exc}") from None
     return JSONResponse({"id": stored.id, "variant": stored.variant, "room": stored.room_id,
                          "status": stored.status, "seats": seats, "result": stored.result,
                          "beans": stored.beans, "ended": _iso(stored.ended),

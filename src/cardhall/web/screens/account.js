@@ -3,7 +3,7 @@
 // guest who logs in to another account leaves the guest behind, so the form says so.
 import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
-import { errorText, field, frame, h } from "./common.js";
+import { errorText, field, frame, h, whoami } from "./common.js";
 
 function signedIn(ctx, f) {
   const me = ctx.me();
@@ -62,20 +62,21 @@ function accountForm(ctx, f, kind) {
 function mount(kind) {
   return (root, ctx) => {
     const f = frame(root, kind, t(kind === "register" ? "acct.register.title" : "acct.login.title"));
-    f.status("");
-    const me = ctx.me();
-    if (me && !me.guest) {
-      signedIn(ctx, f);
-      return;
-    }
-    if (me && me.guest) {
-      f.body.append(h("p", { class: "sc-note" },
-        t(kind === "register" ? "acct.guest.keeps" : "acct.guest.leaves", { name: me.name })));
-    }
-    f.body.append(accountForm(ctx, f, kind));
-    const other = kind === "register" ? ["#/login", "acct.have"] : ["#/register", "acct.new"];
-    f.body.append(h("p", {}, h("a", { href: other[0] }, t(other[1]))));
-    f.section.querySelector("input").focus();
+    const draw = (me) => {
+      if (me && !me.guest) {
+        signedIn(ctx, f);
+        return;
+      }
+      if (me && me.guest) {
+        f.body.append(h("p", { class: "sc-note" },
+          t(kind === "register" ? "acct.guest.keeps" : "acct.guest.leaves", { name: me.name })));
+      }
+      f.body.append(accountForm(ctx, f, kind));
+      const other = kind === "register" ? ["#/login", "acct.have"] : ["#/register", "acct.new"];
+      f.body.append(h("p", {}, h("a", { href: other[0] }, t(other[1]))));
+      f.section.querySelector("input").focus();
+    };
+    whoami(ctx).then(draw, (err) => f.status(errorText(err), "error"));
   };
 }
 

@@ -11,6 +11,12 @@ export function variants(ctx) {
   return variantNames(ctx.api);
 }
 
+/** The player, asking the server if the page has not yet (a screen opened by a reload
+ * mounts before the shell's own /api/me has answered); null when nobody is logged in. */
+export async function whoami(ctx) {
+  return ctx.me() || ctx.refreshMe();
+}
+
 /** The text to show for an API refusal: the code's own text, else the server's words. */
 export function errorText(err) {
   const key = `err.${err.code}`;

@@ -1,7 +1,9 @@
 // #/history: the player's scored games, newest first, each a link to its replay.
 import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
-import { errorText, fmtDate, frame, h, signed, variantName, variants } from "./common.js";
+import {
+  errorText, fmtDate, frame, h, signed, variantName, variants, whoami,
+} from "./common.js";
 
 function item(g, list) {
   const result = g.won ? "hist.won" : "hist.lost";
@@ -24,8 +26,10 @@ registerScreen("history", {
   mount(root, ctx) {
     const f = frame(root, "history", t("hist.title"));
     f.status(t("sc.loading"));
-    Promise.all([ctx.api("GET", "/api/history?limit=100"), variants(ctx).catch(() => ({}))])
-      .then(([games, list]) => {
+    whoami(ctx).then((me) => {
+      if (!me) throw Object.assign(new Error(""), { code: "not_authenticated" });
+      return Promise.all([ctx.api("GET", "/api/history?limit=100"), variants(ctx).catch(() => ({}))]);
+    }).then(([games, list]) => {
         f.status("");
         f.body.append(games.length
           ? h("ol", { class: "sc-games" }, games.map((g) => item(g, list)))

@@ -3,7 +3,9 @@
 // in the address (replaceState, so the selectors keep focus); the player's row is marked.
 import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
-import { choice, errorText, fmtNumber, frame, h, variantName, variants } from "./common.js";
+import {
+  choice, errorText, fmtNumber, frame, h, variantName, variants, whoami,
+} from "./common.js";
 
 const BY = ["points", "beans"];
 const PERIODS = ["all", "day", "week"];
@@ -42,10 +44,11 @@ registerScreen("leaderboard", {
       const q = new URLSearchParams({ by: want.by, period: want.period, limit: "100" });
       if (want.variant) q.set("variant", want.variant);
       try {
-        const board = await ctx.api("GET", `/api/leaderboard?${q}`);
+        const [board, me] = await Promise.all([ctx.api("GET", `/api/leaderboard?${q}`),
+          whoami(ctx)]);
         if (mine !== serial) return;
         f.status("");
-        out.replaceChildren(rowsTable(board, ctx.me()));
+        out.replaceChildren(rowsTable(board, me));
         f.section.dataset.loaded = `${want.variant || "all"}/${want.by}/${want.period}`;
       } catch (err) {
         if (mine === serial) f.status(errorText(err), "error");
