@@ -160,7 +160,8 @@ async function start() {
   drawHeader();
   if (token()) {
     socket.connect();
-    refreshMe().catch((err) => notice(t("err.generic", { msg: err.message }), "error"));
+    // The screens draw for a known player (the lobby's join buttons), so ask first.
+    await refreshMe().catch((err) => notice(t("err.generic", { msg: err.message }), "error"));
   }
   route();
   document.body.dataset.ready = "1";

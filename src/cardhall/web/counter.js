@@ -23,7 +23,7 @@ export function counterEl(view, packs) {
   const label = (r) => ({ T: "10", X: t("lang.x"), D: t("lang.d") }[r] || r);
   return h("div", { class: "counter", role: "region", "aria-label": t("counter.title") },
     h("span", { class: "ctitle", title: t("counter.help") }, t("counter.title")),
-    ...[...RANKS].reverse().map((r) => h("span", { class: `cell${left[r] ? "" : " gone"}`,
+    ...[...RANKS].reverse().map((r) => h("span", { class: `cell${left[r] ? "" : " gone"}`, role: "img",
       "data-rank": r, "aria-label": `${label(r)}: ${left[r]}` },
       h("b", { "aria-hidden": "true" }, label(r)), h("i", { "aria-hidden": "true" }, String(left[r])))));
 }

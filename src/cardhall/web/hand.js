@@ -25,6 +25,39 @@ export class Hand {
       if (i !== null && e.detail === 0) this.toggle(i, !this.picked.has(i)); // keyboard
     });
     this.el.addEventListener("keydown", (e) => this.key(e));
+    this.relayout = () => this.layout();
+    window.addEventListener("resize", this.relayout);
+  }
+
+  /** Stop following the window's size (the screen is leaving). */
+  detach() {
+    window.removeEventListener("resize", this.relayout);
+  }
+
+  /**
+   * Fan the cards over as few rows as the width allows, rows balanced (17 cards on a
+   * phone: one row; 33: three rows of 11), each card showing at least its corner.
+   */
+  layout() {
+    const cards = [...this.el.querySelectorAll(".card")];
+    this.el.querySelectorAll(".break").forEach((b) => b.remove());
+    if (!cards.length || !this.el.isConnected) return;
+    const css = getComputedStyle(this.el);
+    const cw = parseFloat(css.getPropertyValue("--cw")) || 72;
+    const minStep = parseFloat(css.getPropertyValue("--min-step")) || 20;
+    const maxStep = parseFloat(css.getPropertyValue("--max-step")) || 44;
+    const width = this.el.clientWidth - 16 - 4;
+    let perRow = Math.max(1, Math.floor((width - cw) / minStep) + 1);
+    const rows = Math.ceil(cards.length / perRow);
+    perRow = Math.ceil(cards.length / rows);
+    const step = Math.min(maxStep, perRow > 1 ? (width - cw) / (perRow - 1) : maxStep);
+    this.el.style.setProperty("--step", `${Math.floor(step)}px`);
+    for (let r = 1; r < rows; r++) {
+      const brk = document.createElement("span");
+      brk.className = "break";
+      brk.setAttribute("aria-hidden", "true");
+      cards[r * perRow].before(brk);
+    }
   }
 
   indexOf(target) {
@@ -97,6 +130,7 @@ export class Hand {
       return b;
     }));
     this.roving();
+    requestAnimationFrame(this.relayout);
     this.onChange();
   }
 

@@ -305,6 +305,7 @@ function mount(root, c, [tableId]) {
   draw();
   return () => {
     stopClocks();
+    hand.detach();
     offs.forEach((off) => off());
     document.removeEventListener("keydown", keys);
   };

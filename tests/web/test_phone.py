@@ -1,0 +1,77 @@
+"""Phone sizes: no horizontal scrolling, touch targets of at least 44 px, cards by tap,
+and the lobby and a table at 390×844 portrait and 844×390 landscape."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import PHONE_LANDSCAPE, PageMaker, axe_check, shot
+from tests.web.helpers import enter_as_guest, play_until, quick_match
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('button, a[href], input, select')]
+    .filter(e => e.offsetParent !== null && !e.closest('.hand'))
+    .map(e => [e.getAttribute('aria-label') || e.textContent.trim(), e.getBoundingClientRect()])
+    .filter(([, r]) => r.width < 44 || r.height < 44)
+    .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+def fits(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate(SMALL_TARGETS) == []
+
+
+def test_phone_portrait_lobby_and_table_by_tap(phone: Page) -> None:
+    enter_as_guest(phone)
+    fits(phone)
+    shot(phone, "lobby-phone")
+    quick_match(phone, "ddz3_happy-bots")
+    play_until(phone, lambda p: p.locator(".table[data-phase='play'] #play").count() > 0)
+    fits(phone)
+    cards = phone.locator(".hand .card")
+    box = cards.last.bounding_box()
+    assert box is not None and box["height"] >= 44
+    cards.last.tap()
+    expect(cards.last).to_have_attribute("aria-pressed", "true")
+    cards.last.tap()
+    expect(cards.last).to_have_attribute("aria-pressed", "false")
+    shot(phone, "table-ddz3_happy-phone")
+    axe_check(phone)
+
+
+def test_phone_landscape_table(new_page: PageMaker) -> None:
+    page = new_page(PHONE_LANDSCAPE)
+    enter_as_guest(page)
+    fits(page)
+    shot(page, "lobby-landscape")
+    quick_match(page, "ddz3_happy-bots")
+    play_until(page, lambda p: p.locator(".table[data-phase='play'] #play").count() > 0)
+    fits(page)
+    last = page.locator(".hand .card").last.bounding_box()
+    assert last is not None and last["y"] + last["height"] <= 390  # the hand is on screen
+    shot(page, "table-ddz3_happy-landscape")
+
+
+def test_drag_across_selects_and_a_bad_selection_says_why(desktop: Page) -> None:
+    enter_as_guest(desktop)
+    quick_match(desktop, "ddz3_happy-bots")
+    play_until(desktop, lambda p: p.locator(".table[data-phase='play'] #play").count() > 0)
+    cards = desktop.locator(".hand .card")
+    boxes = [cards.nth(i).bounding_box() for i in (0, 1, 2)]
+    assert all(boxes)
+    y = boxes[0]["y"] + boxes[0]["height"] - 10  # type: ignore[index]
+    desktop.mouse.move(boxes[0]["x"] + 5, y)  # type: ignore[index]
+    desktop.mouse.down()
+    for b in boxes[1:]:
+        desktop.mouse.move(b["x"] + 5, y, steps=4)  # type: ignore[index]
+    desktop.mouse.up()
+    picked = desktop.locator(".hand .card[aria-pressed='true']")
+    expect(picked).to_have_count(3)
+    desktop.keyboard.press("Escape")
+    expect(picked).to_have_count(0)
+    # The biggest card and the smallest together are never one play.
+    cards.first.click()
+    cards.last.click()
+    expect(desktop.locator("#play")).to_be_disabled()
+    expect(desktop.locator(".controls .reason")).to_contain_text("不能这样出")
+    shot(desktop, "table-ddz3_happy-desktop")
+    axe_check(desktop, ".table")
