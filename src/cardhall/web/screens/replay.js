@@ -34,7 +34,9 @@ function kittyEl(f) {
 
 function seatEl(game, f, seat) {
   const info = game.seats[seat];
-  const hand = sortCards(f.hands[seat] || [], game.variant);
+  const d = f.detail || {};
+  const hand = sortCards(f.hands[seat] || [], game.variant,
+    { trump: d.trump, level: d.level, wild: d.wild });
   const classes = ["sc-seat"];
   if (f.seat === seat) classes.push("acted");
   if ((f.acting || []).includes(seat)) classes.push("acting");
