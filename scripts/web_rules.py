@@ -163,10 +163,11 @@ def build() -> dict[str, str]:
     files: dict[str, str] = {}
     index = []
     for path in sorted(SOURCE.glob("*.md")):
+        if path.stem == "README":  # the client's own list (index.json) stands for it
+            continue
         data = page(path)
         files[f"{path.stem}.json"] = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-        if path.stem != "README":
-            index.append({"id": path.stem, "title": data["title"]})
+        index.append({"id": path.stem, "title": data["title"]})
     files["index.json"] = json.dumps(index, ensure_ascii=False, indent=1) + "\n"
     return files
 

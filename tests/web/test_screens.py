@@ -86,10 +86,11 @@ def seeded(web_hall: HallProcess) -> Seeded:
     return done
 
 
-@pytest.fixture(scope="module")
-def seeded_five(web_hall: HallProcess) -> Seeded:
-    """A five-player game (保皇: 4 packs, 33–34 cards a hand) for the phone layout."""
-    done: Seeded = run(_seed(web_hall.url, "Seeded5", "baohuang"))
+@pytest.fixture(scope="module", params=["baohuang", "zhaopengyou"])
+def seeded_five(web_hall: HallProcess, request: pytest.FixtureRequest) -> Seeded:
+    """A five-player game for the phone layout: 保皇 (4 packs, 33–34 cards a hand) and
+    找朋友 (3 packs, tricks on the table)."""
+    done: Seeded = run(_seed(web_hall.url, f"Five{request.param[:6]}", request.param))
     return done
 
 
@@ -378,7 +379,8 @@ def test_a_five_player_replay_fits_a_phone(new_page: PageMaker, web_hall: HallPr
             no_sideways_scroll(page)
         page.get_by_role("button", name="第一步").click()
         expect(page.locator(".sc-seat")).to_have_count(5)
-        shot(page, f"replay-baohuang-{size}")
+        page.get_by_role("slider", name="步数").fill(str(len(actions) * 2 // 3))
+        shot(page, f"replay-{stored['variant']}-{size}")
 
 
 def test_forms_and_history_fit_a_phone(new_page: PageMaker, seeded: Seeded) -> None:
