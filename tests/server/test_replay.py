@@ -45,6 +45,10 @@ async def test_replay_shows_every_step_with_every_hand(hall: HallProcess, varian
         assert f["hands"] == [v["hand"] for v in views], f"step {step}"
         assert (f["phase"], f["counts"], f["multiplier"]) == (
             views[0]["phase"], views[0]["counts"], views[0]["multiplier"])
+        for key in ("landlord", "hidden_landlord", "kitty"):  # known to some: shown
+            known = {json.dumps(v["detail"].get(key)) for v in views} - {"null"}
+            if len(known) == 1:
+                assert json.dumps(f["detail"][key]) == known.pop(), (step, key)
         if step:
             said = actions[step - 1].split(" ", 1)[0]
             if said.startswith("@"):

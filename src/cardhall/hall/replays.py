@@ -8,7 +8,8 @@ was: the hall stores no second copy that could disagree with the log.
 
 Each frame is compact: the table as every seat saw it alike (``public_view``), the
 seats that were to act (also in a window whose answers were kept secret), each seat's
-role as anyone knew it, and every hand. Frame 0 is the deal; frame ``k``
+role as anyone knew it, the variant's detail as known at the table (``known_detail``)
+and every hand. Frame 0 is the deal; frame ``k``
 is the table after the ``k``-th action.
 """
 
@@ -45,6 +46,22 @@ def public_view(views: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return public
 
 
+def known_detail(views: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The variant's ``detail`` as the table knew it between them: a key all seats agree
+    on, or else the one value that those who knew it had (the hidden landlord's seat, an
+    answer not yet shown); a key with several different values (each seat's own
+    perspective) is left out, and so is a growing history (``HISTORY_KEYS``)."""
+    out: dict[str, Any] = {}
+    for key in views[0]:
+        if key in HISTORY_KEYS:
+            continue
+        values = [v.get(key) for v in views]
+        known = [x for x in values if x is not None]
+        if known and all(x == known[0] for x in known):
+            out[key] = known[0]
+    return out
+
+
 def _roles(views: Sequence[dict[str, Any]]) -> list[str | None]:
     """Each seat's role as known to anyone (its own seat first): a finished game's
     replay may show a hidden landlord or a secret friend from the start."""
@@ -59,13 +76,11 @@ def frame(state: GameState, step: int, action: str | None, seat: int | None) -> 
     """The table after ``step`` actions, the last of which ``seat`` took."""
     views = [state.observe(s) for s in range(state.players)]
     public = public_view(views)
-    detail = public_view([v["detail"] for v in views])
     return {"step": step, "action": action, "seat": seat,
             **{k: public.get(k) for k in FRAME_KEYS},
             "acting": list(state.acting), "roles": _roles(views),
             "hands": [v["hand"] for v in views],
-            "detail": {k: v for k, v in detail.items()
-                       if v is not None and k not in HISTORY_KEYS}}
+            "detail": known_detail([v["detail"] for v in views])}
 
 
 def frames(record: dict[str, Any]) -> list[dict[str, Any]]:
