@@ -85,7 +85,7 @@ export function choice(id, label, options, value) {
 
 addStrings({
   zh: {
-    "sc.loading": "加载中…", "sc.back": "返回",
+    "sc.loading": "加载中…", "sc.won": "胜", "sc.lost": "负",
     "err.name_taken": "这个名字已经有人用了，换一个吧。",
     "err.auth_failed": "用户名或密码不对。",
     "err.bad_name": "名字要 2–16 个字，只能有汉字、字母、数字、_ 和 -，不能以「游客」「机器人」「guest」「bot」开头。",
@@ -99,7 +99,7 @@ addStrings({
     "err.malformed": "请求有误：{msg}",
   },
   en: {
-    "sc.loading": "Loading…", "sc.back": "Back",
+    "sc.loading": "Loading…", "sc.won": "Won", "sc.lost": "Lost",
     "err.name_taken": "That name is taken; try another.",
     "err.auth_failed": "Wrong name or password.",
     "err.bad_name": "A name has 2–16 characters: letters, digits, _ and -; it may not start with 游客, 机器人, guest or bot.",

@@ -6,7 +6,7 @@ import {
 } from "./common.js";
 
 function item(g, list) {
-  const result = g.won ? "hist.won" : "hist.lost";
+  const result = g.won ? "sc.won" : "sc.lost";
   return h("li", { "data-game": g.game },
     h("a", { class: "sc-game", href: `#/replay/${encodeURIComponent(g.game)}`,
       "aria-label": t("hist.item", {
@@ -41,13 +41,13 @@ registerScreen("history", {
 
 addStrings({
   zh: {
-    "hist.title": "战绩", "hist.won": "胜", "hist.lost": "负", "hist.points": "积分 {n}",
+    "hist.title": "战绩", "hist.points": "积分 {n}",
     "hist.beans": "欢乐豆 {n}", "hist.replay": "回放 ›",
     "hist.item": "{game}，{date}，{result}，欢乐豆 {beans}：看回放",
     "hist.empty": "还没有打完的牌局。去大厅来一局吧！",
   },
   en: {
-    "hist.title": "History", "hist.won": "Won", "hist.lost": "Lost", "hist.points": "points {n}",
+    "hist.title": "History", "hist.points": "points {n}",
     "hist.beans": "beans {n}", "hist.replay": "Replay ›",
     "hist.item": "{game}, {date}, {result}, beans {beans}: watch the replay",
     "hist.empty": "No finished games yet. Play one in the lobby!",

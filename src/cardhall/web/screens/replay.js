@@ -46,7 +46,7 @@ function seatEl(game, f, seat) {
     "aria-label": t("rp.seat.label", { name: info.name, n: f.counts[seat] }) },
   h("div", { class: "sc-seat-head" },
     h("strong", {}, info.name),
-    h("small", {}, info.bot ? t("rp.bot") : info.title || ""),
+    h("small", {}, info.bot ? t("seat.bot") : info.title || ""),
     label ? h("span", { class: `sc-badge role-${role}` }, label) : null,
     h("span", { class: "sc-count" }, t("rp.count", { n: f.counts[seat] })),
     (f.acting || []).includes(seat) && f.phase !== "over"
@@ -70,7 +70,7 @@ function resultEl(game) {
         h("th", { scope: "col" }, t(k))))),
       h("tbody", {}, game.seats.map((s) => h("tr", { "data-seat": String(s.seat) },
         h("th", { scope: "row" }, s.name),
-        h("td", {}, t((r.winners || []).includes(s.seat) ? "hist.won" : "hist.lost")),
+        h("td", {}, t((r.winners || []).includes(s.seat) ? "sc.won" : "sc.lost")),
         h("td", {}, signed((r.points || [])[s.seat] || 0)),
         h("td", {}, s.bot ? "—" : signed(beans[String(s.seat)] || 0)))))));
 }
@@ -165,7 +165,7 @@ registerScreen("replay", {
 
 addStrings({
   zh: {
-    "rp.title": "回放 · {game}", "rp.seat": "座位 {n}", "rp.bot": "机器人",
+    "rp.title": "回放 · {game}", "rp.seat": "座位 {n}",
     "rp.count": "{n} 张", "rp.turn": "该出", "rp.last": "上一手：", "rp.hand": "{name} 的手牌",
     "rp.no_cards": "（出完了）", "rp.seat.label": "{name}，{n} 张牌",
     "rp.table": "桌面", "rp.table.empty": "桌上没有牌", "rp.kitty": "底牌", 
@@ -179,7 +179,7 @@ addStrings({
     "rp.missing": "没有这局牌，或者它还没打完（只有打完的牌局才能回放）。",
   },
   en: {
-    "rp.title": "Replay · {game}", "rp.seat": "Seat {n}", "rp.bot": "bot",
+    "rp.title": "Replay · {game}", "rp.seat": "Seat {n}",
     "rp.count": "{n} cards", "rp.turn": "to act", "rp.last": "Last:", "rp.hand": "{name}'s hand",
     "rp.no_cards": "(out of cards)", "rp.seat.label": "{name}, {n} cards",
     "rp.table": "Table", "rp.table.empty": "Nothing on the table", "rp.kitty": "Kitty",
