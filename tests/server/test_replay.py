@@ -10,14 +10,14 @@ import pytest
 from cardhall.client import HallClient, HttpError
 from cardhall.games import replay
 from tests.server.conftest import HallProcess
-from tests.server.play import guests, play_out, seat, vacate
+from tests.server.play import guests, play_out, seat, vacate, variant_params
 
 
 def _json(value: object) -> Any:
     return json.loads(json.dumps(value))
 
 
-@pytest.mark.parametrize("variant", ["ddz3", "ddz5"])
+@pytest.mark.parametrize("variant", variant_params())
 async def test_replay_shows_every_step_with_every_hand(hall: HallProcess, variant: str) -> None:
     room = f"{variant}-bots"
     async with guests(hall.url, 1) as (c,):
@@ -26,7 +26,7 @@ async def test_replay_shows_every_step_with_every_hand(hall: HallProcess, varian
         with pytest.raises(HttpError) as live:
             await c.get(f"/api/games/{game_id}/replay")
         assert (live.value.status, live.value.code) == (404, "not_found")
-        await play_out([c], table, seed=3)
+        await play_out([c], table, seed=3, timeout=240)
         stored = await c.get(f"/api/games/{game_id}")
         got = await c.get(f"/api/games/{game_id}/replay")
         await vacate([c], table, room)

@@ -52,7 +52,8 @@ def known_detail(views: Sequence[dict[str, Any]]) -> dict[str, Any]:
     answer not yet shown); a key with several different values (each seat's own
     perspective) is left out, and so is a growing history (``HISTORY_KEYS``)."""
     out: dict[str, Any] = {}
-    for key in views[0]:
+    keys = dict.fromkeys(k for v in views for k in v)  # a seat may lack a key others have
+    for key in keys:
         if key in HISTORY_KEYS:
             continue
         values = [v.get(key) for v in views]
