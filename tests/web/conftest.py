@@ -10,7 +10,9 @@ at teardown, unless the test said beforehand that it expects it (``guard.allow``
 
 from __future__ import annotations
 
+import faulthandler
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +32,18 @@ DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
                          "has_touch": True, "device_scale_factor": 2}
 PHONE_LANDSCAPE: dict[str, Any] = {**PHONE, "viewport": {"width": 844, "height": 390}}
+
+
+WATCHDOG_SECONDS = 300
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Iterator[None]:
+    """A browser test that hangs (a page that never answers) ends the run with every
+    thread's traceback instead of holding CI for its whole budget."""
+    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True, file=sys.stderr)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="module")

@@ -53,13 +53,16 @@ def take_turn(page: Page) -> str:
     """Act once through the UI, as a player would; returns what was done.
 
     Leading: click the smallest card (a single is always a play; 找朋友: 提示 when it does
-    not follow suit) and 出牌. Following: 提示, then 出牌 if it found a play, else 不出.
+    not follow suit) and 出牌. Following: click a card, then 提示, then 出牌 if it found a
+    play, else 不出.
     Burying: click as many cards as asked.
     A set-up phase: its first labelled button (or the first choice of a list).
     """
     before = seq(page)
     controls = page.locator(".controls")
     done = ""
+    if controls.locator("button").count() == 0:
+        return ""  # the turn went by meanwhile (a window closed): nothing to do
     if controls.locator("#play").count():
         play = controls.locator("#play")
         if controls.locator("#pass").count() == 0:
@@ -69,14 +72,17 @@ def take_turn(page: Page) -> str:
                 page.keyboard.press("Escape")
                 controls.locator("#hint").click()
                 done = "hint"
-        else:
+        else:  # a card by hand first, then 提示 (which replaces the selection)
+            card = page.locator(".hand .card").last
+            card.click()
+            expect(card).to_have_attribute("aria-pressed", "true")
             controls.locator("#hint").click()
             done = "hint"
         if play.is_enabled():
             play.click()
         else:
             controls.locator("#pass").click()
-            done = "pass"
+            done += " pass"
     elif controls.locator("#pick").count():
         text = controls.locator(".reason").inner_text()
         need = int(next(w for w in text.replace("（", " ").split() if w.isdigit()))
@@ -85,10 +91,12 @@ def take_turn(page: Page) -> str:
             cards.nth(i).click()
         controls.locator("#pick").click()
         done = "pick"
-    else:
+    elif controls.locator("button.act").count():
         button = controls.locator("button.act").first
         done = button.get_attribute("data-action") or button.get_attribute("data-verb") or "?"
         button.click()
+    else:
+        return ""
     page.wait_for_function(
         "old => { const t = document.querySelector('.table');"
         " return document.querySelector('.settle') || (t && t.dataset.seq !== old); }",

@@ -36,6 +36,7 @@ PLAY_AND_TIME = """() => new Promise((resolve) => {
         requestAnimationFrame(() => resolve(performance.now() - t0));
     });
     obs.observe(table, {childList: true, subtree: true, attributes: true});
+    setTimeout(() => { obs.disconnect(); resolve(-1); }, 10000);  // refused or lost
     document.querySelector('#play').click();
 })"""
 
@@ -90,7 +91,11 @@ def play_shown_ms(page: Page, room: str = "ddz3_happy-bots", plays: int = 15) ->
                                    "document.querySelector('.table').dataset.seq !== old",
                                    arg=before)
             continue
-        out.append(float(page.evaluate(PLAY_AND_TIME)))
+        ms = float(page.evaluate(PLAY_AND_TIME))
+        if ms < 0:
+            raise AssertionError("出牌 was not shown within 10 s: "
+                                 + page.locator(".controls .reason").inner_text())
+        out.append(ms)
     return out
 
 

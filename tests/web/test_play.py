@@ -15,7 +15,7 @@ def test_guest_plays_a_happy_hand_to_the_settlement(desktop: Page) -> None:
     quick_match(page, "ddz3_happy-bots")
     expect(page.locator(".table[data-variant='ddz3_happy']")).to_be_visible()
     done = play_until(page, lambda p: p.locator(".settle").count() > 0)
-    assert "card" in done or "hint" in done, done
+    assert any(a.startswith("hint") for a in done), done  # every follow clicks a card first
     settle = page.locator(".settle")
     expect(settle).to_be_visible()
     shot(page, "settle-desktop")
