@@ -31,3 +31,37 @@ async def test_a_room_table_has_no_code(hall: HallProcess) -> None:
         state = await solo.expect("state")
         assert state["code"] is None and state["owner"] is None
         await vacate([solo], state["table"], "ddz3-bots")
+
+
+async def test_leaving_a_filling_private_table_opens_the_seat_only(hall: HallProcess) -> None:
+    """A friend who leaves frees his seat; the others keep theirs and the code (nobody is
+    sent to the room's public queue); the owner leaving passes the table on; the last
+    one out closes it and the code stops working."""
+    async with guests(hall.url, 3) as (owner, friend, late):
+        await owner.send({"type": "private", "room": "ddz3-humans", "bots": False})
+        invite = await owner.expect("invite")
+        table, code = invite["table"], invite["code"]
+        await owner.expect("state", table=table)
+        await friend.send({"type": "join", "code": code})
+        await friend.expect("state", table=table)
+        await owner.expect("state", table=table)
+        await friend.leave(table=table)
+        assert (await friend.expect("left"))["table"] == table
+        after = await owner.expect("state", table=table)
+        assert after["phase"] == "waiting" and after["code"] == code
+        assert [p["bot"] for p in after["players"]] == [False, True, True]
+        await owner.ping()
+        await owner.expect("pong")
+        rooms = {r["id"]: r for r in await owner.get("/api/rooms")}
+        assert rooms["ddz3-humans"]["waiting"] == 0  # the owner was not put in the queue
+        await late.send({"type": "join", "code": code})  # the freed seat is taken again
+        seated = await late.expect("state", table=table)
+        assert sum(not p["bot"] for p in seated["players"]) == 2
+        await owner.leave(table=table)
+        await owner.expect("left")
+        handed = await late.expect("state", table=table)
+        assert handed["owner"] == late.player["id"]  # type: ignore[index]
+        await late.leave(table=table)
+        await late.expect("left")
+        await friend.send({"type": "join", "code": code})
+        assert (await friend.expect("error"))["code"] == "unknown_table"

@@ -299,6 +299,7 @@ class Profile:
         return {
             "id": self.id, "name": self.name, "guest": self.is_guest, "beans": self.beans,
             "points": self.points, "title": self.level.title, "level": self.level.number,
+            "level_points": self.level.threshold,
             "next_level_points": self.level.next_threshold, "golden_eyes": self.golden_eyes,
             "record": {v: {"games": r.games, "wins": r.wins, "points": r.points,
                            "beans": r.beans} for v, r in self.record.items()},

@@ -31,13 +31,12 @@ from cardhall.hall.coordinator import Coordinator, Joined, Lease
 from cardhall.hall.messages import Invite, ProtocolError, Queued
 from cardhall.hall.peer import TableCall
 from cardhall.hall.store import DbStore
-from cardhall.hall.table import GRACE_SECONDS, Command, Seat, Table
+from cardhall.hall.table import BOT_NAMES, BOT_TITLE, GRACE_SECONDS, Command, Seat, Table
 
 log = logging.getLogger("cardhall.hall.lobby")
 
 #: Invite codes: no 0/O or 1/I, so a code read aloud is typed right.
 CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
-BOT_NAMES = ("机器人·甲", "机器人·乙", "机器人·丙", "机器人·丁", "机器人·戊")
 
 
 def new_table_id() -> str:
@@ -177,7 +176,7 @@ class Lobby:
         for i in range(need):
             p = players[i] if i < len(players) else None
             name, title = names.get(p, (BOT_NAMES[i % len(BOT_NAMES)], "")) if p else (
-                BOT_NAMES[i % len(BOT_NAMES)], "机器人")
+                BOT_NAMES[i % len(BOT_NAMES)], BOT_TITLE)
             seats.append(Seat(player=p, name=name, title=title))
         table_id = table_id or new_table_id()
         lease = await self.coord.acquire(table_id)

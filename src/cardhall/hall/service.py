@@ -25,7 +25,7 @@ from cardhall.hall.coordinator import Connections, Coordinator, LocalCoordinator
 from cardhall.hall.db import Database
 from cardhall.hall.games import StoredGame, claim_games, live_game_of, live_tables
 from cardhall.hall.levels import title_for
-from cardhall.hall.lobby import BOT_NAMES, Lobby
+from cardhall.hall.lobby import Lobby
 from cardhall.hall.messages import (
     Act,
     ClientMessage,
@@ -45,7 +45,15 @@ from cardhall.hall.messages import (
 from cardhall.hall.outbox import Outbox
 from cardhall.hall.peer import CallKind, TableCall
 from cardhall.hall.store import DbStore
-from cardhall.hall.table import GRACE_SECONDS, Command, Seat, Table, TablePhase
+from cardhall.hall.table import (
+    BOT_NAMES,
+    BOT_TITLE,
+    GRACE_SECONDS,
+    Command,
+    Seat,
+    Table,
+    TablePhase,
+)
 
 log = logging.getLogger("cardhall.hall")
 
@@ -117,7 +125,7 @@ class Hall:
         names = await self.store.names([p for p in game.players if p])
         seats = [Seat(player=p, name=names.get(p, ("", ""))[0],
                       title=names.get(p, ("", ""))[1]) if p else
-                 Seat(player=None, name=BOT_NAMES[i % len(BOT_NAMES)], title="机器人")
+                 Seat(player=None, name=BOT_NAMES[i % len(BOT_NAMES)], title=BOT_TITLE)
                  for i, p in enumerate(game.players)]
         table = Table(game.table_id, room, seats, self.store, self.outbox, self.bots,
                       on_close=self.lobby._closed, grace_seconds=self.lobby.grace_seconds,

@@ -35,10 +35,14 @@ from cardhall.hall.economy import bot_balance, game_beans
 from cardhall.hall.errors import Fenced
 from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
 from cardhall.hall.outbox import Outbox
-from cardhall.hall.spectator import public_view
+from cardhall.hall.spectator import spectator_view
 from cardhall.hall.timers import decision_seconds
 
 log = logging.getLogger("cardhall.hall.table")
+
+#: The names and title the hall gives its bots, by seat.
+BOT_NAMES = ("机器人·甲", "机器人·乙", "机器人·丙", "机器人·丁", "机器人·戊")
+BOT_TITLE = "机器人"
 
 #: Commands a table may hold before refusing more (a flood is refused, not queued).
 QUEUE_LIMIT = 256
@@ -340,10 +344,26 @@ class Table:
         self.seats[seat].left = True
         await self._seats_changed([], [player])
         self.outbox.send(player, Left(table=self.id, reason=reason))
-        if self.phase in (TablePhase.BETWEEN, TablePhase.WAITING):
+        if self.phase == TablePhase.WAITING and self.code is not None:
+            await self._free_seat(seat)
+        elif self.phase in (TablePhase.BETWEEN, TablePhase.WAITING):
             await self._close("a player left", requeue=True)
         elif not self.humans() and self.game is not None and not self.game.over:
             self._after_change()  # only machines left: they finish the game
+
+    async def _free_seat(self, seat: int) -> None:
+        """A friend leaves a private table still filling: his seat opens again, the others
+        keep theirs and the invite code (as a friend room does in the big halls); the
+        owner's part passes to the next friend; the last one out closes the table."""
+        self.seats[seat] = Seat(player=None, name=BOT_NAMES[seat % len(BOT_NAMES)],
+                                title=BOT_TITLE)
+        humans = self.humans()
+        if not humans:
+            await self._close("empty", requeue=False)
+            return
+        if self.owner not in humans:
+            self.owner = humans[0]
+        self._broadcast()
 
     async def _on_connection(self, cmd: Command) -> None:
         player = cmd.player or ""
@@ -555,7 +575,7 @@ class Table:
 
     def _public_view(self) -> dict[str, Any]:
         assert self.game is not None
-        return public_view([self.game.observe(s) for s in range(len(self.seats))])
+        return spectator_view([self.game.observe(s) for s in range(len(self.seats))])
 
     def _send_state(self, player: str) -> None:
         self.outbox.send(player, self.state_for(player))

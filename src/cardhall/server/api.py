@@ -7,6 +7,7 @@ status that fits (``STATUS``), so a client can branch on ``error`` and show
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -16,14 +17,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from cardhall.games import VARIANTS
-from cardhall.hall import accounts, ledger
+from cardhall.games import VARIANTS, IllegalAction
+from cardhall.hall import accounts, ledger, replays
 from cardhall.hall.errors import HallError, NotFound
-from cardhall.hall.games import LIVE, get_game
+from cardhall.hall.games import LIVE, StoredGame, get_game
 from cardhall.hall.leaderboard import leaderboard
 from cardhall.hall.levels import title_for
 from cardhall.hall.limits import RateLimiter
 from cardhall.hall.models import Game, Player, Score
+from cardhall.hall.table import BOT_NAMES, BOT_TITLE
 from cardhall.server.metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
@@ -88,12 +90,17 @@ def _bool(data: dict[str, Any], key: str) -> bool:
     return value
 
 
+def _bearer(request: Request) -> str | None:
+    """The Bearer token sent, if any."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
 def _token(request: Request) -> str:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = _bearer(request)
+    if token is None:
         raise ApiError("not_authenticated", "send Authorization: Bearer <token>")
-    return token.strip()
+    return token
 
 
 async def _player(request: Request) -> Player:
@@ -138,12 +145,21 @@ async def guest(request: Request) -> Response:
 
 
 async def register(request: Request) -> Response:
+    """A new account; with a guest's own token, that guest becomes the account (beans,
+    record and games kept, the token goes on working). Any other token is ignored, as
+    registering needs no login."""
     server = _server(request)
     _limit(request, server.login_limiter, "logins")
     data = await _body(request)
-    login = await accounts.register(server.db, _text(data, "name"), _text(data, "password"),
-                                    server.config.economy)
-    return JSONResponse(_login_json(login, await ledger.balance(server.db, login.player.id)),
+    name, password = _text(data, "name"), _text(data, "password")
+    token = _bearer(request)
+    holder = await accounts.player_by_token(server.db, token) if token else None
+    if token is not None and holder is not None and holder.is_guest:
+        player = await accounts.claim_guest(server.db, token, name, password)
+        done = accounts.Login(player, token)
+    else:
+        done = await accounts.register(server.db, name, password, server.config.economy)
+    return JSONResponse(_login_json(done, await ledger.balance(server.db, done.player.id)),
                         status_code=201)
 
 
@@ -198,7 +214,9 @@ async def variants(request: Request) -> Response:
     return JSONResponse([v.describe() for v in VARIANTS.values()])
 
 
-async def game(request: Request) -> Response:
+async def _finished(request: Request) -> StoredGame:
+    """The finished game the path names; a live game is not found (only its players see
+    it, through the WebSocket, each his own cards)."""
     server = _server(request)
     game_id = request.path_params["game_id"]
     stored = await get_game(server.db, game_id) if len(game_id) <= 64 else None
@@ -207,7 +225,34 @@ async def game(request: Request) -> Response:
     if stored.status == LIVE:
         raise ApiError("not_found", f"game {game_id} is still being played: only finished "
                        "games are served (its players see it through the WebSocket)")
-    return JSONResponse(stored.to_json())
+    return stored
+
+
+async def game(request: Request) -> Response:
+    return JSONResponse((await _finished(request)).to_json())
+
+
+async def game_replay(request: Request) -> Response:
+    """Every step of a finished game with all hands (cardhall.hall.replays)."""
+    server = _server(request)
+    stored = await _finished(request)
+    names = await server.hall.store.names([p for p in stored.players if p])
+    seats = [{"seat": i, "id": p, "bot": p is None,
+              "name": names.get(p, ("", ""))[0] if p else BOT_NAMES[i % len(BOT_NAMES)],
+              "title": names.get(p, ("", ""))[1] if p else BOT_TITLE}
+             for i, p in enumerate(stored.players)]
+    try:
+        frames = await asyncio.to_thread(replays.frames, stored.record)
+    except IllegalAction as exc:  # a record of another rules version than this hall's
+        raise ApiError("conflict", f"this hall cannot replay game {stored.id}: {exc}") from None
+    return JSONResponse({"id": stored.id, "variant": stored.variant, "room": stored.room_id,
+                         "status": stored.status, "seats": seats, "result": stored.result,
+                         "beans": stored.beans, "ended": _iso(stored.ended),
+                         "frames": frames})
+
+
+def _iso(when: datetime | None) -> str | None:
+    return when.isoformat() if when else None
 
 
 async def history(request: Request) -> Response:
@@ -223,7 +268,7 @@ async def history(request: Request) -> Response:
         {"game": g.id, "variant": g.variant, "room": g.room_id, "status": g.status,
          "seat": g.players.index(player.id) if player.id in g.players else None,
          "points": sc.points, "beans": sc.beans, "won": sc.won,
-         "ended": g.ended.isoformat() if g.ended else None} for sc, g in rows])
+         "ended": _iso(g.ended)} for sc, g in rows])
 
 
 def _int_param(request: Request, key: str, default: int, low: int, high: int) -> int:
@@ -346,6 +391,7 @@ ROUTES = [
     Route("/api/rooms", rooms, methods=["GET"]),
     Route("/api/variants", variants, methods=["GET"]),
     Route("/api/games/{game_id}", game, methods=["GET"]),
+    Route("/api/games/{game_id}/replay", game_replay, methods=["GET"]),
     Route("/api/history", history, methods=["GET"]),
     Route("/api/leaderboard", board, methods=["GET"]),
     Route("/api/relief", relief, methods=["POST"]),

@@ -120,7 +120,7 @@ ctx.ws.on("left", (msg) => {
 const SUITS = { s: "♠", h: "♥", c: "♣", d: "♦" };
 
 /** A line of facts above the felt: phase, multiplier, wild rank, trump, friend call, … */
-function factsEl(view, names) {
+export function factsEl(view, names) {
   const d = view.detail || {};
   const facts = [variantName(names, view.variant)];
   const ph = `phase.${view.phase}`;

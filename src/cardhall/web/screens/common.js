@@ -1,0 +1,115 @@
+// What the secondary screens share: variant names (the lobby's), refusal texts, number and date
+// formats, and the screen frame (a heading and a status line). Strings in zh and en.
+import { addStrings, lang, t } from "../i18n.js";
+import { h } from "../dom.js";
+import { variantName, variantNames } from "../lobby.js";
+
+export { h, variantName };
+
+/** Every variant's describe() by id (the lobby fetches it once per page). */
+export function variants(ctx) {
+  return variantNames(ctx.api);
+}
+
+/** The player, asking the server if the page has not yet (a screen opened by a reload
+ * mounts before the shell's own /api/me has answered); null when nobody is logged in. */
+export async function whoami(ctx) {
+  return ctx.me() || ctx.refreshMe();
+}
+
+/** The text to show for an API refusal: the code's own text, else the server's words. */
+export function errorText(err) {
+  const key = `err.${err.code}`;
+  const vars = { msg: err.message || "", s: (/(\d+) s\b/.exec(err.message || "") || [])[1] || "" };
+  const text = t(key, vars);
+  return text === key ? t("err.generic", vars) : text;
+}
+
+/** "+15" / "−25" / "0": a change of beans or points. */
+export function signed(n) {
+  if (n > 0) return `+${fmtNumber(n)}`;
+  if (n < 0) return `−${fmtNumber(-n)}`;
+  return "0";
+}
+
+export function fmtNumber(n) {
+  return Number(n).toLocaleString(lang() === "en" ? "en-US" : "zh-CN");
+}
+
+export function fmtDate(iso) {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return d.toLocaleString(lang() === "en" ? "en-GB" : "zh-CN", {
+    year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
+  });
+}
+
+/**
+ * The frame every screen draws into: a section with its heading and a polite status
+ * line (loading, errors). Returns {section, body, status(text, kind)}.
+ */
+export function frame(root, name, title) {
+  const status = h("p", { class: "sc-status", role: "status", "aria-live": "polite" });
+  const body = h("div", { class: "sc-body" });
+  const section = h("section", { class: `sc sc-${name}`, "aria-labelledby": `sc-${name}-h` },
+    h("h1", { id: `sc-${name}-h` }, title), status, body);
+  root.append(section);
+  return {
+    section, body,
+    status(text, kind = "info") {
+      status.textContent = text || "";
+      status.dataset.kind = kind;
+      status.hidden = !text;
+    },
+  };
+}
+
+/** A labelled field: <label for>, the <input> and an optional hint (its description). */
+export function field(label, attrs, hint) {
+  const input = h("input", attrs);
+  const hintEl = hint ? h("small", { id: `${attrs.id}-hint`, class: "sc-hint" }, hint) : null;
+  if (hintEl) input.setAttribute("aria-describedby", hintEl.id);
+  return { input, el: h("div", { class: "sc-field" }, h("label", { for: attrs.id }, label), input, hintEl) };
+}
+
+/** A labelled <select> of [value, text] pairs. */
+export function choice(id, label, options, value) {
+  const select = h("select", { id, name: id });
+  for (const [v, text] of options) {
+    const o = h("option", { value: v }, text);
+    if (v === value) o.selected = true;
+    select.append(o);
+  }
+  return { select, el: h("div", { class: "sc-field" }, h("label", { for: id }, label), select) };
+}
+
+addStrings({
+  zh: {
+    "sc.loading": "加载中…", "sc.won": "胜", "sc.lost": "负",
+    "err.name_taken": "这个名字已经有人用了，换一个吧。",
+    "err.auth_failed": "用户名或密码不对。",
+    "err.bad_name": "名字要 2–16 个字，只能有汉字、字母、数字、_ 和 -，不能以「游客」「机器人」「guest」「bot」开头。",
+    "err.bad_password": "密码要 6–128 个字符。",
+    "err.rate_limited": "操作太频繁了，请 {s} 秒后再试。",
+    "err.banned": "这个账号已被封禁。",
+    "err.relief_refused": "现在不能领救济：{msg}",
+    "err.not_found": "没有找到：{msg}",
+    "err.bad_token": "登录已失效，请重新登录。",
+    "err.not_authenticated": "请先登录或以游客身份进入。",
+    "err.malformed": "请求有误：{msg}",
+  },
+  en: {
+    "sc.loading": "Loading…", "sc.won": "Won", "sc.lost": "Lost",
+    "err.name_taken": "That name is taken; try another.",
+    "err.auth_failed": "Wrong name or password.",
+    "err.bad_name": "A name has 2–16 characters: letters, digits, _ and -; it may not start with 游客, 机器人, guest or bot.",
+    "err.bad_password": "A password has 6 to 128 characters.",
+    "err.rate_limited": "Too many attempts; try again in {s} s.",
+    "err.banned": "This account is banned.",
+    "err.relief_refused": "No relief now: {msg}",
+    "err.not_found": "Not found: {msg}",
+    "err.bad_token": "Your session has ended; please log in again.",
+    "err.not_authenticated": "Log in or enter as a guest first.",
+    "err.malformed": "Bad request: {msg}",
+  },
+});

@@ -1,0 +1,124 @@
+// #/profile: beans, points, title, level and the way to the next, Golden Eyes, the
+// record per variant, and the daily relief grant (救济) with what is left of it today.
+import { registerScreen } from "../app.js";
+import { addStrings, t } from "../i18n.js";
+import { errorText, fmtNumber, frame, h, signed, variantName, variants } from "./common.js";
+
+function stat(key, value, id) {
+  return h("div", { class: "sc-stat", "data-stat": id || key },
+    h("dt", {}, t(key)), h("dd", {}, value));
+}
+
+/** The refusal in the player's language: the daily count used up, or beans too many. */
+function reliefRefusal(err, me) {
+  const below = /below (\d+)/.exec(err.message || "");
+  if (below) return t("prof.relief.rich", { n: fmtNumber(below[1]), have: fmtNumber(me.beans) });
+  if (err.code === "relief_refused") return t("prof.relief.used");
+  return errorText(err);
+}
+
+function levelBar(me) {
+  const start = me.level_points ?? 0;
+  const next = me.next_level_points;
+  if (next === null || next === undefined) return h("p", { class: "sc-level" }, t("prof.top"));
+  const pct = Math.max(0, Math.min(100, Math.round((100 * (me.points - start)) / (next - start))));
+  return h("div", { class: "sc-level" },
+    h("div", {
+      class: "sc-bar", role: "progressbar", "aria-label": t("prof.progress"),
+      "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(pct),
+      "aria-valuetext": t("prof.to_next", { n: fmtNumber(next - Math.max(start, me.points)) }),
+    }, h("span", { style: `width:${pct}%` })),
+    h("small", {}, t("prof.to_next", { n: fmtNumber(next - Math.max(start, me.points)) })));
+}
+
+function recordTable(me, list) {
+  const rows = Object.entries(me.record || {});
+  if (!rows.length) return h("p", { class: "sc-empty" }, t("prof.no_games"));
+  return h("div", { class: "sc-scroll" }, h("table", { class: "sc-table sc-record" },
+    h("caption", {}, t("prof.record")),
+    h("thead", {}, h("tr", {}, ["prof.variant", "prof.games", "prof.wins", "prof.points",
+      "prof.beans"].map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", {}, rows.map(([v, r]) => h("tr", { "data-variant": v },
+      h("th", { scope: "row" }, h("a", { href: `#/rules/${v}` }, variantName(list, v))),
+      h("td", {}, fmtNumber(r.games)),
+      h("td", {}, `${fmtNumber(r.wins)} (${r.games ? Math.round((100 * r.wins) / r.games) : 0}%)`),
+      h("td", {}, signed(r.points)), h("td", {}, signed(r.beans)))))));
+}
+
+function draw(f, ctx, me, list) {
+  const relief = h("button", { type: "button", class: "primary", id: "relief" },
+    t("prof.relief", { n: me.relief_left }));
+  relief.disabled = me.relief_left <= 0;
+  relief.addEventListener("click", async () => {
+    relief.disabled = true;
+    try {
+      const got = await ctx.api("POST", "/api/relief");
+      f.status(t("prof.relief.ok", { beans: fmtNumber(got.beans), n: got.relief_left }), "ok");
+      draw(f, ctx, { ...(await ctx.refreshMe()) }, list);
+    } catch (err) {
+      f.status(reliefRefusal(err, me), "error");
+      relief.disabled = me.relief_left <= 0;
+    }
+  });
+  f.body.replaceChildren(
+    h("p", { class: "sc-who" }, h("strong", { id: "prof-name" }, me.name),
+      me.guest ? h("span", { class: "sc-badge" }, t("prof.guest")) : null),
+    h("dl", { class: "sc-stats" },
+      stat("prof.beans", fmtNumber(me.beans), "beans"),
+      stat("prof.points", fmtNumber(me.points), "points"),
+      stat("prof.title", me.title, "title"),
+      stat("prof.level", t("prof.level.n", { n: me.level }), "level"),
+      stat("prof.golden_eyes", fmtNumber(me.golden_eyes), "golden_eyes")),
+    levelBar(me),
+    h("div", { class: "sc-actions" }, relief,
+      h("span", { class: "sc-hint", id: "relief-left" }, t("prof.relief.left", { n: me.relief_left }))),
+    recordTable(me, list),
+    h("div", { class: "sc-actions" },
+      h("a", { class: "sc-button", href: "#/history" }, t("nav.history")),
+      h("a", { class: "sc-button", href: "#/leaderboard" }, t("nav.leaderboard")),
+      me.guest ? h("a", { class: "sc-button", href: "#/register" }, t("nav.register")) : null,
+      h("button", { type: "button", onclick: () => ctx.logout() }, t("acct.logout"))));
+}
+
+registerScreen("profile", {
+  mount(root, ctx) {
+    const f = frame(root, "profile", t("prof.title.h"));
+    f.status(t("sc.loading"));
+    Promise.all([ctx.refreshMe(), variants(ctx).catch(() => ({}))]).then(([me, list]) => {
+      if (!me) {
+        f.status(t("err.not_authenticated"), "error");
+        return;
+      }
+      f.status("");
+      draw(f, ctx, me, list);
+      f.section.dataset.loaded = "1";
+    }, (err) => f.status(errorText(err), "error"));
+  },
+});
+
+addStrings({
+  zh: {
+    "prof.title.h": "我的", "prof.guest": "游客", "prof.beans": "欢乐豆", "prof.points": "积分",
+    "prof.title": "头衔", "prof.level": "级别", "prof.level.n": "{n} 级",
+    "prof.golden_eyes": "黄金眼", "prof.progress": "升级进度",
+    "prof.to_next": "还差 {n} 分升级", "prof.top": "已是最高级",
+    "prof.record": "各玩法战绩", "prof.variant": "玩法", "prof.games": "局数", "prof.wins": "胜局",
+    "prof.no_games": "还没有打过牌。",
+    "prof.relief": "领取救济（今天还有 {n} 次）", "prof.relief.left": "今天还能领 {n} 次",
+    "prof.relief.ok": "已领取救济，现在有 {beans} 欢乐豆（今天还能领 {n} 次）。",
+    "prof.relief.rich": "欢乐豆少于 {n} 才能领救济，您现在有 {have}。",
+    "prof.relief.used": "今天的救济已经领完了，明天再来。",
+  },
+  en: {
+    "prof.title.h": "Profile", "prof.guest": "guest", "prof.beans": "Beans", "prof.points": "Points",
+    "prof.title": "Title", "prof.level": "Level", "prof.level.n": "level {n}",
+    "prof.golden_eyes": "Golden Eyes", "prof.progress": "Progress to the next level",
+    "prof.to_next": "{n} points to the next level", "prof.top": "The top level",
+    "prof.record": "Record by game", "prof.variant": "Game", "prof.games": "Games",
+    "prof.wins": "Wins", "prof.no_games": "No games played yet.",
+    "prof.relief": "Claim relief ({n} left today)", "prof.relief.left": "{n} left today",
+    "prof.relief.ok": "Relief granted: you now have {beans} beans ({n} left today).",
+    "prof.relief.rich": "Relief is for balances below {n} beans; you have {have}.",
+    "prof.relief.used": "Today's relief is used up; come back tomorrow.",
+  },
+});
