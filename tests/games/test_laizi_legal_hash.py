@@ -4,8 +4,8 @@ The order and texts of legal actions are behaviour (random and 托管 bots pick
 by position, golden games record texts), and every field of a wild play is
 read by someone (``as`` texts, bomb tiers, the plays index), so the digest
 covers each action's text and its play's every field, in order, at every
-position of seeded random games: leads with one to four wild cards (a dealt hand with QQQQ at W = Q), follows,
-bombs of every class. The digest was computed by the engine as it was before
+position of seeded random games: leads with one to four wild cards (a dealt
+hand holds QQQQ at W = Q), follows, bombs of every class. The digest was computed by the engine as it was before
 the wildcard generator was made cheaper (main at f915c39).
 """
 
