@@ -5,8 +5,9 @@ by position, golden games record texts), and every field of a wild play is
 read by someone (``as`` texts, bomb tiers, the plays index), so the digest
 covers each action's text and its play's every field, in order, at every
 position of seeded random games: leads with one to four wild cards (a dealt
-hand holds QQQQ at W = Q), follows, bombs of every class. The digest was computed by the engine as it was before
-the wildcard generator was made cheaper (main at f915c39).
+hand holds QQQQ at W = Q), follows, bombs of every class. The digest was
+computed by the engine as it was before the wildcard generator was made
+cheaper (main at f915c39).
 """
 
 from __future__ import annotations
