@@ -17,7 +17,7 @@ rules then apply:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,8 @@ SOFT, HARD, PURE = 1, 2, 3
 _PACK_COPIES = 4
 #: Substitution vectors listed by ``product`` and filtered, rather than walked, up to this many.
 _PRODUCT_LIMIT = 512
+#: A natural play and, per distinct rank: (rank, cards, most substitutes, cards in main).
+_Shape = tuple[Play, tuple[tuple[Rank, int, int, int], ...]]
 
 
 def _bomb_tier(natural: Play, wilds_in_main: int) -> int:
@@ -72,57 +74,115 @@ def _realise(natural: Play, use: dict[Rank, int], wild: Rank) -> Play | None:
                 _bomb_tier(natural, in_main), natural.subkey, natural.main, natural.kickers)
 
 
-def _uses(natural: Play, base: Sequence[int], wild: Rank, budget: int,
-          single_kickers: bool) -> Iterator[dict[Rank, int]]:
-    """Every way to cover ``natural`` with ``base`` (natural cards) plus wild cards."""
+def _shape(natural: Play, singles: bool) -> _Shape:
+    """What substitution needs of a natural play, whatever the hand and the wild rank.
+
+    Per distinct rank, in the order of the play's cards: the rank, how many the
+    play has, the most wild cards that may stand for it (W6 for kickers, never
+    for a joker), and how many of it are in the main part.
+    """
     need: dict[Rank, int] = {}
     for r in natural.cards:
         need[r] = need.get(r, 0) + 1
     in_kickers = set(natural.kickers)
-    ranges: list[tuple[Rank, int, int]] = []
-    floor = 0
+    parts: list[tuple[Rank, int, int, int]] = []
     for r, k in need.items():
-        have = 0 if r == wild else base[r]
-        lo = max(0, k - have)
-        hi = k if r <= TWO else 0
+        # W6: a single kicker is never a substitute; a kicker group never all
+        # substitutes (docs/rulings.md): kickers do not compare, so it would only
+        # repeat the same play under other names.
+        kicker_most = 0 if singles else k - 1
+        hi = kicker_most if r in in_kickers else k if r <= TWO else 0
+        parts.append((r, k, hi, natural.main.count(r)))
+    return natural, tuple(parts)
+
+
+def _uses(parts: tuple[tuple[Rank, int, int, int], ...], short: int, wild: Rank,
+          budget: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to cover a play with the natural cards plus ``budget`` wild cards.
+
+    ``short`` is the play's shortfall against the natural cards, 4 bits a rank
+    (``movegen.Room.shortfall``); a way is the wild cards standing in at each
+    of the play's ranks, in ``parts``' order. Lexicographic, first rank outermost.
+    The ways depend only on each rank's (least, most) and the budget, which
+    plays of every rank share (every 8-card straight the hand holds, say).
+    """
+    spans: list[tuple[int, int]] = []
+    floor = 0
+    for r, k, most, _ in parts:
         if r == wild:
-            lo = hi = k
-        elif r in in_kickers:
-            # W6: a single kicker is never a substitute; a kicker group never all
-            # substitutes (docs/rulings.md): kickers do not compare, so it would only
-            # repeat the same play under other names.
-            hi = 0 if single_kickers else k - 1
-            if lo > hi:
-                return
-        if lo > hi:
-            return
-        floor += lo
-        ranges.append((r, lo, hi))
+            spans.append((k, k))
+            floor += k
+        else:
+            lo = (short >> (4 * r)) & 15
+            if lo > most:
+                return ()
+            spans.append((lo, most))
+            floor += lo
     if floor > budget:
-        return
+        return ()
+    key = (tuple(spans), budget)
+    ways = _WAYS.get(key)
+    if ways is None:
+        if len(_WAYS) > _MEMO_LIMIT:
+            _WAYS.clear()
+        ways = _WAYS[key] = _enumerate([range(lo, hi + 1) for lo, hi in spans], budget)
+    return ways
+
+
+def _enumerate(ranges: list[range], budget: int) -> tuple[tuple[int, ...], ...]:
+    """The vectors of ``product(*ranges)`` that sum to at most ``budget``, in its order."""
+    if sum(span.stop - 1 for span in ranges) <= budget:
+        return tuple(product(*ranges))
     combos = 1
-    for _, lo, hi in ranges:
-        combos *= hi - lo + 1
+    for span in ranges:
+        combos *= len(span)
     if combos <= _PRODUCT_LIMIT:
-        # The same order as ``walk`` (lexicographic, first rank outermost), at C speed.
-        ranks = [r for r, _, _ in ranges]
-        for ks in product(*[range(lo, hi + 1) for _, lo, hi in ranges]):
-            if sum(ks) <= budget:
-                yield dict(zip(ranks, ks, strict=True))
-        return
+        return tuple(ks for ks in product(*ranges) if sum(ks) <= budget)
+    found: list[tuple[int, ...]] = []
+    floors = [sum(span.start for span in ranges[i + 1:]) for i in range(len(ranges))]
 
-    def walk(i: int, left: int, acc: dict[Rank, int]) -> Iterator[dict[Rank, int]]:
+    def walk(i: int, left: int, acc: tuple[int, ...]) -> None:
         if i == len(ranges):
-            yield dict(acc)
+            found.append(acc)
             return
-        r, lo, hi = ranges[i]
-        rest_floor = sum(x[1] for x in ranges[i + 1:])
-        for k in range(lo, min(hi, left - rest_floor) + 1):
-            acc[r] = k
-            yield from walk(i + 1, left - k, acc)
-        acc.pop(r, None)
+        span = ranges[i]
+        for k in range(span.start, min(span.stop - 1, left - floors[i]) + 1):
+            walk(i + 1, left - k, (*acc, k))
 
-    yield from walk(0, budget, {})
+    walk(0, budget, ())
+    return tuple(found)
+
+
+def _realise_uses(shape: _Shape, ks: tuple[int, ...], wild: Rank) -> Play | None:
+    """``_realise`` of ``ks`` wild cards at the ranks of ``shape`` (``_uses``' order)."""
+    natural, parts = shape
+    n_wild = sum(ks)
+    if n_wild == 0:
+        return natural
+    if n_wild == natural.size:
+        if any(k and part[0] != wild for part, k in zip(parts, ks, strict=True)):
+            return None  # W3: wild cards alone stand for themselves
+        if natural.kind == "bomb":
+            return Play(natural.kind, natural.key, 1, natural.main, (), PURE, -1,
+                        natural.main, ())
+    # Each rank's wild cards stand in its main part first, then in its kickers.
+    main = list(natural.main)
+    kickers = list(natural.kickers)
+    in_main = 0
+    for i, u in enumerate(ks):
+        if u:
+            r, _, _, at_main = parts[i]
+            m = u if u < at_main else at_main
+            in_main += m
+            for _ in range(m):
+                main.remove(r)
+            for _ in range(u - m):
+                kickers.remove(r)
+    main += [wild] * in_main
+    kickers += [wild] * (n_wild - in_main)
+    return Play(natural.kind, natural.key, natural.length, tuple(sorted(main)),
+                tuple(sorted(kickers)), _bomb_tier(natural, in_main), natural.subkey,
+                natural.main, natural.kickers)
 
 
 def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles: bool) -> bool:
@@ -142,11 +202,13 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
         virtual[r] = min(base[r] + budget, _PACK_COPIES)
     out: list[Play] = []
     gen = rs.gen
-    memo, real = gen.wild_plays, gen.wild_real
+    memo, real, shapes = gen.wild_plays, gen.wild_real, gen.wild_shapes
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
     if len(real) > _MEMO_LIMIT:
         real.clear()
+    if len(shapes) > _MEMO_LIMIT:
+        shapes.clear()
     room = gen.room(base, budget)
     # Only plays the wild cards can cover (most plays of the virtual hand cannot).
     for code in gen.codes(virtual, last, filter_bombs=False, room=room):
@@ -158,15 +220,17 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
         key = (wild, code, room.shortfall(need), spend)
         plays = memo.get(key)
         if plays is None:
-            natural = gen.play(code)
-            singles = natural.kind in rs.single_kicker_kinds
+            shape = shapes.get(code)
+            if shape is None:
+                natural = gen.play(code)
+                shape = shapes[code] = _shape(natural, natural.kind in rs.single_kicker_kinds)
             found: list[Play] = []
-            for use in _uses(natural, base, wild, spend, singles):
+            for ks in _uses(shape[1], key[2], wild, spend):
                 # Interned: one object per (cards, reading), whichever hand it came from.
-                ukey = (wild, code, tuple(use.values()))
+                ukey = (wild, code, ks)
                 play = real.get(ukey, _MISSING)
                 if play is _MISSING:
-                    play = real[ukey] = _realise(natural, use, wild)
+                    play = real[ukey] = _realise_uses(shape, ks, wild)
                 if play is not None:
                     found.append(play)
             plays = memo[key] = tuple(found)
@@ -178,6 +242,8 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
 
 
 _MEMO_LIMIT = 1 << 17
+#: ``_uses``' ways by each rank's (least, most) substitutes and the budget.
+_WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[tuple[int, ...], ...]] = {}
 _MISSING = Play("", -1, 0, ())
 
 
