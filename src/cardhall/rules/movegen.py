@@ -67,13 +67,13 @@ class MoveGen:
         self._kickers: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._hands: dict[tuple[int, ...], _Hand] = {}
         self._needs: dict[int, tuple[tuple[Rank, int], ...]] = {}
-        self._need_packed: dict[int, tuple[int, int]] = {}
         #: The wildcard game's realised plays of a code (``wild.moves``'s memo).
         self.wild_plays: dict[tuple[int, int, int, int], tuple[Play, ...]] = {}
         #: Realised wild plays by (wild rank, code, substitutions): one object each.
         self.wild_real: dict[tuple[int, int, tuple[int, ...]], Play | None] = {}
         #: What substituting into a code's play needs, whatever the hand (``wild._shape``).
-        self.wild_shapes: dict[int, tuple[Play, tuple[tuple[Rank, int, int, int], ...]]] = {}
+        self.wild_shapes: dict[int, tuple[Play, tuple[tuple[Rank, int, int, int], ...],
+                                          int, int]] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).
         self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
         self._by_kind: dict[str, list[int]] = {}
@@ -116,15 +116,6 @@ class MoveGen:
                 counts[r] = counts.get(r, 0) + 1
             need = self._needs[code] = tuple(counts.items())
         return need
-
-    def need_packed(self, code: int) -> tuple[int, int]:
-        """(the play's cards as counts, 4 bits a rank; its size): see ``Room``."""
-        found = self._need_packed.get(code)
-        if found is None:
-            need = self.needs(code)
-            found = self._need_packed[code] = (sum(k << (4 * r) for r, k in need),
-                                               sum(k for _, k in need))
-        return found
 
     def room(self, natural: Sequence[int], budget: int) -> Room:
         """The wildcard filter of ``codes``: ``budget`` wild cards on top of ``natural``."""

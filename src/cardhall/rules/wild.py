@@ -32,8 +32,11 @@ SOFT, HARD, PURE = 1, 2, 3
 _PACK_COPIES = 4
 #: Substitution vectors listed by ``product`` and filtered, rather than walked, up to this many.
 _PRODUCT_LIMIT = 512
-#: A natural play and, per distinct rank: (rank, cards, most substitutes, cards in main).
-_Shape = tuple[Play, tuple[tuple[Rank, int, int, int], ...]]
+#: A natural play; per distinct rank (rank, cards, most substitutes, cards in main); its
+#: cards packed 4 bits a rank; its size (``_shape``).
+_Shape = tuple[Play, tuple[tuple[Rank, int, int, int], ...], int, int]
+#: A way to cover a play (``_uses``): wild cards per part, their sum, the nonzero (part, count).
+_Way = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
 
 def _bomb_tier(natural: Play, wilds_in_main: int) -> int:
@@ -79,7 +82,8 @@ def _shape(natural: Play, singles: bool) -> _Shape:
 
     Per distinct rank, in the order of the play's cards: the rank, how many the
     play has, the most wild cards that may stand for it (W6 for kickers, never
-    for a joker), and how many of it are in the main part.
+    for a joker), and how many of it are in the main part; then the play's
+    cards as counts, 4 bits a rank (what ``movegen.Room`` reads), and its size.
     """
     need: dict[Rank, int] = {}
     for r in natural.cards:
@@ -93,11 +97,11 @@ def _shape(natural: Play, singles: bool) -> _Shape:
         kicker_most = 0 if singles else k - 1
         hi = kicker_most if r in in_kickers else k if r <= TWO else 0
         parts.append((r, k, hi, natural.main.count(r)))
-    return natural, tuple(parts)
+    return natural, tuple(parts), sum(k << (4 * r) for r, k in need.items()), natural.size
 
 
 def _uses(parts: tuple[tuple[Rank, int, int, int], ...], short: int, wild: Rank,
-          budget: int) -> tuple[tuple[int, ...], ...]:
+          budget: int) -> tuple[_Way, ...]:
     """Every way to cover a play with the natural cards plus ``budget`` wild cards.
 
     ``short`` is the play's shortfall against the natural cards, 4 bits a rank
@@ -129,15 +133,21 @@ def _uses(parts: tuple[tuple[Rank, int, int, int], ...], short: int, wild: Rank,
     return ways
 
 
-def _enumerate(ranges: list[range], budget: int) -> tuple[tuple[int, ...], ...]:
-    """The vectors of ``product(*ranges)`` that sum to at most ``budget``, in its order."""
+def _enumerate(ranges: list[range], budget: int) -> tuple[_Way, ...]:
+    """The vectors of ``product(*ranges)`` that sum to at most ``budget``, in its order,
+    each with its sum and its nonzero entries as (index, value) pairs."""
+    return tuple((ks, sum(ks), tuple((i, u) for i, u in enumerate(ks) if u))
+                 for ks in _vectors(ranges, budget))
+
+
+def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
     if sum(span.stop - 1 for span in ranges) <= budget:
-        return tuple(product(*ranges))
+        return list(product(*ranges))
     combos = 1
     for span in ranges:
         combos *= len(span)
     if combos <= _PRODUCT_LIMIT:
-        return tuple(ks for ks in product(*ranges) if sum(ks) <= budget)
+        return [ks for ks in product(*ranges) if sum(ks) <= budget]
     found: list[tuple[int, ...]] = []
     floors = [sum(span.start for span in ranges[i + 1:]) for i in range(len(ranges))]
 
@@ -150,39 +160,44 @@ def _enumerate(ranges: list[range], budget: int) -> tuple[tuple[int, ...], ...]:
             walk(i + 1, left - k, (*acc, k))
 
     walk(0, budget, ())
-    return tuple(found)
+    return found
 
 
-def _realise_uses(shape: _Shape, ks: tuple[int, ...], wild: Rank) -> Play | None:
-    """``_realise`` of ``ks`` wild cards at the ranks of ``shape`` (``_uses``' order)."""
-    natural, parts = shape
-    n_wild = sum(ks)
+def _realise_uses(shape: _Shape, n_wild: int, subs: tuple[tuple[int, int], ...],
+                  wild: Rank) -> Play | None:
+    """``_realise`` of ``n_wild`` wild cards, ``u`` for the rank of part ``i`` per (i, u)."""
+    natural, parts = shape[0], shape[1]
     if n_wild == 0:
         return natural
-    if n_wild == natural.size:
-        if any(k and part[0] != wild for part, k in zip(parts, ks, strict=True)):
+    main, kickers = natural.main, natural.kickers
+    if n_wild == len(main) + len(kickers):
+        if any(parts[i][0] != wild for i, _ in subs):
             return None  # W3: wild cards alone stand for themselves
         if natural.kind == "bomb":
-            return Play(natural.kind, natural.key, 1, natural.main, (), PURE, -1,
-                        natural.main, ())
+            return Play(natural.kind, natural.key, 1, main, (), PURE, -1, main, ())
     # Each rank's wild cards stand in its main part first, then in its kickers.
-    main = list(natural.main)
-    kickers = list(natural.kickers)
+    new_main = list(main)
+    new_kickers: list[Rank] | None = None
     in_main = 0
-    for i, u in enumerate(ks):
-        if u:
-            r, _, _, at_main = parts[i]
-            m = u if u < at_main else at_main
-            in_main += m
-            for _ in range(m):
-                main.remove(r)
+    for i, u in subs:
+        r, _, _, at_main = parts[i]
+        m = u if u < at_main else at_main
+        in_main += m
+        for _ in range(m):
+            new_main.remove(r)
+        if u > m:
+            if new_kickers is None:
+                new_kickers = list(kickers)
             for _ in range(u - m):
-                kickers.remove(r)
-    main += [wild] * in_main
-    kickers += [wild] * (n_wild - in_main)
-    return Play(natural.kind, natural.key, natural.length, tuple(sorted(main)),
-                tuple(sorted(kickers)), _bomb_tier(natural, in_main), natural.subkey,
-                natural.main, natural.kickers)
+                new_kickers.remove(r)
+    new_main += [wild] * in_main
+    new_main.sort()
+    if new_kickers is not None:
+        new_kickers += [wild] * (n_wild - in_main)
+        new_kickers.sort()
+    return Play(natural.kind, natural.key, natural.length, tuple(new_main),
+                kickers if new_kickers is None else tuple(new_kickers),
+                _bomb_tier(natural, in_main), natural.subkey, main, kickers)
 
 
 def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles: bool) -> bool:
@@ -215,22 +230,22 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
         # What a natural play realises to depends only on its shortfall at each rank
         # and on the wild cards there are (see ``_uses``), which many hands share.
         # More wild cards than the play has cards change nothing.
-        need, size = gen.need_packed(code)
+        shape = shapes.get(code)
+        if shape is None:
+            natural = gen.play(code)
+            shape = shapes[code] = _shape(natural, natural.kind in rs.single_kicker_kinds)
+        size = shape[3]
         spend = budget if budget < size else size
-        key = (wild, code, room.shortfall(need), spend)
+        key = (wild, code, room.shortfall(shape[2]), spend)
         plays = memo.get(key)
         if plays is None:
-            shape = shapes.get(code)
-            if shape is None:
-                natural = gen.play(code)
-                shape = shapes[code] = _shape(natural, natural.kind in rs.single_kicker_kinds)
             found: list[Play] = []
-            for ks in _uses(shape[1], key[2], wild, spend):
+            for ks, n_wild, subs in _uses(shape[1], key[2], wild, spend):
                 # Interned: one object per (cards, reading), whichever hand it came from.
                 ukey = (wild, code, ks)
                 play = real.get(ukey, _MISSING)
                 if play is _MISSING:
-                    play = real[ukey] = _realise_uses(shape, ks, wild)
+                    play = real[ukey] = _realise_uses(shape, n_wild, subs, wild)
                 if play is not None:
                     found.append(play)
             plays = memo[key] = tuple(found)
@@ -243,7 +258,7 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
 
 _MEMO_LIMIT = 1 << 17
 #: ``_uses``' ways by each rank's (least, most) substitutes and the budget.
-_WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[tuple[int, ...], ...]] = {}
+_WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[_Way, ...]] = {}
 _MISSING = Play("", -1, 0, ())
 
 
