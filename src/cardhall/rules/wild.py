@@ -85,19 +85,21 @@ def _shape(natural: Play, singles: bool) -> _Shape:
     for a joker), and how many of it are in the main part; then the play's
     cards as counts, 4 bits a rank (what ``movegen.Room`` reads), and its size.
     """
-    need: dict[Rank, int] = {}
-    for r in natural.cards:
-        need[r] = need.get(r, 0) + 1
-    in_kickers = set(natural.kickers)
+    main, kickers = natural.main, natural.kickers
+    cards = main + kickers
     parts: list[tuple[Rank, int, int, int]] = []
-    for r, k in need.items():
-        # W6: a single kicker is never a substitute; a kicker group never all
-        # substitutes (docs/rulings.md): kickers do not compare, so it would only
-        # repeat the same play under other names.
-        kicker_most = 0 if singles else k - 1
-        hi = kicker_most if r in in_kickers else k if r <= TWO else 0
-        parts.append((r, k, hi, natural.main.count(r)))
-    return natural, tuple(parts), sum(k << (4 * r) for r, k in need.items()), natural.size
+    packed = 0
+    for r in dict.fromkeys(cards):  # distinct ranks, in order
+        k = cards.count(r)
+        packed += k << (4 * r)
+        if r in kickers:
+            # W6: a single kicker is never a substitute; a kicker group never all
+            # substitutes (docs/rulings.md): kickers do not compare, so it would only
+            # repeat the same play under other names.
+            parts.append((r, k, 0 if singles else k - 1, main.count(r)))
+        else:
+            parts.append((r, k, k if r <= TWO else 0, k))
+    return natural, tuple(parts), packed, len(cards)
 
 
 def _uses(parts: tuple[tuple[Rank, int, int, int], ...], short: int, wild: Rank,
