@@ -18,7 +18,7 @@ rules then apply:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement, compress, product
 from typing import TYPE_CHECKING
 
 from cardhall.cards import SMALL_JOKER, TWO, Rank
@@ -138,7 +138,7 @@ def _uses(parts: tuple[tuple[Rank, int, int, int], ...], short: int, wild: Rank,
 def _enumerate(ranges: list[range], budget: int) -> tuple[_Way, ...]:
     """The vectors of ``product(*ranges)`` that sum to at most ``budget``, in its order,
     each with its sum and its nonzero entries as (index, value) pairs."""
-    return tuple((ks, sum(ks), tuple((i, u) for i, u in enumerate(ks) if u))
+    return tuple((ks, sum(ks), tuple(compress(enumerate(ks), ks)))
                  for ks in _vectors(ranges, budget))
 
 
