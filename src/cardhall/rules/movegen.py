@@ -67,6 +67,9 @@ class MoveGen:
         self._kickers: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._hands: dict[tuple[int, ...], _Hand] = {}
         self._needs: dict[int, tuple[tuple[Rank, int], ...]] = {}
+        #: ``_decode``'s parts: main part and subkey by the code's head, kickers by theirs.
+        self._mains: dict[int, tuple[tuple[Rank, ...], Rank]] = {}
+        self._kicker_sets: dict[int, tuple[Rank, ...]] = {}
         #: The wildcard game's realised plays of a code (``wild.moves``'s memo).
         self.wild_plays: dict[tuple[int, int, int, int], tuple[Play, ...]] = {}
         #: Realised wild plays by (wild rank, code, substitutions): one object each.
@@ -134,14 +137,23 @@ class MoveGen:
             small, big = p.jokers[start]
             cards = (SMALL_JOKER,) * small + (BIG_JOKER,) * big
             return Play(p.kind, BIG_JOKER if big else SMALL_JOKER, 1, cards, (), p.tier)
-        main = [r for r in range(start, start + n) for _ in range(p.width)]
-        subkey = -1
-        if p.second:
-            second = (code >> SECOND) & 15
-            main += [r for r in range(second, second + n) for _ in range(p.second)]
-            subkey = second + n - 1
-        return Play(p.kind, start + n - 1, n, tuple(sorted(main)),
-                    _kicker_ranks(code >> KICKERS), p.tier, subkey)
+        # A main part comes back with every kicker set beside it, and a kicker set
+        # beside every main part: each is spelt once, and shared.
+        head = code & _HEAD_MASK
+        found = self._mains.get(head)
+        if found is None:
+            main = [r for r in range(start, start + n) for _ in range(p.width)]
+            subkey = -1
+            if p.second:
+                second = (code >> SECOND) & 15
+                main += [r for r in range(second, second + n) for _ in range(p.second)]
+                subkey = second + n - 1
+            found = self._mains[head] = (tuple(sorted(main)), subkey)
+        packed = code >> KICKERS
+        kickers = self._kicker_sets.get(packed)
+        if kickers is None:
+            kickers = self._kicker_sets[packed] = _kicker_ranks(packed)
+        return Play(p.kind, start + n - 1, n, found[0], kickers, p.tier, found[1])
 
     # -- generation ------------------------------------------------------------------
 
@@ -381,6 +393,8 @@ class MoveGen:
 
 
 _Hand = tuple[Sequence[int], list[int], int, int]
+#: The bits of a code below its kickers: pattern, chains and their lengths.
+_HEAD_MASK = (1 << KICKERS) - 1
 _ALL = (1 << NUM_RANKS) - 1
 #: For a rank held k times, the widths it reaches: 1 … k.
 _LEVELS = [tuple(range(1, k + 1)) for k in range(17)]
