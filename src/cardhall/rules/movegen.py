@@ -75,7 +75,7 @@ class MoveGen:
         #: Realised wild plays by (wild rank, code, substitutions): one object each.
         self.wild_real: dict[tuple[int, int, tuple[int, ...]], Play | None] = {}
         #: What substituting into a code's play needs, whatever the hand (``wild._shape``).
-        self.wild_shapes: dict[int, tuple[Play, tuple[tuple[Rank, int, int, int], ...],
+        self.wild_shapes: dict[int, tuple[Play, tuple[tuple[Rank, int, int, int, int], ...],
                                           int, int]] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).
         self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}

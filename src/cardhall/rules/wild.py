@@ -32,9 +32,10 @@ SOFT, HARD, PURE = 1, 2, 3
 _PACK_COPIES = 4
 #: Substitution vectors listed by ``product`` and filtered, rather than walked, up to this many.
 _PRODUCT_LIMIT = 512
-#: A natural play; per distinct rank (rank, cards, most substitutes, cards in main); its
-#: cards packed 4 bits a rank; its size (``_shape``).
-_Shape = tuple[Play, tuple[tuple[Rank, int, int, int], ...], int, int]
+#: Per distinct rank of a play: rank, cards, most substitutes, cards in main, where in main.
+_Part = tuple[Rank, int, int, int, int]
+#: A natural play, its parts, its cards packed 4 bits a rank, its size (``_shape``).
+_Shape = tuple[Play, tuple[_Part, ...], int, int]
 #: A way to cover a play (``_uses``): wild cards per part, their sum, the nonzero (part, count).
 _Way = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
@@ -82,12 +83,13 @@ def _shape(natural: Play, singles: bool) -> _Shape:
 
     Per distinct rank, in the order of the play's cards: the rank, how many the
     play has, the most wild cards that may stand for it (W6 for kickers, never
-    for a joker), and how many of it are in the main part; then the play's
+    for a joker), how many of it are in the main part and where they start
+    there (-1: none); then the play's
     cards as counts, 4 bits a rank (what ``movegen.Room`` reads), and its size.
     """
     main, kickers = natural.main, natural.kickers
     cards = main + kickers
-    parts: list[tuple[Rank, int, int, int]] = []
+    parts: list[_Part] = []
     packed = 0
     for r in dict.fromkeys(cards):  # distinct ranks, in order
         k = cards.count(r)
@@ -96,13 +98,15 @@ def _shape(natural: Play, singles: bool) -> _Shape:
             # W6: a single kicker is never a substitute; a kicker group never all
             # substitutes (docs/rulings.md): kickers do not compare, so it would only
             # repeat the same play under other names.
-            parts.append((r, k, 0 if singles else k - 1, main.count(r)))
+            at_main = main.count(r)
+            parts.append((r, k, 0 if singles else k - 1, at_main,
+                          main.index(r) if at_main else -1))
         else:
-            parts.append((r, k, k if r <= TWO else 0, k))
+            parts.append((r, k, k if r <= TWO else 0, k, main.index(r)))
     return natural, tuple(parts), packed, len(cards)
 
 
-def _uses(parts: tuple[tuple[Rank, int, int, int], ...], short: int, wild: Rank,
+def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
           budget: int) -> tuple[_Way, ...]:
     """Every way to cover a play with the natural cards plus ``budget`` wild cards.
 
@@ -114,7 +118,7 @@ def _uses(parts: tuple[tuple[Rank, int, int, int], ...], short: int, wild: Rank,
     """
     spans: list[tuple[int, int]] = []
     floor = 0
-    for r, k, most, _ in parts:
+    for r, k, most, _, _ in parts:
         if r == wild:
             spans.append((k, k))
             floor += k
@@ -168,30 +172,33 @@ def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
 def _realise_uses(shape: _Shape, n_wild: int, subs: tuple[tuple[int, int], ...],
                   wild: Rank) -> Play | None:
     """``_realise`` of ``n_wild`` wild cards, ``u`` for the rank of part ``i`` per (i, u)."""
-    natural, parts = shape[0], shape[1]
+    natural = shape[0]
     if n_wild == 0:
         return natural
-    main, kickers = natural.main, natural.kickers
-    if n_wild == len(main) + len(kickers):
+    main, kickers, parts = natural.main, natural.kickers, shape[1]
+    if n_wild == shape[3]:
         if any(parts[i][0] != wild for i, _ in subs):
             return None  # W3: wild cards alone stand for themselves
         if natural.kind == "bomb":
             return Play(natural.kind, natural.key, 1, main, (), PURE, -1, main, ())
-    # Each rank's wild cards stand in its main part first, then in its kickers.
+    # Each rank's wild cards stand in its main part first, then in its kickers; the
+    # last rank's first, so that the earlier ranks' places in the main part hold.
     new_main = list(main)
     new_kickers: list[Rank] | None = None
     in_main = 0
-    for i, u in subs:
-        r, _, _, at_main = parts[i]
-        m = u if u < at_main else at_main
-        in_main += m
-        for _ in range(m):
-            new_main.remove(r)
-        if u > m:
-            if new_kickers is None:
-                new_kickers = list(kickers)
-            for _ in range(u - m):
-                new_kickers.remove(r)
+    for i, u in reversed(subs):
+        r, _, _, at_main, at = parts[i]
+        if u <= at_main:
+            in_main += u
+            del new_main[at:at + u]
+            continue
+        in_main += at_main
+        if at_main:
+            del new_main[at:at + at_main]
+        if new_kickers is None:
+            new_kickers = list(kickers)
+        for _ in range(u - at_main):
+            new_kickers.remove(r)
     new_main += [wild] * in_main
     new_main.sort()
     if new_kickers is not None:
