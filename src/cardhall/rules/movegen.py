@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from cardhall.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, Rank
 from cardhall.rules.patterns import CHAIN_TOP, Pattern
-from cardhall.rules.plays import Play
+from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
@@ -153,7 +153,7 @@ class MoveGen:
         kickers = self._kicker_sets.get(packed)
         if kickers is None:
             kickers = self._kicker_sets[packed] = _kicker_ranks(packed)
-        return Play(p.kind, start + n - 1, n, found[0], kickers, p.tier, found[1])
+        return new_play(p.kind, start + n - 1, n, found[0], kickers, p.tier, found[1], None, None)
 
     # -- generation ------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from cardhall.cards import SMALL_JOKER, TWO, Rank
 from cardhall.rules import climb
-from cardhall.rules.plays import Play
+from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
@@ -180,7 +180,7 @@ def _realise_uses(shape: _Shape, n_wild: int, subs: tuple[tuple[int, int], ...],
         if any(parts[i][0] != wild for i, _ in subs):
             return None  # W3: wild cards alone stand for themselves
         if natural.kind == "bomb":
-            return Play(natural.kind, natural.key, 1, main, (), PURE, -1, main, ())
+            return new_play(natural.kind, natural.key, 1, main, (), PURE, -1, main, ())
     # Each rank's wild cards stand in its main part first, then in its kickers; the
     # last rank's first, so that the earlier ranks' places in the main part hold.
     new_main = list(main)
@@ -204,9 +204,9 @@ def _realise_uses(shape: _Shape, n_wild: int, subs: tuple[tuple[int, int], ...],
     if new_kickers is not None:
         new_kickers += [wild] * (n_wild - in_main)
         new_kickers.sort()
-    return Play(natural.kind, natural.key, natural.length, tuple(new_main),
-                kickers if new_kickers is None else tuple(new_kickers),
-                _bomb_tier(natural, in_main), natural.subkey, main, kickers)
+    return new_play(natural.kind, natural.key, natural.length, tuple(new_main),
+                    kickers if new_kickers is None else tuple(new_kickers),
+                    _bomb_tier(natural, in_main), natural.subkey, main, kickers)
 
 
 def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles: bool) -> bool:
