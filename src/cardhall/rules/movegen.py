@@ -302,10 +302,8 @@ class MoveGen:
                         if left >= 0 and room.kicker_short(code >> KICKERS) <= left:
                             out.append(code)
                 else:
-                    left = budget - short
-                    fits = room.kicker_short
-                    out.extend([base + k for k in self._kicker_codes(i, p, n, chain << s, hand)
-                                if fits(k >> KICKERS) <= left])
+                    out.extend([base + k for k in room.kickers_within(
+                        self._kicker_codes(i, p, n, chain << s, hand), budget - short)])
 
     @staticmethod
     def _above(p: Pattern, n: int, last: Play) -> int:
@@ -422,13 +420,14 @@ class Room:
     kind; a kicker set's shortfall is read from its packed counts at once.
     """
 
-    __slots__ = ("_have", "budget", "short")
+    __slots__ = ("_have", "_kicker_shorts", "budget", "short")
 
     def __init__(self, natural: Sequence[int], budget: int, widths: int) -> None:
         self.budget = budget
         self.short = [[max(0, w - k) for k in natural] for w in range(widths + 1)]
         # One pack: at most 4 of a rank, so 4 bits a rank hold it.
         self._have = sum(natural[r] << (4 * r) for r in range(NUM_RANKS))
+        self._kicker_shorts: dict[int, int] = {}
 
     def shortfall(self, packed: int) -> int:
         """Per rank, what the cards ``packed`` (4 bits a rank) lack in the natural cards.
@@ -438,6 +437,22 @@ class Room:
         """
         x = (packed | _EIGHTS) - self._have
         return x & (((x >> 3) & _ONES) * 7)
+
+    def kickers_within(self, kicks: tuple[int, ...], left: int) -> list[int]:
+        """The kicker codes among ``kicks`` that lack at most ``left`` cards, in order.
+
+        The same kicker sets come back beside many main parts of one hand: each
+        one's shortfall is worked out once.
+        """
+        known = self._kicker_shorts
+        out: list[int] = []
+        for k in kicks:
+            short = known.get(k)
+            if short is None:
+                short = known[k] = self.kicker_short(k >> KICKERS)
+            if short <= left:
+                out.append(k)
+        return out
 
     def kicker_short(self, packed: int) -> int:
         """Wild cards the kickers ``packed`` need beyond the natural cards (a total)."""
