@@ -322,28 +322,32 @@ class ClimbingGame(GameState):
             # A new wild play's text (``_play_action``'s, as the same ``format_ranks``
             # calls would spell it) from its parts, each part's text looked up: a lead
             # builds thousands of them, and the same parts come back in many plays.
-            spelt = _RANK_TEXT if type(self)._play_action is ClimbingGame._play_action else None
-            if spelt is not None and len(spelt) > 1 << 16:
-                spelt.clear()
+            spelt = type(self)._play_action is ClimbingGame._play_action
+            if len(_RANK_TEXT) > 1 << 16:
+                _RANK_TEXT.clear()
+            spelt_get = _RANK_TEXT.get
 
             def text(ranks: tuple[int, ...]) -> str:
-                assert spelt is not None
-                found = spelt.get(ranks)
-                if found is None:
-                    found = spelt[ranks] = format_ranks(ranks)
+                found = _RANK_TEXT[ranks] = format_ranks(ranks)
                 return found
 
             actions = []
             for p in self.rs.moves(hand, last):
                 act = known.get(id(p))
                 if act is None or act.play is not p:
-                    if spelt is None:
+                    if not spelt:
                         act = self._play_action(p)
                     else:
-                        arg = text(p.main) + ("+" + text(p.kickers) if p.kickers else "")
-                        if p.as_main is not None:
-                            kickers = p.as_kickers or ()
-                            arg += "=" + text(p.as_main) + ("+" + text(kickers) if kickers else "")
+                        # A part's text is never empty: ``or`` falls back only on a miss.
+                        main, kickers, as_main = p.main, p.kickers, p.as_main
+                        arg = spelt_get(main) or text(main)
+                        if kickers:
+                            arg += "+" + (spelt_get(kickers) or text(kickers))
+                        if as_main is not None:
+                            arg += "=" + (spelt_get(as_main) or text(as_main))
+                            as_kickers = p.as_kickers
+                            if as_kickers:
+                                arg += "+" + (spelt_get(as_kickers) or text(as_kickers))
                         act = Action("play", arg, None, p)
                     known[id(p)] = act
                 actions.append(act)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from cardhall.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, Rank
 from cardhall.rules.patterns import CHAIN_TOP, Pattern
-from cardhall.rules.plays import Play
+from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
@@ -67,11 +67,16 @@ class MoveGen:
         self._kickers: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._hands: dict[tuple[int, ...], _Hand] = {}
         self._needs: dict[int, tuple[tuple[Rank, int], ...]] = {}
-        self._need_packed: dict[int, tuple[int, int]] = {}
+        #: ``_decode``'s parts: main part and subkey by the code's head, kickers by theirs.
+        self._mains: dict[int, tuple[tuple[Rank, ...], Rank]] = {}
+        self._kicker_sets: dict[int, tuple[Rank, ...]] = {}
         #: The wildcard game's realised plays of a code (``wild.moves``'s memo).
         self.wild_plays: dict[tuple[int, int, int, int], tuple[Play, ...]] = {}
         #: Realised wild plays by (wild rank, code, substitutions): one object each.
         self.wild_real: dict[tuple[int, int, tuple[int, ...]], Play | None] = {}
+        #: What substituting into a code's play needs, whatever the hand (``wild._shape``).
+        self.wild_shapes: dict[int, tuple[Play, tuple[tuple[Rank, int, int, int, int], ...],
+                                          int, int]] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).
         self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
         self._by_kind: dict[str, list[int]] = {}
@@ -115,15 +120,6 @@ class MoveGen:
             need = self._needs[code] = tuple(counts.items())
         return need
 
-    def need_packed(self, code: int) -> tuple[int, int]:
-        """(the play's cards as counts, 4 bits a rank; its size): see ``Room``."""
-        found = self._need_packed.get(code)
-        if found is None:
-            need = self.needs(code)
-            found = self._need_packed[code] = (sum(k << (4 * r) for r, k in need),
-                                               sum(k for _, k in need))
-        return found
-
     def room(self, natural: Sequence[int], budget: int) -> Room:
         """The wildcard filter of ``codes``: ``budget`` wild cards on top of ``natural``."""
         return Room(natural, budget, self._widest)
@@ -141,14 +137,23 @@ class MoveGen:
             small, big = p.jokers[start]
             cards = (SMALL_JOKER,) * small + (BIG_JOKER,) * big
             return Play(p.kind, BIG_JOKER if big else SMALL_JOKER, 1, cards, (), p.tier)
-        main = [r for r in range(start, start + n) for _ in range(p.width)]
-        subkey = -1
-        if p.second:
-            second = (code >> SECOND) & 15
-            main += [r for r in range(second, second + n) for _ in range(p.second)]
-            subkey = second + n - 1
-        return Play(p.kind, start + n - 1, n, tuple(sorted(main)),
-                    _kicker_ranks(code >> KICKERS), p.tier, subkey)
+        # A main part comes back with every kicker set beside it, and a kicker set
+        # beside every main part: each is spelt once, and shared.
+        head = code & _HEAD_MASK
+        found = self._mains.get(head)
+        if found is None:
+            main = [r for r in range(start, start + n) for _ in range(p.width)]
+            subkey = -1
+            if p.second:
+                second = (code >> SECOND) & 15
+                main += [r for r in range(second, second + n) for _ in range(p.second)]
+                subkey = second + n - 1
+            found = self._mains[head] = (tuple(sorted(main)), subkey)
+        packed = code >> KICKERS
+        kickers = self._kicker_sets.get(packed)
+        if kickers is None:
+            kickers = self._kicker_sets[packed] = _kicker_ranks(packed)
+        return new_play(p.kind, start + n - 1, n, found[0], kickers, p.tier, found[1], None, None)
 
     # -- generation ------------------------------------------------------------------
 
@@ -297,10 +302,8 @@ class MoveGen:
                         if left >= 0 and room.kicker_short(code >> KICKERS) <= left:
                             out.append(code)
                 else:
-                    left = budget - short
-                    fits = room.kicker_short
-                    out.extend([base + k for k in self._kicker_codes(i, p, n, chain << s, hand)
-                                if fits(k >> KICKERS) <= left])
+                    out.extend([base + k for k in room.kickers_within(
+                        self._kicker_codes(i, p, n, chain << s, hand), budget - short)])
 
     @staticmethod
     def _above(p: Pattern, n: int, last: Play) -> int:
@@ -388,6 +391,8 @@ class MoveGen:
 
 
 _Hand = tuple[Sequence[int], list[int], int, int]
+#: The bits of a code below its kickers: pattern, chains and their lengths.
+_HEAD_MASK = (1 << KICKERS) - 1
 _ALL = (1 << NUM_RANKS) - 1
 #: For a rank held k times, the widths it reaches: 1 … k.
 _LEVELS = [tuple(range(1, k + 1)) for k in range(17)]
@@ -415,13 +420,14 @@ class Room:
     kind; a kicker set's shortfall is read from its packed counts at once.
     """
 
-    __slots__ = ("_have", "budget", "short")
+    __slots__ = ("_have", "_kicker_shorts", "budget", "short")
 
     def __init__(self, natural: Sequence[int], budget: int, widths: int) -> None:
         self.budget = budget
         self.short = [[max(0, w - k) for k in natural] for w in range(widths + 1)]
         # One pack: at most 4 of a rank, so 4 bits a rank hold it.
         self._have = sum(natural[r] << (4 * r) for r in range(NUM_RANKS))
+        self._kicker_shorts: dict[int, int] = {}
 
     def shortfall(self, packed: int) -> int:
         """Per rank, what the cards ``packed`` (4 bits a rank) lack in the natural cards.
@@ -431,6 +437,22 @@ class Room:
         """
         x = (packed | _EIGHTS) - self._have
         return x & (((x >> 3) & _ONES) * 7)
+
+    def kickers_within(self, kicks: tuple[int, ...], left: int) -> list[int]:
+        """The kicker codes among ``kicks`` that lack at most ``left`` cards, in order.
+
+        The same kicker sets come back beside many main parts of one hand: each
+        one's shortfall is worked out once.
+        """
+        known = self._kicker_shorts
+        out: list[int] = []
+        for k in kicks:
+            short = known.get(k)
+            if short is None:
+                short = known[k] = self.kicker_short(k >> KICKERS)
+            if short <= left:
+                out.append(k)
+        return out
 
     def kicker_short(self, packed: int) -> int:
         """Wild cards the kickers ``packed`` need beyond the natural cards (a total)."""

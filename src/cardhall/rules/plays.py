@@ -11,7 +11,7 @@ cards actually played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from cardhall.cards import RANK_CHARS, Rank, format_ranks
@@ -86,3 +86,31 @@ class Play:
 def _text(main: tuple[Rank, ...], kickers: tuple[Rank, ...]) -> str:
     text = format_ranks(main)
     return f"{text}+{format_ranks(kickers)}" if kickers else text
+
+
+def new_play(kind: str, key: Rank, length: int, main: tuple[Rank, ...],
+             kickers: tuple[Rank, ...], tier: int, subkey: Rank,
+             as_main: tuple[Rank, ...] | None, as_kickers: tuple[Rank, ...] | None) -> Play:
+    """``Play(kind, key, ...)`` with every field given, for the generators' hot loops.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``;
+    this writes the slots directly, which costs about half as much (a wildcard lead
+    makes thousands of new plays, and the play was the largest part of each). The
+    object is the same: equal, hashed and frozen alike (``tests/rules/test_plays.py``).
+    """
+    play = _new(Play)
+    _kind(play, kind)
+    _key(play, key)
+    _length(play, length)
+    _main(play, main)
+    _kickers(play, kickers)
+    _tier(play, tier)
+    _subkey(play, subkey)
+    _as_main(play, as_main)
+    _as_kickers(play, as_kickers)
+    return play
+
+
+_new = object.__new__
+_kind, _key, _length, _main, _kickers, _tier, _subkey, _as_main, _as_kickers = (
+    getattr(Play, f.name).__set__ for f in fields(Play))

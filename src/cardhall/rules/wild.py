@@ -17,13 +17,13 @@ rules then apply:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import combinations_with_replacement, product
+from collections.abc import Sequence
+from itertools import combinations_with_replacement, compress, product
 from typing import TYPE_CHECKING
 
 from cardhall.cards import SMALL_JOKER, TWO, Rank
 from cardhall.rules import climb
-from cardhall.rules.plays import Play
+from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
@@ -32,6 +32,12 @@ SOFT, HARD, PURE = 1, 2, 3
 _PACK_COPIES = 4
 #: Substitution vectors listed by ``product`` and filtered, rather than walked, up to this many.
 _PRODUCT_LIMIT = 512
+#: Per distinct rank of a play: rank, cards, most substitutes, cards in main, where in main.
+_Part = tuple[Rank, int, int, int, int]
+#: A natural play, its parts, its cards packed 4 bits a rank, its size (``_shape``).
+_Shape = tuple[Play, tuple[_Part, ...], int, int]
+#: A way to cover a play (``_uses``): wild cards per part, their sum, the nonzero (part, count).
+_Way = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
 
 def _bomb_tier(natural: Play, wilds_in_main: int) -> int:
@@ -72,57 +78,135 @@ def _realise(natural: Play, use: dict[Rank, int], wild: Rank) -> Play | None:
                 _bomb_tier(natural, in_main), natural.subkey, natural.main, natural.kickers)
 
 
-def _uses(natural: Play, base: Sequence[int], wild: Rank, budget: int,
-          single_kickers: bool) -> Iterator[dict[Rank, int]]:
-    """Every way to cover ``natural`` with ``base`` (natural cards) plus wild cards."""
-    need: dict[Rank, int] = {}
-    for r in natural.cards:
-        need[r] = need.get(r, 0) + 1
-    in_kickers = set(natural.kickers)
-    ranges: list[tuple[Rank, int, int]] = []
-    floor = 0
-    for r, k in need.items():
-        have = 0 if r == wild else base[r]
-        lo = max(0, k - have)
-        hi = k if r <= TWO else 0
-        if r == wild:
-            lo = hi = k
-        elif r in in_kickers:
+def _shape(natural: Play, singles: bool) -> _Shape:
+    """What substitution needs of a natural play, whatever the hand and the wild rank.
+
+    Per distinct rank, in the order of the play's cards: the rank, how many the
+    play has, the most wild cards that may stand for it (W6 for kickers, never
+    for a joker), how many of it are in the main part and where they start
+    there (-1: none); then the play's
+    cards as counts, 4 bits a rank (what ``movegen.Room`` reads), and its size.
+    """
+    main, kickers = natural.main, natural.kickers
+    cards = main + kickers
+    parts: list[_Part] = []
+    packed = 0
+    for r in dict.fromkeys(cards):  # distinct ranks, in order
+        k = cards.count(r)
+        packed += k << (4 * r)
+        if r in kickers:
             # W6: a single kicker is never a substitute; a kicker group never all
             # substitutes (docs/rulings.md): kickers do not compare, so it would only
             # repeat the same play under other names.
-            hi = 0 if single_kickers else k - 1
-            if lo > hi:
-                return
-        if lo > hi:
-            return
-        floor += lo
-        ranges.append((r, lo, hi))
+            at_main = main.count(r)
+            parts.append((r, k, 0 if singles else k - 1, at_main,
+                          main.index(r) if at_main else -1))
+        else:
+            parts.append((r, k, k if r <= TWO else 0, k, main.index(r)))
+    return natural, tuple(parts), packed, len(cards)
+
+
+def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
+          budget: int) -> tuple[_Way, ...]:
+    """Every way to cover a play with the natural cards plus ``budget`` wild cards.
+
+    ``short`` is the play's shortfall against the natural cards, 4 bits a rank
+    (``movegen.Room.shortfall``); a way is the wild cards standing in at each
+    of the play's ranks, in ``parts``' order. Lexicographic, first rank outermost.
+    The ways depend only on each rank's (least, most) and the budget, which
+    plays of every rank share (every 8-card straight the hand holds, say).
+    """
+    spans: list[tuple[int, int]] = []
+    floor = 0
+    for r, k, most, _, _ in parts:
+        if r == wild:
+            spans.append((k, k))
+            floor += k
+        else:
+            lo = (short >> (4 * r)) & 15
+            if lo > most:
+                return ()
+            spans.append((lo, most))
+            floor += lo
     if floor > budget:
-        return
+        return ()
+    key = (tuple(spans), budget)
+    ways = _WAYS.get(key)
+    if ways is None:
+        if len(_WAYS) > _MEMO_LIMIT:
+            _WAYS.clear()
+        ways = _WAYS[key] = _enumerate([range(lo, hi + 1) for lo, hi in spans], budget)
+    return ways
+
+
+def _enumerate(ranges: list[range], budget: int) -> tuple[_Way, ...]:
+    """The vectors of ``product(*ranges)`` that sum to at most ``budget``, in its order,
+    each with its sum and its nonzero entries as (index, value) pairs."""
+    return tuple((ks, sum(ks), tuple(compress(enumerate(ks), ks)))
+                 for ks in _vectors(ranges, budget))
+
+
+def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
+    if sum(span.stop - 1 for span in ranges) <= budget:
+        return list(product(*ranges))
     combos = 1
-    for _, lo, hi in ranges:
-        combos *= hi - lo + 1
+    for span in ranges:
+        combos *= len(span)
     if combos <= _PRODUCT_LIMIT:
-        # The same order as ``walk`` (lexicographic, first rank outermost), at C speed.
-        ranks = [r for r, _, _ in ranges]
-        for ks in product(*[range(lo, hi + 1) for _, lo, hi in ranges]):
-            if sum(ks) <= budget:
-                yield dict(zip(ranks, ks, strict=True))
-        return
+        return [ks for ks in product(*ranges) if sum(ks) <= budget]
+    found: list[tuple[int, ...]] = []
+    floors = [sum(span.start for span in ranges[i + 1:]) for i in range(len(ranges))]
 
-    def walk(i: int, left: int, acc: dict[Rank, int]) -> Iterator[dict[Rank, int]]:
+    def walk(i: int, left: int, acc: tuple[int, ...]) -> None:
         if i == len(ranges):
-            yield dict(acc)
+            found.append(acc)
             return
-        r, lo, hi = ranges[i]
-        rest_floor = sum(x[1] for x in ranges[i + 1:])
-        for k in range(lo, min(hi, left - rest_floor) + 1):
-            acc[r] = k
-            yield from walk(i + 1, left - k, acc)
-        acc.pop(r, None)
+        span = ranges[i]
+        for k in range(span.start, min(span.stop - 1, left - floors[i]) + 1):
+            walk(i + 1, left - k, (*acc, k))
 
-    yield from walk(0, budget, {})
+    walk(0, budget, ())
+    return found
+
+
+def _realise_uses(shape: _Shape, n_wild: int, subs: tuple[tuple[int, int], ...],
+                  wild: Rank) -> Play | None:
+    """``_realise`` of ``n_wild`` wild cards, ``u`` for the rank of part ``i`` per (i, u)."""
+    natural = shape[0]
+    if n_wild == 0:
+        return natural
+    main, kickers, parts = natural.main, natural.kickers, shape[1]
+    if n_wild == shape[3]:
+        if any(parts[i][0] != wild for i, _ in subs):
+            return None  # W3: wild cards alone stand for themselves
+        if natural.kind == "bomb":
+            return new_play(natural.kind, natural.key, 1, main, (), PURE, -1, main, ())
+    # Each rank's wild cards stand in its main part first, then in its kickers; the
+    # last rank's first, so that the earlier ranks' places in the main part hold.
+    new_main = list(main)
+    new_kickers: list[Rank] | None = None
+    in_main = 0
+    for i, u in reversed(subs):
+        r, _, _, at_main, at = parts[i]
+        if u <= at_main:
+            in_main += u
+            del new_main[at:at + u]
+            continue
+        in_main += at_main
+        if at_main:
+            del new_main[at:at + at_main]
+        if new_kickers is None:
+            new_kickers = list(kickers)
+        for _ in range(u - at_main):
+            new_kickers.remove(r)
+    new_main += [wild] * in_main
+    new_main.sort()
+    if new_kickers is not None:
+        new_kickers += [wild] * (n_wild - in_main)
+        new_kickers.sort()
+    return new_play(natural.kind, natural.key, natural.length, tuple(new_main),
+                    kickers if new_kickers is None else tuple(new_kickers),
+                    _bomb_tier(natural, in_main), natural.subkey, main, kickers)
 
 
 def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles: bool) -> bool:
@@ -142,31 +226,35 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
         virtual[r] = min(base[r] + budget, _PACK_COPIES)
     out: list[Play] = []
     gen = rs.gen
-    memo, real = gen.wild_plays, gen.wild_real
+    memo, real, shapes = gen.wild_plays, gen.wild_real, gen.wild_shapes
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
     if len(real) > _MEMO_LIMIT:
         real.clear()
+    if len(shapes) > _MEMO_LIMIT:
+        shapes.clear()
     room = gen.room(base, budget)
     # Only plays the wild cards can cover (most plays of the virtual hand cannot).
     for code in gen.codes(virtual, last, filter_bombs=False, room=room):
         # What a natural play realises to depends only on its shortfall at each rank
         # and on the wild cards there are (see ``_uses``), which many hands share.
         # More wild cards than the play has cards change nothing.
-        need, size = gen.need_packed(code)
+        shape = shapes.get(code)
+        if shape is None:
+            natural = gen.play(code)
+            shape = shapes[code] = _shape(natural, natural.kind in rs.single_kicker_kinds)
+        size = shape[3]
         spend = budget if budget < size else size
-        key = (wild, code, room.shortfall(need), spend)
+        key = (wild, code, room.shortfall(shape[2]), spend)
         plays = memo.get(key)
         if plays is None:
-            natural = gen.play(code)
-            singles = natural.kind in rs.single_kicker_kinds
             found: list[Play] = []
-            for use in _uses(natural, base, wild, spend, singles):
+            for ks, n_wild, subs in _uses(shape[1], key[2], wild, spend):
                 # Interned: one object per (cards, reading), whichever hand it came from.
-                ukey = (wild, code, tuple(use.values()))
+                ukey = (wild, code, ks)
                 play = real.get(ukey, _MISSING)
                 if play is _MISSING:
-                    play = real[ukey] = _realise(natural, use, wild)
+                    play = real[ukey] = _realise_uses(shape, n_wild, subs, wild)
                 if play is not None:
                     found.append(play)
             plays = memo[key] = tuple(found)
@@ -178,6 +266,8 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
 
 
 _MEMO_LIMIT = 1 << 17
+#: ``_uses``' ways by each rank's (least, most) substitutes and the budget.
+_WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[_Way, ...]] = {}
 _MISSING = Play("", -1, 0, ())
 
 
