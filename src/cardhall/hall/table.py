@@ -123,6 +123,7 @@ class Table:
         #: Told when the table is dropped because another process owns it now.
         self.on_drop: Callable[[Table], None] | None = None
         self.phase = TablePhase.WAITING
+        self.dropped = False  # closed because another process owns the table now
         self.game: GameState | None = None
         self.game_id: str | None = None
         self.deadline: int | None = None  # ms since the epoch
@@ -144,6 +145,9 @@ class Table:
     async def _run(self) -> None:
         while self.phase != TablePhase.CLOSED:
             cmd = await self.queue.get()
+            if self.phase == TablePhase.CLOSED:  # closed or dropped while we waited
+                _answer(cmd, self._gone())
+                break
             try:
                 await self._handle(cmd)
                 _answer(cmd, None)
@@ -152,17 +156,25 @@ class Table:
             except Fenced as exc:
                 log.warning("table %s: another process owns it now (%s): dropped", self.id, exc)
                 self._drop()
-                _answer(cmd, ProtocolError("busy", "this table moved to another server: "
-                                           "try again"))
+                _answer(cmd, self._gone())
             except Exception as exc:  # one bad command must not kill the table
                 log.exception("table %s: %s failed", self.id, cmd.kind)
                 _answer(cmd, ProtocolError("internal", f"table error: {exc}"))
         while not self.queue.empty():  # nobody waits for ever on a closed table
-            _answer(self.queue.get_nowait(),
-                    ProtocolError("unknown_table", f"table {self.id} has closed"))
+            _answer(self.queue.get_nowait(), self._gone())
+
+    def _gone(self) -> ProtocolError:
+        """The answer to a command that finds the table closed: ``busy`` when it was
+        dropped (another process runs it now: the command goes there next time),
+        ``unknown_table`` when it ended here."""
+        if self.dropped:
+            return ProtocolError("busy", f"table {self.id} moved to another server: "
+                                 "try again")
+        return ProtocolError("unknown_table", f"table {self.id} has closed")
 
     def _drop(self) -> None:
         """Stop at once, saying nothing: another process runs this table now."""
+        self.dropped = True
         self.phase = TablePhase.CLOSED
         self._cancel_timers()
         if self.on_drop is not None:
