@@ -234,6 +234,13 @@ async def has_live_game(db: Database, table_id: str) -> bool:
                                                     Game.status == LIVE).limit(1)) is not None
 
 
+async def game_fence(db: Database, game_id: str) -> int | None:
+    """The token stored on a game (its owner's), or None if there is no such game."""
+    async with db.read() as s:
+        fence = await s.scalar(select(Game.fence).where(Game.id == game_id))
+        return None if fence is None else int(fence)
+
+
 async def live_tables(db: Database) -> list[str]:
     """The tables that have a live game (each needs an owner)."""
     async with db.read() as s:

@@ -145,7 +145,7 @@ class Table:
     async def _run(self) -> None:
         while self.phase != TablePhase.CLOSED:
             cmd = await self.queue.get()
-            if self.phase == TablePhase.CLOSED:  # closed or dropped while we waited
+            if self._is_closed():  # closed or dropped while we waited
                 _answer(cmd, self._gone())
                 break
             try:
@@ -162,6 +162,9 @@ class Table:
                 _answer(cmd, ProtocolError("internal", f"table error: {exc}"))
         while not self.queue.empty():  # nobody waits for ever on a closed table
             _answer(self.queue.get_nowait(), self._gone())
+
+    def _is_closed(self) -> bool:
+        return self.phase == TablePhase.CLOSED
 
     def _gone(self) -> ProtocolError:
         """The answer to a command that finds the table closed: ``busy`` when it was
