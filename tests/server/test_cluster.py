@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import signal
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 from redis.asyncio import Redis
 
 from cardhall.client import HallClient
@@ -122,8 +124,20 @@ async def test_players_on_two_processes_share_a_table(
             assert statistics.median(latencies) < 0.1, latencies
             settled = (await play_out(clients, table, seed=4)).settled
             await check_settled_once(clients, settled, p0.db_url)
+            # Both processes told players of it; only the owner counts the settlement.
+            counted = [await settlements_counted(p.url) for p in (p0, p1)]
+            assert sorted(counted) == [0, 1], counted
         finally:
             await close_all([a, b, c, *clients])
+
+
+async def settlements_counted(url: str) -> int:
+    """``cardhall_settlements_total`` on the process at ``url``."""
+    async with httpx.AsyncClient(base_url=url, timeout=20) as http:
+        text = (await http.get("/metrics")).text
+    found = re.search(r"^cardhall_settlements_total (\S+)$", text, re.M)
+    assert found is not None, text
+    return int(float(found[1]))
 
 
 async def run_by_p0(p0: HallProcess, p1: HallProcess) -> tuple[list[HallClient], str]:

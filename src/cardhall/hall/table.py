@@ -136,6 +136,8 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         self.actions_accepted = 0
         self.latency_hook: Callable[[float], None] | None = None
+        #: Told once per game whose end (settled or dissolved) this table committed.
+        self.settled_hook: Callable[[], None] | None = None
 
     # -- running ---------------------------------------------------------------------
 
@@ -483,6 +485,8 @@ class Table:
         balances = [s.balance for s in self.seats]
         beans = game_beans(result, self.room.N, self.room.A, balances)
         done = await self.store.settle(self, game, beans)
+        if self.settled_hook is not None:
+            self.settled_hook()
         self.phase = TablePhase.BETWEEN
         self._broadcast()
         message = Settled(table=self.id, game=self.game_id or "", result=result,

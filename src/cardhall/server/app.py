@@ -61,7 +61,6 @@ class Server:
         limits = self.config.limits
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
-        self.registry.on_send = self.metrics.sent
 
     @property
     def db(self) -> Database:
@@ -86,6 +85,7 @@ class Server:
                     grace_seconds=self.grace_seconds, coordinator=coordinator,
                     connections=self.registry)
         hall.lobby.latency_hook = self.metrics.action_seconds.observe
+        hall.lobby.settled_hook = self.metrics.settlements.inc
         rebuilt = await hall.open()
         self._hall = hall
         log.info("hall open", extra={"event": "open", "rebuilt": rebuilt,
