@@ -125,8 +125,8 @@ async def test_players_on_two_processes_share_a_table(
             settled = (await play_out(clients, table, seed=4)).settled
             await check_settled_once(clients, settled, p0.db_url)
             # Both processes told players of it; only the owner counts the settlement.
-            counted = [await settlements_counted(p.url) for p in (p0, p1)]
-            assert sorted(counted) == [0, 1], counted
+            per_process = [await settlements_counted(p.url) for p in (p0, p1)]
+            assert sorted(per_process) == [0, 1], per_process
         finally:
             await close_all([a, b, c, *clients])
 
@@ -348,7 +348,7 @@ async def lease_back(redis_server: RedisServer, table: str, fence: int) -> bool:
         held, counter = await r.mget([f"cardhall:lease:{table}", "cardhall:fence"])
     finally:
         await r.aclose()
-    return held is not None and held.endswith(f" {fence}") and int(counter or 0) >= fence
+    return held is not None and str(held).endswith(f" {fence}") and int(counter or 0) >= fence
 
 
 async def test_a_process_paused_past_its_lease_keeps_its_tables(
