@@ -282,6 +282,8 @@ class RedisCoordinator:
         lapsed = [x for x in renewal.lapsed if leases.get(x.table) == x]
         if lapsed:
             self._spawn(self._check_lapsed(lapsed))
+        for gone in (x for x in renewal.lapsed if leases.get(x.table) != x):
+            self._spawn(self.release(gone))  # it closed here meanwhile: not ours to keep
 
     def _lose(self, table: str, why: str) -> None:
         assert self._hall is not None
