@@ -13,19 +13,33 @@ server with py-spy over the run.
     .venv/bin/python benchmarks/hall_load.py --sweep 500,1000 --pg URL --redis redis://127.0.0.1/0 \
         --processes 2
     .venv/bin/python benchmarks/hall_load.py --clients 500 --profile profile.svg
+    .venv/bin/python benchmarks/hall_load.py --clients 500 --pg URL --redis URL \
+        --processes 2 --kill-at 15
+
+``--kill-at S`` SIGKILLs the last process S seconds after the load test starts (guests
+made, ramp, then the window), with the clients behind a failover front (``Failover``,
+as the reverse proxy of docs/deploy.md: a connection goes to its own process, or to the
+next one that accepts): their reconnects reach a live process, which adopts the dead
+one's tables from the log. It reports the games lost (live in the database after the
+run, or a client left in an unfinished game: must be 0), the bean check, and how long
+after the kill the per-second p99 is back under 100 ms for good.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import secrets
 import select
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -117,6 +131,83 @@ async def flush_redis(url: str) -> None:
         await client.aclose()
 
 
+class Failover:
+    """One TCP front per process, on a thread of its own: a connection to front ``i``
+    goes to process ``i``, or (refused: it died) to the next that accepts."""
+
+    def __init__(self, urls: list[str]) -> None:
+        self.backends = [(u.split("//")[1].rsplit(":", 1)[0], int(u.rsplit(":", 1)[1]))
+                         for u in urls]
+        self.ports = [_free_port() for _ in urls]
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        threading.Thread(target=self._serve, args=(ready,), daemon=True).start()
+        ready.wait(10)
+
+    @property
+    def urls(self) -> list[str]:
+        return [f"http://127.0.0.1:{p}" for p in self.ports]
+
+    def _serve(self, ready: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+        for i, port in enumerate(self.ports):
+            self.loop.run_until_complete(asyncio.start_server(
+                lambda r, w, i=i: self._pipe(i, r, w), "127.0.0.1", port))
+        ready.set()
+        self.loop.run_forever()
+
+    async def _pipe(self, i: int, reader: asyncio.StreamReader,
+                    writer: asyncio.StreamWriter) -> None:
+        order = self.backends[i:] + self.backends[:i]
+        for host, port in order:
+            try:
+                up_r, up_w = await asyncio.open_connection(host, port)
+                break
+            except OSError:
+                continue
+        else:
+            writer.close()
+            return
+        await asyncio.gather(_copy(reader, up_w), _copy(up_r, writer))
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+async def _copy(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(ConnectionError):  # the other side went away: close ours
+        while chunk := await src.read(65536):
+            dst.write(chunk)
+            await dst.drain()
+    dst.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def live_games(db: str) -> int:
+    """Games the database still holds as live (after the run: lost ones)."""
+    conn = await asyncpg.connect(db)
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM games WHERE status = 'live'"))
+    finally:
+        await conn.close()
+
+
+def recovery(report: Report, killed_at: float) -> float | None:
+    """Seconds from the kill until the per-second p99 stays under 100 ms to the window's
+    end (None: it never did)."""
+    offset = killed_at - report.window_start
+    seconds = report.p99_by_second
+    for s in range(max(0, int(offset)), len(seconds)):
+        if all(x < 100.0 for x in seconds[s:]):
+            return max(0.0, s - offset)
+    return None
+
+
 def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
     """Fresh servers, ``n`` clients at them: the report and the servers' CPU share (of one
     core, summed over the processes)."""
@@ -127,14 +218,33 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
     served = [start_server(tmp / f"p{i}", db, args) for i in range(args.processes)]
     spy = profile(served[0][1].pid, args.profile, args.ramp + args.duration + 10) \
         if args.profile else None
+    front = Failover([u for u, _ in served]) if args.kill_at is not None else None
+    killed: list[float] = []
     try:
         cpu0, t0 = sum(cpu_seconds(p.pid) for _, p in served), time.monotonic()
-        plan = Plan(urls=tuple(u for u, _ in served), room=ROOM, clients=n,
-                    duration=args.duration, think=args.think, ramp=args.ramp,
+        plan = Plan(urls=tuple(front.urls if front else (u for u, _ in served)), room=ROOM,
+                    clients=n, duration=args.duration, think=args.think, ramp=args.ramp,
                     workers=args.workers)
+        if args.kill_at is not None:
+            victim = served[-1][1]
+            timer = threading.Timer(args.kill_at, lambda: (
+                killed.append(time.time()), os.kill(victim.pid, signal.SIGKILL)))
+            timer.start()
         report = load_test(plan, args.variant, ROOM)
-        cpu = (sum(cpu_seconds(p.pid) for _, p in served) - cpu0) / (time.monotonic() - t0)
+        cpu = (sum(cpu_seconds(p.pid) for _, p in served if p.poll() is None) - cpu0) / (
+            time.monotonic() - t0) if not killed else 0.0
+        if killed:
+            lost = asyncio.run(live_games(db)) + report.unfinished
+            back = recovery(report, killed[0])
+            print(f"  SIGKILL of 1 of {len(served)} processes at "
+                  f"{killed[0] - report.window_start:+.1f} s into the window: games lost "
+                  f"{lost}, beans {'conserved' if not report.problems else 'NOT conserved'}, "
+                  f"p99 back under 100 ms after "
+                  f"{'never' if back is None else f'{back:.0f} s'}; per-second p99 ms: "
+                  f"{' '.join(f'{x:.0f}' for x in report.p99_by_second)}", flush=True)
     finally:
+        if front is not None:
+            front.close()
         if spy is not None:
             spy.wait(args.ramp + args.duration + 60)
         for _, proc in served:
@@ -190,6 +300,8 @@ def parse() -> argparse.Namespace:
                         "(needs --pg); its database is emptied before each count")
     parser.add_argument("--processes", type=int, default=1, help="server processes (with "
                         "--redis)")
+    parser.add_argument("--kill-at", type=float, help="SIGKILL the last process this many "
+                        "seconds after the load test starts (needs --processes 2 or more)")
     parser.add_argument("--log-level", default="warning")
     parser.add_argument("--profile", help="py-spy the server into this file (.svg, .json "
                         "speedscope, .txt collapsed)")
@@ -200,4 +312,6 @@ if __name__ == "__main__":
     parsed = parse()
     if parsed.processes > 1 and not (parsed.redis and parsed.pg):
         raise SystemExit("several processes need --pg and --redis")
+    if parsed.kill_at is not None and parsed.processes < 2:
+        raise SystemExit("--kill-at needs --processes 2 or more (another takes over)")
     main(parsed)

@@ -31,6 +31,7 @@ from cardhall.hall.messages import (
     Settled,
     State,
 )
+from cardhall.hall.peer import TableCall
 from cardhall.hall.service import Hall
 
 WAIT = 20.0  # seconds a test waits for a message before failing
@@ -396,5 +397,30 @@ async def test_a_spectator_sees_only_what_every_seat_sees(db: Database) -> None:
                 assert all(v["roles"][i] == role for v in views), "a role only some seats know"
         for key in ("counts", "played", "table", "multiplier"):
             assert all(v[key] == watched.view[key] for v in views) or watched.view[key] is None
+    finally:
+        await hall.close()
+
+
+async def test_a_command_queued_before_the_table_is_dropped_is_told_busy(db: Database) -> None:
+    """A table dropped (another process owns it now) while a command waits in its queue
+    answers it ``busy`` (try again: the command goes to the new owner), not as if the
+    game had ended here."""
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    try:
+        players = [await guest(hall) for _ in range(3)]
+        for p in players:
+            await hall.handle(p, Join(type="join", room="r1"))
+        first = await inbox.next(players[0], State)
+        table = hall.lobby.tables[first.table]
+        # The command is in the table's queue; the drop comes before the table runs.
+        waiting = asyncio.ensure_future(hall.lobby.call(TableCall(
+            table=first.table, kind="act", player=players[0], text="pass", seq=first.seq)))
+        await asyncio.sleep(0)
+        assert table.queue.qsize() == 1
+        hall.drop(first.table)
+        with pytest.raises(ProtocolError) as refused:
+            await waiting
+        assert refused.value.code == "busy", refused.value
+        assert first.table not in hall.lobby.tables
     finally:
         await hall.close()

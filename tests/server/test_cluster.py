@@ -13,16 +13,20 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import signal
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+from redis.asyncio import Redis
+
 from cardhall.client import HallClient
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
-from tests.server.cluster import admin, cluster, guest_on, reconnect, stored, until
+from tests.server.cluster import LEASE, admin, cluster, guest_on, reconnect, stored, until
 from tests.server.conftest import HallProcess
 from tests.server.play import Message, first_legal
 from tests.server.play import play_out as play_all
@@ -120,8 +124,20 @@ async def test_players_on_two_processes_share_a_table(
             assert statistics.median(latencies) < 0.1, latencies
             settled = (await play_out(clients, table, seed=4)).settled
             await check_settled_once(clients, settled, p0.db_url)
+            # Both processes told players of it; only the owner counts the settlement.
+            per_process = [await settlements_counted(p.url) for p in (p0, p1)]
+            assert sorted(per_process) == [0, 1], per_process
         finally:
             await close_all([a, b, c, *clients])
+
+
+async def settlements_counted(url: str) -> int:
+    """``cardhall_settlements_total`` on the process at ``url``."""
+    async with httpx.AsyncClient(base_url=url, timeout=20) as http:
+        text = (await http.get("/metrics")).text
+    found = re.search(r"^cardhall_settlements_total (\S+)$", text, re.M)
+    assert found is not None, text
+    return int(float(found[1]))
 
 
 async def run_by_p0(p0: HallProcess, p1: HallProcess) -> tuple[list[HallClient], str]:
@@ -302,9 +318,10 @@ async def test_timers_run_on_after_a_takeover(
 
 async def test_redis_losing_its_data_mid_game(
         tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
-    """Redis restarts empty mid-game: its token counter starts again below the tokens on
-    the games. The table is taken over again from the log with a greater token, and the
-    players, connected to both processes, finish the game; settled once."""
+    """Redis restarts empty mid-game: the leases and the token counter are gone. The
+    table's owner sets its lease again with the token the game carries (nobody else took
+    it) and raises the counter above it; the players, connected to both processes,
+    finish the game with no table dropped; settled once."""
     async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
         a, b, c = await guest_on(p1.url), await guest_on(p0.url), await guest_on(p0.url)
         clients = [a, b, c]
@@ -314,11 +331,52 @@ async def test_redis_losing_its_data_mid_game(
             game_id = a.states[table]["game"]
             before = (await stored(p0.db_url, game_id))[0].fence
             redis_server.flush()
-
-            async def retaken() -> bool:
-                return (await stored(p0.db_url, game_id))[0].fence > before
-            await until(retaken, what="the table is taken over again with a greater token")
+            await until(lambda: lease_back(redis_server, table, before),
+                        what="the owner holds its lease again, with the same token")
             settled = (await play_out(clients, table, seed=8)).settled
             await check_settled_once(clients, settled, p0.db_url)
+            assert (await stored(p0.db_url, game_id))[0].fence == before
+            assert all("lease lost" not in p.log.read_text() for p in (p0, p1))
+        finally:
+            await close_all(clients)
+
+
+async def lease_back(redis_server: RedisServer, table: str, fence: int) -> bool:
+    """``table``'s lease is held with token ``fence`` and the counter is not below it."""
+    r = Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        held, counter = await r.mget([f"cardhall:lease:{table}", "cardhall:fence"])
+    finally:
+        await r.aclose()
+    return held is not None and str(held).endswith(f" {fence}") and int(counter or 0) >= fence
+
+
+async def test_a_process_paused_past_its_lease_keeps_its_tables(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """The only process stalls past its leases (SIGSTOP, as a starved renewal would):
+    nobody else took its table, so on waking it sets the lease again with the same token
+    and keeps the table (no drop, no takeover: the clients play on with no error)."""
+    async with cluster(tmp_path, pg_server, redis_server, n=1) as (p0,):
+        clients = [await guest_on(p0.url) for _ in range(3)]
+        try:
+            table = await seat_in_order(clients)
+            game_id = clients[0].states[table]["game"]
+            before = (await stored(p0.db_url, game_id))[0].fence
+            os.kill(p0.proc.pid, signal.SIGSTOP)
+            async def expired() -> bool:  # the lease runs out while p0 is stopped
+                r = Redis.from_url(redis_server.url)
+                try:
+                    return not await r.exists(f"cardhall:lease:{table}")
+                finally:
+                    await r.aclose()
+            await until(expired, timeout=LEASE * 5, what="p0's lease expired")
+            os.kill(p0.proc.pid, signal.SIGCONT)
+            await until(lambda: lease_back(redis_server, table, before),
+                        what="p0 holds its lease again, with the same token")
+            settled = (await play_all(clients, table, seed=9)).settled  # no busy, no error
+            await check_settled_once(clients, settled, p0.db_url)
+            text = p0.log.read_text()
+            assert "lease lost" not in text and '"adopt"' not in text
+            assert "its lease had lapsed; taken again" in text
         finally:
             await close_all(clients)

@@ -74,6 +74,8 @@ class Report:
     server_settled: int | None = None
     client_cpu: float = 0.0  # share of one core the load generator used in the window
     load: str = ""
+    p99_by_second: list[float] = field(default_factory=list)  # ms, per second of the window
+    window_start: float = 0.0  # time.time() when the window began
 
     @property
     def ok(self) -> bool:
@@ -248,7 +250,16 @@ async def _measure(plan: Plan, fee: int, before: tuple[int, int] | None, tally: 
         problems=problems,
         server_actions=None if after is None or before is None else after[0] - before[0],
         server_settled=None if after is None or before is None else after[1] - before[1],
-        client_cpu=tally.client_cpu / plan.duration, load=uptime())
+        client_cpu=tally.client_cpu / plan.duration, load=uptime(),
+        p99_by_second=per_second_p99(tally, plan.duration), window_start=tally.window_start)
+
+
+def per_second_p99(tally: Tally, duration: float) -> list[float]:
+    """p99 (ms) of the actions sent in each second of the window (0 where none were)."""
+    seconds: list[list[float]] = [[] for _ in range(max(1, int(duration + 0.999)))]
+    for at, latency in zip(tally.sent, tally.latencies, strict=True):
+        seconds[min(len(seconds) - 1, max(0, int(at)))].append(latency)
+    return [percentile(sorted(x), 99) * 1000 if x else 0.0 for x in seconds]
 
 
 def load_test(plan: Plan, variant: str, room: str | None, out: Any = sys.stderr) -> Report:

@@ -89,6 +89,7 @@ class Tally:
     """What the clients of one process saw; ``merge`` adds another process's."""
 
     latencies: list[float] = field(default_factory=list)  # seconds, measured window only
+    sent: list[float] = field(default_factory=list)  # each one's send, s into the window
     acked: int = 0  # actions acknowledged, whole run (ramp and drain included)
     errors: Counter[str] = field(default_factory=Counter)
     drain_errors: Counter[str] = field(default_factory=Counter)
@@ -99,9 +100,11 @@ class Tally:
     finished: int = 0  # clients that ended cleanly
     connected: int = 0
     client_cpu: float = 0.0  # CPU seconds of the load generator over the window
+    window_start: float = 0.0  # when the measured window began (time.time())
 
     def merge(self, other: Tally) -> None:
         self.latencies += other.latencies
+        self.sent += other.sent
         self.acked += other.acked
         self.errors += other.errors
         self.drain_errors += other.drain_errors
@@ -112,6 +115,7 @@ class Tally:
         self.players.update(other.players)
         self.finished += other.finished
         self.client_cpu += other.client_cpu
+        self.window_start = max(self.window_start, other.window_start)
 
 
 @dataclass
@@ -240,6 +244,7 @@ class Player:
             lo, hi = self.clock.window
             if lo <= pending[3] < hi:
                 self.tally.latencies.append(msg["_at"] - pending[3])
+                self.tally.sent.append(pending[3] - lo)
             self.pending = None
         view, seat = msg["view"], msg["seat"]
         if (not self.playing or view is None or seat not in view["acting"]
@@ -310,7 +315,9 @@ async def drive(plan: Plan, share: range, wall_start: float | None,
         clients = [TimedClient(plan.url(i), http=https[plan.url(i)], timeout=TIMEOUT)
                    for i in share]
         made = await gather_limited([c.guest for c in clients])
-        clock = Clock.at(time.time() + 0.5 if wall_start is None else wall_start, plan)
+        wall = time.time() + 0.5 if wall_start is None else wall_start
+        clock = Clock.at(wall, plan)
+        tally.window_start = wall + plan.ramp
         gc.collect()
         gc.freeze()
         gc.disable()

@@ -4,11 +4,14 @@ Each process has an id, a channel (``peer.py``'s typed messages) and an
 ``alive`` key it renews; what is shared lives in Redis (``redis_keys.py``).
 
 - **Ownership.** A table runs in the process holding its lease, an expiring key
-  renewed every third of ``lease_seconds``. Taking a lease draws a new fencing
+  renewed every third of ``lease_seconds`` from a thread of its own (``leases.py``:
+  a busy event loop does not starve it). Taking a lease draws a new fencing
   token; the process writes the token on the table's live games
   (``games.claim_games``) before it replays them, and the database refuses any
-  write with an older one. A process that finds a lease no longer its own drops
-  the table at once; one whose write is refused as fenced does the same.
+  write with an older one. A process that finds its lease held by another drops
+  the table at once; one whose write is refused as fenced does the same. A lease
+  that lapsed with nobody taking it is set again, and kept if the game still
+  carries its token.
 - **Failover.** Every process looks, every half lease, for live games whose table
   has no lease (its owner died or stalled past the lease) and adopts them from
   the action log: turn timers and disconnect graces start anew there.
@@ -37,11 +40,12 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from cardhall.hall import redis_keys as rk
 from cardhall.hall.coordinator import Connections, Joined, Lease
-from cardhall.hall.games import has_live_game
+from cardhall.hall.games import game_fence, has_live_game
+from cardhall.hall.leases import LeaseKeeper, Renewal
 from cardhall.hall.messages import ProtocolError, ServerMessage
 from cardhall.hall.peer import (
     CallReply,
@@ -54,7 +58,7 @@ from cardhall.hall.peer import (
     TableCall,
     parse_peer,
 )
-from cardhall.hall.timers import LEASE_SECONDS
+from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 
 if TYPE_CHECKING:
     from cardhall.hall.service import Hall
@@ -164,8 +168,13 @@ class RedisCoordinator:
     """Leases, routing, presence, queues and codes in Redis (see the module doc)."""
 
     def __init__(self, url: str, connections: Connections, *,
-                 lease_seconds: float = LEASE_SECONDS, prefix: str = rk.PREFIX) -> None:
-        self.redis: Redis = Redis.from_url(url, decode_responses=True)
+                 lease_seconds: float = LEASE_SECONDS, prefix: str = rk.PREFIX,
+                 pool: int = REDIS_POOL) -> None:
+        if pool < 2:
+            raise ValueError(f"the Redis pool needs 2 connections at least, not {pool}")
+        self.url = url
+        self.redis: Redis = Redis(connection_pool=BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=pool, timeout=CALL_SECONDS))
         self.connections = connections
         self.lease_seconds = lease_seconds
         self.lease_ms = _ms(lease_seconds)
@@ -179,6 +188,7 @@ class RedisCoordinator:
         self._ids = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._scripts: dict[str, Any] = {}
+        self._keeper: LeaseKeeper | None = None
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -197,7 +207,14 @@ class RedisCoordinator:
         await self._heartbeat()
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self.key(f"p:{self.process}"))
-        for work in (self._listen(pubsub), self.outbox.run(), self._renew_loop(),
+        loop = asyncio.get_running_loop()
+        lobby = hall.lobby
+        self._keeper = LeaseKeeper(
+            self.url, process=self.process, prefix=self.prefix, lease_ms=self.lease_ms,
+            interval=self.lease_seconds / 3, leases=lambda: list(dict(lobby.leases).values()),
+            on_renewed=lambda r: loop.call_soon_threadsafe(self._renewed, r))
+        self._keeper.start()
+        for work in (self._listen(pubsub), self.outbox.run(), self._heartbeat_loop(),
                      self._adopt_loop()):
             self._spawn(work)
         log.info("joined the cluster as %s", self.process,
@@ -206,6 +223,8 @@ class RedisCoordinator:
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        if self._keeper is not None:
+            await asyncio.to_thread(self._keeper.stop)
         if self._hall is not None:
             for lease in list(self._hall.lobby.leases.values()):
                 await self.release(lease)  # a clean stop: the others adopt at once
@@ -244,28 +263,51 @@ class RedisCoordinator:
                 pipe.set(self.key(f"seat:{player}"), table.id, nx=True)
         await pipe.execute()
 
-    async def _renew_loop(self) -> None:
+    async def _heartbeat_loop(self) -> None:
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
-                await self._renew()
+                await self._heartbeat()
             except Exception:
-                log.exception("renewing the leases failed")
+                log.exception("the heartbeat failed")
 
-    async def _renew(self) -> None:
-        """Renew every lease of this process; drop the tables whose lease is not ours."""
+    def _renewed(self, renewal: Renewal) -> None:
+        """On the loop: what the lease keeper's renewal found (``leases.py``). A lease
+        replaced here meanwhile (the table closed or was taken again) is not touched."""
         assert self._hall is not None
-        await self._heartbeat()
-        leases = list(self._hall.lobby.leases.values())
-        if not leases:
-            return
-        lost = await self.script(rk.RENEW, [self.key(f"lease:{x.table}") for x in leases],
-                                 [self.lease_ms, *(self._value(x) for x in leases)])
-        for i in lost:
-            table = leases[int(i) - 1].table
-            log.warning("table %s: lease lost; dropped here", table,
-                        extra={"event": "lease_lost", "table": table})
-            self._hall.drop(table)
+        leases = self._hall.lobby.leases
+        for lease in renewal.lost:
+            if leases.get(lease.table) == lease:
+                self._lose(lease.table, "lease lost")
+        lapsed = [x for x in renewal.lapsed if leases.get(x.table) == x]
+        if lapsed:
+            self._spawn(self._check_lapsed(lapsed))
+        for gone in (x for x in renewal.lapsed if leases.get(x.table) != x):
+            self._spawn(self.release(gone))  # it closed here meanwhile: not ours to keep
+
+    def _lose(self, table: str, why: str) -> None:
+        assert self._hall is not None
+        log.warning("table %s: %s; dropped here", table, why,
+                    extra={"event": "lease_lost", "table": table})
+        self._hall.drop(table)
+
+    async def _check_lapsed(self, lapsed: list[Lease]) -> None:
+        """Leases that ran out with nobody taking them, set again by the keeper: keep each
+        table whose game still carries our token; drop one another process took over
+        (and gave up) meanwhile."""
+        assert self._hall is not None
+        for lease in lapsed:
+            table = self._hall.lobby.tables.get(lease.table)
+            if table is None or self._hall.lobby.leases.get(lease.table) != lease:
+                continue
+            stored = None if table.game_id is None else await game_fence(self._hall.db,
+                                                                         table.game_id)
+            if stored is None or stored == lease.fence:
+                log.warning("table %s: its lease had lapsed; taken again (fence %s)",
+                            lease.table, lease.fence,
+                            extra={"event": "lease_lapsed", "table": lease.table})
+            else:
+                self._lose(lease.table, f"another process took it over (fence {stored})")
 
     async def _adopt_loop(self) -> None:
         assert self._hall is not None

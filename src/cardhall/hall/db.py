@@ -19,6 +19,15 @@ nobody sleeps in the busy handler (which is left for other processes, e.g. ``car
 admin``). Read-only work uses ``read()``: a plain deferred transaction, which in WAL
 mode neither waits for the writer nor holds it up.
 
+On PostgreSQL the connection pool is sized for the hall (``pool``, ``cardhall serve
+--db-pool``): each table has at most one append in flight and the action log writes
+them in batches, so the pool bounds the settlements, logins and reads that run at once;
+a task past it waits up to ``POOL_WAIT`` seconds for a connection. Every connection
+carries ``idle_in_transaction_session_timeout``: a connection left idle inside a
+transaction (a bug: every unit of work here is one ``async with``) is ended by the
+server instead of holding its locks, and is named ``cardhall`` in
+``pg_stat_activity`` so an operator finds it.
+
 ``await upgrade(url)`` applies the migrations shipped inside the package; the server
 calls it on start, and running it again changes nothing.
 """
@@ -46,6 +55,16 @@ from sqlalchemy.ext.asyncio import (
 )
 
 DEFAULT_URL = "sqlite:///hall.db"
+
+#: PostgreSQL connections one process keeps open (``--db-pool``); as many again may be
+#: opened for a burst.
+POOL = 20
+#: Seconds a unit of work waits for a pooled connection before it fails.
+POOL_WAIT = 30.0
+#: Milliseconds a connection may sit idle inside a transaction before PostgreSQL ends it.
+IDLE_IN_TRANSACTION_MS = 60_000
+#: ``application_name`` of the hall's connections (``pg_stat_activity``).
+APPLICATION = "cardhall"
 
 #: An execution option: the transaction only reads (SQLite begins it DEFERRED).
 READ_ONLY = "cardhall_read_only"
@@ -94,9 +113,19 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
         conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
-def make_engine(url: str | URL = DEFAULT_URL, **kwargs: Any) -> AsyncEngine:
-    """An async engine for a plain sqlite:// or postgresql:// URL."""
+def make_engine(url: str | URL = DEFAULT_URL, *, pool: int = POOL,
+                **kwargs: Any) -> AsyncEngine:
+    """An async engine for a plain sqlite:// or postgresql:// URL (on PostgreSQL with a
+    pool of ``pool`` connections, see the module doc)."""
     u = async_url(url)
+    if u.get_backend_name() == "postgresql":
+        if pool < 1:
+            raise DatabaseError(f"the database pool needs a connection at least, not {pool}")
+        kwargs = {"pool_size": pool, "max_overflow": pool, "pool_timeout": POOL_WAIT,
+                  "connect_args": {"server_settings": {
+                      "application_name": APPLICATION,
+                      "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}},
+                  **kwargs}
     engine = create_async_engine(u, **kwargs)
     if u.get_backend_name() == "sqlite":
         _sqlite_setup(engine)

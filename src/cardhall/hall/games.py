@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -121,43 +121,76 @@ async def append_action(db: Database, game_id: str, seq: int, action: str,
         raise Conflict(f"game {game_id} already has action {seq}") from None
 
 
-async def append_actions(
-        db: Database,
-        rows: Sequence[tuple[str, int, str, int | None, datetime, int | None]]) -> None:
-    """Append many actions, of any games, in one transaction: all or none.
+#: PostgreSQL: a batch of the action log as one statement, whatever its size (the rows
+#: come as arrays, so the statement is prepared once): each row is written only if its
+#: game is live and, when it carries a token, the game's token is that one. The game
+#: rows are read FOR SHARE (when fenced), so a takeover's claim waits for the insert in
+#: flight, and a claim that commits first makes the insert see the new token.
+_PG_APPEND = """
+INSERT INTO actions (game_id, seq, seat, action, created)
+SELECT v.game_id, v.seq, v.seat, v.action, v.created
+FROM unnest(CAST(:games AS varchar[]), CAST(:seqs AS integer[]), CAST(:seats AS integer[]),
+            CAST(:actions AS text[]), CAST(:created AS timestamptz[]),
+            CAST(:fences AS bigint[])) AS v(game_id, seq, seat, action, created, fence)
+JOIN games g ON g.id = v.game_id
+WHERE g.status = 'live' AND (v.fence IS NULL OR g.fence = v.fence)
+RETURNING game_id, seq
+"""
 
-    ``rows`` are (game, seq, action, seat, created, fence); a row whose fence is not
-    its game's makes the batch fail with ``Fenced``. One query checks that every game
-    is live and one multi-row INSERT writes them; the (game, seq) key refuses an
-    action that was already written (Conflict, nothing written). Unlike
-    ``append_action`` it does not look up each game's last seq: its caller (the
-    table, through ``journal.ActionJournal``) knows it, and the key already refuses a
-    second writer of the same number.
+ActionRow = tuple[str, int, str, int | None, datetime, int | None]
+
+
+async def append_actions(db: Database, rows: Sequence[ActionRow]) -> list[ActionRow]:
+    """Append many actions, of any games, at once; returns the rows it did not write.
+
+    ``rows`` are (game, seq, action, seat, created, fence). A row is written when its
+    game is live and its fence (if any) is the game's; the others are returned, for the
+    caller to write with ``append_action``, which says why each is refused (Fenced,
+    Conflict, NotFound). The (game, seq) key refuses an action that was already written:
+    then nothing is written and the batch raises Conflict. Unlike ``append_action`` it
+    does not look up each game's last seq: its caller (the table, through
+    ``journal.ActionJournal``) knows it, and the key refuses a second writer of the
+    same number.
+
+    On PostgreSQL that is one statement and one round trip (``_PG_APPEND``, committed
+    by itself); on SQLite one transaction that reads the games, then inserts.
     """
     if not rows:
-        return
-    ids = {r[0] for r in rows}
-    fences = {r[0]: r[5] for r in rows if r[5] is not None}
+        return []
     try:
-        async with db.transaction() as s:
-            if fences:
-                query = select(Game.id, Game.fence).where(Game.id.in_(ids), Game.status == LIVE)
-                found = (await s.execute(query.with_for_update(read=True))).all()
-                stored = {g: f for g, f in found}
-                live = set(stored)
-                for g, fence in fences.items():
-                    if g in stored:
-                        _check_fence(g, stored[g], fence)
-            else:
-                live = set((await s.execute(select(Game.id).where(
-                    Game.id.in_(ids), Game.status == LIVE))).scalars())
-            if missing := ids - live:
-                raise Conflict(f"game {sorted(missing)[0]} is not live")
-            await s.execute(insert(Action), [
-                {"game_id": g, "seq": seq, "seat": seat, "action": action, "created": created}
-                for g, seq, action, seat, created, _ in rows])
+        if db.dialect == "postgresql":
+            written = await _append_pg(db, rows, fenced=any(r[5] is not None for r in rows))
+        else:
+            written = await _append_sqlite(db, rows)
     except IntegrityError:
         raise Conflict("an action of this batch was already written") from None
+    return [r for r in rows if (r[0], r[1]) not in written]
+
+
+async def _append_pg(db: Database, rows: Sequence[ActionRow],
+                     fenced: bool) -> set[tuple[str, int]]:
+    sql = _PG_APPEND.replace("RETURNING", "FOR SHARE OF g\nRETURNING") if fenced else \
+        _PG_APPEND
+    params = {"games": [r[0] for r in rows], "seqs": [r[1] for r in rows],
+              "actions": [r[2] for r in rows], "seats": [r[3] for r in rows],
+              "created": [r[4] for r in rows], "fences": [r[5] for r in rows]}
+    async with db.engine.connect() as conn:
+        auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        done = await auto.execute(text(sql), params)
+        return {(str(g), int(q)) for g, q in done.all()}
+
+
+async def _append_sqlite(db: Database, rows: Sequence[ActionRow]) -> set[tuple[str, int]]:
+    ids = {r[0] for r in rows}
+    async with db.transaction() as s:
+        stored = {g: f for g, f in (await s.execute(select(Game.id, Game.fence).where(
+            Game.id.in_(ids), Game.status == LIVE))).all()}
+        ok = [r for r in rows if r[0] in stored and r[5] in (None, stored[r[0]])]
+        if ok:
+            await s.execute(insert(Action), [
+                {"game_id": g, "seq": seq, "seat": seat, "action": action, "created": created}
+                for g, seq, action, seat, created, _ in ok])
+        return {(r[0], r[1]) for r in ok}
 
 
 async def actions(db: Database, game_id: str) -> list[str]:
@@ -232,6 +265,13 @@ async def has_live_game(db: Database, table_id: str) -> bool:
     async with db.read() as s:
         return await s.scalar(select(Game.id).where(Game.table_id == table_id,
                                                     Game.status == LIVE).limit(1)) is not None
+
+
+async def game_fence(db: Database, game_id: str) -> int | None:
+    """The token stored on a game (its owner's), or None if there is no such game."""
+    async with db.read() as s:
+        fence = await s.scalar(select(Game.fence).where(Game.id == game_id))
+        return None if fence is None else int(fence)
 
 
 async def live_tables(db: Database) -> list[str]:

@@ -12,13 +12,16 @@ at once, and under load the batches grow by themselves, with no timer.
 The guarantees are the ones of ``append_action``: each caller's ``append``
 returns only after the transaction holding its row has committed, so a table
 still broadcasts only what is durable, and each table's actions still come in
-its own order (a table has at most one append in flight: it waits for it). If
-a batch fails (a ``(game, seq)`` that exists: another process wrote it; a game
-that is no longer live), it is rolled back whole and its rows are written again
-one by one with ``append_action``'s checks, so only the offending rows fail,
-with the same ``Conflict``. A row written by a process that lost its table's lease
-fails with ``Fenced`` (its ``fence`` is not the game's): the batch is rolled back
-and retried row by row too, so the other tables' rows still commit.
+its own order (a table has at most one append in flight: it waits for it). The
+batch checks each row's game inside the insert itself (on PostgreSQL one
+``INSERT … SELECT`` that joins the games: live, and the row's fencing token the
+game's), so a batch is one round trip there; a row it refuses (its game ended, or
+its writer lost the table's lease: another token is on the game) is not written,
+the others are, and the refused rows are written again one by one with
+``append_action``'s checks, which fail with the right error (``Conflict``,
+``Fenced``). If the batch fails whole (a ``(game, seq)`` that exists: another
+process wrote it), it is rolled back and its rows are written one by one too, so
+only the offending rows fail.
 
 Bounded: the pending rows are at most one per live table (each waits for its
 own), and one transaction takes at most ``BATCH_LIMIT`` of them.
@@ -33,7 +36,7 @@ from datetime import datetime
 
 from cardhall.hall.db import Database
 from cardhall.hall.errors import BadRequest
-from cardhall.hall.games import append_action, append_actions
+from cardhall.hall.games import ActionRow, append_action, append_actions
 from cardhall.hall.models import utcnow
 
 log = logging.getLogger("cardhall.hall.journal")
@@ -102,27 +105,33 @@ class ActionJournal:
 
     async def _write(self, batch: list[_Row]) -> None:
         try:
-            await append_actions(self.db, [(r.game_id, r.seq, r.action, r.seat, r.created,
-                                            r.fence) for r in batch])
+            refused = await append_actions(self.db, [_values(r) for r in batch])
         except Exception as exc:
             if len(batch) == 1:
                 _resolve(batch[0], exc)
                 return
             log.info("a batch of %d actions failed (%s): writing them one by one",
                      len(batch), exc)
-            for r in batch:
-                try:
-                    await append_action(self.db, r.game_id, r.seq, r.action, r.seat,
-                                        now=r.created, fence=r.fence)
-                except Exception as one:
-                    _resolve(r, one)
-                else:
-                    _resolve(r, None)
+            await self._one_by_one(batch)
             return
         self.batches += 1
-        self.rows += len(batch)
+        self.rows += len(batch) - len(refused)
+        left = {(g, seq) for g, seq, *_ in refused}
         for r in batch:
-            _resolve(r, None)
+            if (r.game_id, r.seq) not in left:
+                _resolve(r, None)
+        # Not live, or fenced: append_action says which, row by row (nothing is written).
+        await self._one_by_one([r for r in batch if (r.game_id, r.seq) in left])
+
+    async def _one_by_one(self, rows: list[_Row]) -> None:
+        for r in rows:
+            try:
+                await append_action(self.db, r.game_id, r.seq, r.action, r.seat,
+                                    now=r.created, fence=r.fence)
+            except Exception as one:
+                _resolve(r, one)
+            else:
+                _resolve(r, None)
 
     async def close(self) -> None:
         """Write what is pending, then take no more appends."""
@@ -131,6 +140,10 @@ class ActionJournal:
             self._wake.set()
             await self._task
             self._task = None
+
+
+def _values(r: _Row) -> ActionRow:
+    return (r.game_id, r.seq, r.action, r.seat, r.created, r.fence)
 
 
 def _resolve(row: _Row, exc: BaseException | None) -> None:

@@ -59,6 +59,7 @@ class Lobby:
         self._releasing: set[asyncio.Task[None]] = set()
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}  # room → (since, timer)
         self.latency_hook: Callable[[float], None] | None = None
+        self.settled_hook: Callable[[], None] | None = None  # a game's end was committed
 
     # -- where a player is -------------------------------------------------------------
 
@@ -193,6 +194,7 @@ class Lobby:
     async def adopt(self, table: Table, lease: Lease) -> None:
         """Run ``table`` here under ``lease``: it takes commands from now on."""
         table.latency_hook = self.latency_hook
+        table.settled_hook = self.settled_hook
         table.on_seats = self._seats
         table.on_drop = self._dropped
         self.tables[table.id] = table

@@ -43,18 +43,29 @@ end
 
 ACQUIRE = _LEASE + "return lease(KEYS[1], KEYS[2], ARGV[1], ARGV[2])"
 
-#: Lua: renew every lease KEYS[i] whose value is still ARGV[i+1] for ARGV[1] ms;
-#: returns the indexes (from 1) of those that are not ours any more.
+#: Lua: KEYS = this process's ``alive`` key, the token counter, then its leases; ARGV =
+#: lease ms, then each lease's value ("{process} {fence}"). Renews ``alive`` and every
+#: lease still ours. One whose key expired (nobody took it) is set again with our value,
+#: and the counter raised to at least its token. Returns {lost, lapsed}: the indexes
+#: (from 1, among the leases) held by another process, and those set again.
 RENEW = """
-local lost = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[i + 1] then
-    redis.call('pexpire', key, ARGV[1])
+redis.call('set', KEYS[1], '1', 'PX', ARGV[1])
+local lost, lapsed = {}, {}
+for i = 3, #KEYS do
+  local mine = ARGV[i - 1]
+  local held = redis.call('get', KEYS[i])
+  if held == mine then
+    redis.call('pexpire', KEYS[i], ARGV[1])
+  elseif held then
+    table.insert(lost, i - 2)
   else
-    table.insert(lost, i)
+    redis.call('set', KEYS[i], mine, 'PX', ARGV[1])
+    local f = tonumber(string.match(mine, ' (%d+)$'))
+    if tonumber(redis.call('get', KEYS[2]) or '0') < f then redis.call('set', KEYS[2], f) end
+    table.insert(lapsed, i - 2)
   end
 end
-return lost
+return {lost, lapsed}
 """
 
 #: Lua: raise the counter KEYS[1] to ARGV[1] if it is below (never lowers it).

@@ -127,6 +127,7 @@ class Table:
         #: Told when the table is dropped because another process owns it now.
         self.on_drop: Callable[[Table], None] | None = None
         self.phase = TablePhase.WAITING
+        self.dropped = False  # closed because another process owns the table now
         self.game: GameState | None = None
         self.game_id: str | None = None
         self.deadline: int | None = None  # ms since the epoch
@@ -139,6 +140,8 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         self.actions_accepted = 0
         self.latency_hook: Callable[[float], None] | None = None
+        #: Told once per game whose end (settled or dissolved) this table committed.
+        self.settled_hook: Callable[[], None] | None = None
 
     # -- running ---------------------------------------------------------------------
 
@@ -148,6 +151,9 @@ class Table:
     async def _run(self) -> None:
         while self.phase != TablePhase.CLOSED:
             cmd = await self.queue.get()
+            if self._is_closed():  # closed or dropped while we waited
+                _answer(cmd, self._gone())
+                break
             try:
                 await self._handle(cmd)
                 _answer(cmd, None)
@@ -156,17 +162,28 @@ class Table:
             except Fenced as exc:
                 log.warning("table %s: another process owns it now (%s): dropped", self.id, exc)
                 self._drop()
-                _answer(cmd, ProtocolError("busy", "this table moved to another server: "
-                                           "try again"))
+                _answer(cmd, self._gone())
             except Exception as exc:  # one bad command must not kill the table
                 log.exception("table %s: %s failed", self.id, cmd.kind)
                 _answer(cmd, ProtocolError("internal", f"table error: {exc}"))
         while not self.queue.empty():  # nobody waits for ever on a closed table
-            _answer(self.queue.get_nowait(),
-                    ProtocolError("unknown_table", f"table {self.id} has closed"))
+            _answer(self.queue.get_nowait(), self._gone())
+
+    def _is_closed(self) -> bool:
+        return self.phase == TablePhase.CLOSED
+
+    def _gone(self) -> ProtocolError:
+        """The answer to a command that finds the table closed: ``busy`` when it was
+        dropped (another process runs it now: the command goes there next time),
+        ``unknown_table`` when it ended here."""
+        if self.dropped:
+            return ProtocolError("busy", f"table {self.id} moved to another server: "
+                                 "try again")
+        return ProtocolError("unknown_table", f"table {self.id} has closed")
 
     def _drop(self) -> None:
         """Stop at once, saying nothing: another process runs this table now."""
+        self.dropped = True
         self.phase = TablePhase.CLOSED
         self._cancel_timers()
         if self.on_drop is not None:
@@ -488,6 +505,8 @@ class Table:
         balances = [s.balance for s in self.seats]
         beans = game_beans(result, self.room.N, self.room.A, balances)
         done = await self.store.settle(self, game, beans)
+        if self.settled_hook is not None:
+            self.settled_hook()
         self.phase = TablePhase.BETWEEN
         self._broadcast()
         message = Settled(table=self.id, game=self.game_id or "", result=result,

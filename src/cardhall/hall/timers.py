@@ -14,6 +14,9 @@ from typing import Any
 #: Seconds a table's lease lasts without renewal when several processes run the hall:
 #: about how long a dead process's tables wait before another takes them over.
 LEASE_SECONDS = 5.0
+#: Redis connections one process may open at most (``--redis-pool``): past that a
+#: command waits for a free one instead of failing.
+REDIS_POOL = 64
 
 #: Seconds per decision at the platform's default play time of 20 s.
 PLAY, FREE_LEAD, SETUP, LONG_SETUP = 20.0, 30.0, 15.0, 30.0

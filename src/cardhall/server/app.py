@@ -26,13 +26,13 @@ from starlette.staticfiles import StaticFiles
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
 from cardhall.hall.coordinator import Coordinator
-from cardhall.hall.db import Database, upgrade
+from cardhall.hall.db import POOL, Database, upgrade
 from cardhall.hall.errors import HallError
 from cardhall.hall.limits import RateLimiter
 from cardhall.hall.messages import ProtocolError
 from cardhall.hall.service import Hall
 from cardhall.hall.table import GRACE_SECONDS
-from cardhall.hall.timers import LEASE_SECONDS
+from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.server import api, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.metrics import Metrics
@@ -48,6 +48,8 @@ class Server:
     db_url: str
     redis_url: str | None = None
     lease_seconds: float = LEASE_SECONDS
+    db_pool: int = POOL
+    redis_pool: int = REDIS_POOL
     grace_seconds: float = GRACE_SECONDS
     bot_workers: int = 1
     registry: Registry = field(default_factory=Registry)
@@ -59,7 +61,6 @@ class Server:
         limits = self.config.limits
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
-        self.registry.on_send = self.metrics.sent
 
     @property
     def db(self) -> Database:
@@ -73,16 +74,18 @@ class Server:
 
     async def open(self) -> None:
         await upgrade(self.db_url)
-        self._db = Database.open(self.db_url)
+        self._db = Database.open(self.db_url, pool=self.db_pool)
         coordinator: Coordinator | None = None
         if self.redis_url is not None:
             from cardhall.hall.cluster import RedisCoordinator  # noqa: PLC0415 (with --redis)
             coordinator = RedisCoordinator(self.redis_url, self.registry,
-                                           lease_seconds=self.lease_seconds)
+                                           lease_seconds=self.lease_seconds,
+                                           pool=self.redis_pool)
         hall = Hall(self.config, self._db, self.registry, BotPool(self.bot_workers),
                     grace_seconds=self.grace_seconds, coordinator=coordinator,
                     connections=self.registry)
         hall.lobby.latency_hook = self.metrics.action_seconds.observe
+        hall.lobby.settled_hook = self.metrics.settlements.inc
         rebuilt = await hall.open()
         self._hall = hall
         log.info("hall open", extra={"event": "open", "rebuilt": rebuilt,
@@ -155,11 +158,13 @@ async def _internal(request: Request, exc: Exception) -> Response:
 def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_SECONDS,
                bot_workers: int = 1, on_ready: Callable[[], None] | None = None,
                redis_url: str | None = None,
-               lease_seconds: float = LEASE_SECONDS) -> Starlette:
+               lease_seconds: float = LEASE_SECONDS, db_pool: int = POOL,
+               redis_pool: int = REDIS_POOL) -> Starlette:
     """The hall's ASGI app over the database at ``db_url`` (migrated on start); with
     ``redis_url``, one of several processes sharing the hall through Redis."""
     server = Server(config, db_url, redis_url=redis_url, lease_seconds=lease_seconds,
-                    grace_seconds=grace_seconds, bot_workers=bot_workers)
+                    db_pool=db_pool, redis_pool=redis_pool, grace_seconds=grace_seconds,
+                    bot_workers=bot_workers)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -42,6 +42,11 @@ def register(sub: Any) -> None:
     serve.add_argument("--lease", type=float, default=5.0,
                        help="with --redis: seconds a table's lease lasts unrenewed (about "
                        "how long a dead process's tables wait for another to take them)")
+    serve.add_argument("--db-pool", type=int, default=20,
+                       help="PostgreSQL connections kept open (as many again for a burst)")
+    serve.add_argument("--redis-pool", type=int, default=64,
+                       help="with --redis: Redis connections at most (a command past them "
+                       "waits for a free one)")
     serve.add_argument("--grace", type=float, default=30.0,
                        help="seconds a disconnected player's seat waits before it counts "
                        "as leaving")

@@ -36,13 +36,16 @@ def serve(args: argparse.Namespace) -> None:
                                 "postgresql:// --db (SQLite is one process's)")
         if args.lease <= 0:
             raise DatabaseError(f"--lease must be positive, not {args.lease}")
+        if args.db_pool < 1 or args.redis_pool < 2:
+            raise DatabaseError("--db-pool needs 1 connection at least, --redis-pool 2")
         async_url(args.db)
     except (ConfigError, DatabaseError) as exc:
         raise SystemExit(f"cardhall: {exc}") from None
     logs.setup(args.log_level)
     # Once the hall is open (its live tables rebuilt): fewer, shorter GC pauses.
     app = create_app(config, args.db, grace_seconds=args.grace, bot_workers=args.bot_workers,
-                     on_ready=tune_gc, redis_url=args.redis, lease_seconds=args.lease)
+                     on_ready=tune_gc, redis_url=args.redis, lease_seconds=args.lease,
+                     db_pool=args.db_pool, redis_pool=args.redis_pool)
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:

@@ -192,11 +192,8 @@ class Registry:
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
         self.by_player: dict[str, Connection] = {}
-        self.on_send: Callable[[str, ServerMessage], None] | None = None
 
     def send(self, player_id: str, message: ServerMessage) -> None:
-        if self.on_send is not None:
-            self.on_send(player_id, message)
         conn = self.by_player.get(player_id)
         if conn is not None:
             conn.send(message)

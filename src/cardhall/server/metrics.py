@@ -7,12 +7,9 @@ from the hall when scraped rather than kept up to date on every change.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-
-from cardhall.hall.messages import ServerMessage, Settled
 
 if TYPE_CHECKING:
     from cardhall.server.app import Server
@@ -44,21 +41,16 @@ class Metrics:
         self.message_seconds = Histogram(
             "cardhall_message_seconds", "time to handle one client message, by type", ["type"],
             buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0), registry=r)
+        # Counted where the game's end is committed (its table's owner), once per game,
+        # however many processes tell its players.
         self.settlements = Counter("cardhall_settlements", "games settled", registry=r)
         self.errors = Counter("cardhall_errors", "errors sent to clients, by code", ["code"],
                               registry=r)
         self.http_errors = Counter("cardhall_http_errors", "HTTP error answers, by code",
                                    ["code"], registry=r)
-        self._settled: deque[str] = deque(maxlen=4096)  # game ids already counted
 
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()
-
-    def sent(self, player_id: str, message: ServerMessage) -> None:
-        """Seen on every outbound message: a settlement goes to each player, count it once."""
-        if isinstance(message, Settled) and message.game not in self._settled:
-            self._settled.append(message.game)
-            self.settlements.inc()
 
     def render(self, server: Server, waiting: dict[str, int]) -> bytes:
         """The exposition text; ``waiting`` is each room's queue (shared by every process

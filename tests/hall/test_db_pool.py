@@ -1,0 +1,41 @@
+"""The PostgreSQL pool: bounded, waited for (not failed) past its size, and every
+connection named and set to end a transaction left idle (``db.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import text
+
+from cardhall.hall import accounts, games
+from cardhall.hall.config import Economy
+from cardhall.hall.db import APPLICATION, Database, upgrade
+from tests.conftest import new_pg_database
+from tests.hall.pg import PostgresServer
+
+
+async def test_a_small_pool_serves_many_tasks_and_leaves_nothing_idle_in_transaction(
+        pg_server: PostgresServer, economy: Economy) -> None:
+    url = await new_pg_database(pg_server)
+    await upgrade(url)
+    db = Database.open(url, pool=2)
+    try:
+        players = [(await accounts.create_guest(db, economy)).player.id for _ in range(3)]
+        gid = await games.create_game(db, table_id="t", room_id="r", variant="ddz3",
+                                      players=players, seed=1)
+        # 60 units of work at once over 2 (+2 burst) connections: they wait their turn.
+        found = await asyncio.gather(*(games.has_live_game(db, "t") for _ in range(60)))
+        assert all(found)
+        assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        async with db.read() as s:
+            timeout = await s.scalar(text("SHOW idle_in_transaction_session_timeout"))
+            assert timeout == "1min"
+            rows = (await s.execute(text(
+                "SELECT state FROM pg_stat_activity WHERE application_name = :app "
+                "AND datname = current_database() AND pid <> pg_backend_pid()"),
+                {"app": APPLICATION})).scalars().all()
+        assert 1 <= len(rows) <= 4, rows  # the pool's, no more
+        assert "idle in transaction" not in rows, rows
+        assert await games.game_fence(db, gid) == 0
+    finally:
+        await db.close()
