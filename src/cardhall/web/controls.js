@@ -1,10 +1,12 @@
 // The action row under the table: 不出 / 提示 / 出牌 in a play phase (出牌 enabled only for
-// a legal selection, the reason shown otherwise), a card pick for burying, and for every
+// a legal selection, the reason shown otherwise; cards with several readings open a
+// chooser, unless 提示 picked the reading), a card pick for burying, and for every
 // other phase one labelled button per legal action (a list when there are many).
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { actionLabel } from "./actions.js";
-import { playFor } from "./judge.js";
+import { readingsFor } from "./judge.js";
+import { chooserEl, readingName } from "./readings.js";
 
 /** Verbs whose argument is the selected cards: the button sends "verb card card …". */
 const PICK_VERBS = ["bury"];
@@ -58,15 +60,21 @@ export function controlsEl(s, ui) {
   const others = legal.filter((a) => !a.startsWith("play ") && !picks.includes(a) && a !== "pass");
   const sel = ui.hand.selected();
   if (isPlay) {
-    const action = playFor(view, sel);
+    const readings = readingsFor(view, sel);
+    const hinted = readings.includes(ui.hinted()) ? ui.hinted() : null;
+    const action = hinted || (readings.length === 1 ? readings[0] : null);
     if (legal.includes("pass")) {
       box.append(button("pass", actionLabel("pass", view.variant, "play"), () => ui.send("pass"),
         { disabled: ui.busy(), key: "X" }));
     }
     box.append(button("hint", t("table.hint"), () => ui.hint(), { key: "H" }));
-    box.append(button("play", t("table.play"), () => ui.send(action),
-      { primary: true, disabled: ui.busy() || !action, key: "P" }));
-    if (sel.length && !action) reason.textContent = t("table.illegal", { why: t("table.why") });
+    box.append(button("play", t("table.play"), () => (action ? ui.send(action)
+      : ui.choose(readings)), { primary: true, disabled: ui.busy() || !readings.length, key: "P" }));
+    if (sel.length && !readings.length) reason.textContent = t("table.illegal", { why: t("table.why") });
+    else if (hinted && readings.length > 1) reason.textContent = readingName(hinted);
+    if (ui.choices()) {
+      box.append(chooserEl(ui.choices(), (a) => ui.send(a), () => ui.choose(null)));
+    }
   } else if (picks.length) {
     const verb = picks[0].split(" ")[0];
     const need = picks[0].split(" ").length - 1;

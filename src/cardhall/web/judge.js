@@ -1,6 +1,7 @@
 // Judging a selection of the own hand against the view's legal plays, without asking the
 // server: from the listed "play …" texts when legal_complete, else by the walk over the
-// `plays` diagram (docs/contract.md). Also the 提示 list and the cards a play takes.
+// `plays` diagram (docs/contract.md); every reading of a selection, the 提示 list and the
+// cards a play takes.
 import { RANKS, rankOf, splitCards } from "./cards.js";
 
 /** The hand cards a play text takes: "play 33344+5" → 3 3 3 4 4 5; "play 388+22=888+22"
@@ -46,27 +47,37 @@ function rankText(counts) {
 }
 
 /**
- * The play action for the selected cards, or null if they are no legal play.
- * Listed plays: the first listed text that takes exactly these cards.
+ * Every reading of the selected cards, as the play texts to send ([] if they are no legal
+ * play). Listed plays: each listed text that takes exactly these cards, in the listed
+ * order (3339 as 333+9 and as the soft bomb 3333). The diagram only says whether the
+ * cards are legal, not how they read: one text, the cards alone.
  */
-export function playFor(view, selected) {
-  if (!selected.length) return null;
+export function readingsFor(view, selected) {
+  if (!selected.length) return [];
   const isSuited = suited(view);
   if (view.legal_complete || !view.plays) {
     const want = key(selected, isSuited);
-    return view.legal.find((a) => a.startsWith("play ") && key(playCards(a), isSuited) === want)
-      || null;
+    return view.legal.filter((a) => a.startsWith("play ") && key(playCards(a), isSuited) === want);
   }
   const counts = countBy(selected, isSuited);
-  if (Object.keys(counts).some((k) => !view.plays.labels.includes(k))) return null;
-  if (!walk(view.plays, counts)) return null;
-  return `play ${isSuited ? [...selected].sort().join(" ") : rankText(counts)}`;
+  if (Object.keys(counts).some((k) => !view.plays.labels.includes(k))) return [];
+  if (!walk(view.plays, counts)) return [];
+  return [`play ${isSuited ? [...selected].sort().join(" ") : rankText(counts)}`];
 }
 
-/** Every legal play (as the hand cards it takes), in the order 提示 offers them. */
+/** The first reading of the selected cards, or null if they are no legal play. */
+export function playFor(view, selected) {
+  return readingsFor(view, selected)[0] || null;
+}
+
+/**
+ * Every legal play in the order 提示 offers them: {cards, text} (text: the reading to
+ * send, so that 提示 steps through each reading of the same cards; null from the diagram).
+ */
 export function hints(view, limit = 400) {
   if (view.legal_complete || !view.plays) {
-    return view.legal.filter((a) => a.startsWith("play ")).map(playCards);
+    return view.legal.filter((a) => a.startsWith("play "))
+      .map((text) => ({ cards: playCards(text), text }));
   }
   const { labels, nodes, root } = view.plays;
   const out = [];
@@ -74,7 +85,7 @@ export function hints(view, limit = 400) {
   const dfs = (i, node) => {
     if (out.length >= limit) return;
     if (i === labels.length) {
-      if (node === 1) out.push(pick.flat());
+      if (node === 1) out.push({ cards: pick.flat(), text: null });
       return;
     }
     const kids = node > 1 ? nodes[node] : [];
@@ -86,7 +97,7 @@ export function hints(view, limit = 400) {
     }
   };
   dfs(0, root);
-  return out.sort((a, b) => a.length - b.length);
+  return out.sort((a, b) => a.cards.length - b.cards.length);
 }
 
 /** Pick hand cards (by index) matching `cards`: same suited card, or same rank. */

@@ -177,12 +177,14 @@ function mount(root, c, [tableId]) {
   let names = null;
   let hintAt = -1;
   let hintList = [];
+  let hinted = null; // the reading 提示 picked for the selection it made
+  let choices = null; // the readings the chooser offers, while it is open
   let busy = false;
   let errorText = "";
   let rounds = 0; // rounds (tricks) seen to end here: the table emptied during play
   let lastTable = null;
   let counterOn = localStorage.getItem("cardhall.counter") !== "0";
-  const hand = new Hand(() => { errorText = ""; drawControls(); });
+  const hand = new Hand(() => { errorText = ""; hinted = null; choices = null; drawControls(); });
   const screen = h("section", { class: "table" });
   root.append(screen);
   const stopClocks = runClocks(screen);
@@ -193,6 +195,7 @@ function mount(root, c, [tableId]) {
     const s = st();
     if (!s) return;
     busy = true;
+    choices = null;
     c.ws.send({ type: "act", table: tableId, action, seq: s.seq });
     drawControls();
   };
@@ -201,7 +204,17 @@ function mount(root, c, [tableId]) {
     hint() {
       if (!hintList.length) return;
       hintAt = (hintAt + 1) % hintList.length;
-      hand.select(pickIndexes(hand.cards, hintList[hintAt]) || []);
+      hand.select(pickIndexes(hand.cards, hintList[hintAt].cards) || []);
+      hinted = hintList[hintAt].text;
+      drawControls();
+    },
+    hinted: () => hinted,
+    choices: () => choices,
+    choose(list) {
+      choices = list;
+      drawControls();
+      const first = screen.querySelector(list ? ".chooser .reading" : "#play");
+      if (first) first.focus();
     },
     busy: () => busy,
     error: () => errorText,
@@ -288,6 +301,8 @@ function mount(root, c, [tableId]) {
       busy = false;
       errorText = "";
       hintAt = -1;
+      hinted = null;
+      choices = null;
       const table = msg.view ? msg.view.table : null;
       if (lastTable && (!table || (table.plays && table.plays.length < (lastTable.plays || []).length))) {
         rounds += 1;
@@ -309,7 +324,8 @@ function mount(root, c, [tableId]) {
     if (id) {
       const b = screen.querySelector(`#${id}`);
       if (b && !b.disabled) { e.preventDefault(); b.click(); }
-    } else if (e.key === "Escape") hand.select([]);
+    } else if (e.key === "Escape" && choices) ui.choose(null);
+    else if (e.key === "Escape") hand.select([]);
   };
   document.addEventListener("keydown", keys);
   draw();
