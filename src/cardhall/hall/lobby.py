@@ -30,8 +30,9 @@ from cardhall.hall.config import HallConfig, Room
 from cardhall.hall.coordinator import Coordinator, Joined, Lease
 from cardhall.hall.messages import Invite, ProtocolError, Queued
 from cardhall.hall.peer import TableCall
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat
 from cardhall.hall.store import DbStore
-from cardhall.hall.table import BOT_NAMES, BOT_TITLE, GRACE_SECONDS, Command, Seat, Table
+from cardhall.hall.table import GRACE_SECONDS, Table
 
 log = logging.getLogger("cardhall.hall.lobby")
 

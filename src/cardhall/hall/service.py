@@ -44,16 +44,9 @@ from cardhall.hall.messages import (
 )
 from cardhall.hall.outbox import Outbox
 from cardhall.hall.peer import CallKind, TableCall
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
 from cardhall.hall.store import DbStore
-from cardhall.hall.table import (
-    BOT_NAMES,
-    BOT_TITLE,
-    GRACE_SECONDS,
-    Command,
-    Seat,
-    Table,
-    TablePhase,
-)
+from cardhall.hall.table import GRACE_SECONDS, Table
 
 log = logging.getLogger("cardhall.hall")
 

@@ -24,9 +24,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any
 
 from cardhall.games import GameState, IllegalAction, new_game, replay
 from cardhall.hall.botpool import BotPool
@@ -35,14 +33,11 @@ from cardhall.hall.economy import bot_balance, game_beans
 from cardhall.hall.errors import Fenced
 from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
 from cardhall.hall.outbox import Outbox
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase, TableStore
 from cardhall.hall.spectator import spectator_view
 from cardhall.hall.timers import decision_seconds
 
 log = logging.getLogger("cardhall.hall.table")
-
-#: The names and title the hall gives its bots, by seat.
-BOT_NAMES = ("机器人·甲", "机器人·乙", "机器人·丙", "机器人·丁", "机器人·戊")
-BOT_TITLE = "机器人"
 
 #: Commands a table may hold before refusing more (a flood is refused, not queued).
 QUEUE_LIMIT = 256
@@ -54,52 +49,6 @@ GRACE_SECONDS = 30.0
 #: Deals a table plays with every seat on 托管 before it gives the game up: 托管 never
 #: bids or declares, so such a table would redeal for ever (docs/rulings.md, "The hall").
 MAX_AUTO_DEALS = 10
-
-
-class TablePhase(StrEnum):
-    WAITING = "waiting"
-    PLAYING = "playing"
-    BETWEEN = "between"
-    CLOSED = "closed"
-
-
-@dataclass
-class Seat:
-    player: str | None  # None: a bot seat
-    name: str
-    title: str = ""
-    connected: bool = True
-    left: bool = False  # left the table during a game (his seat plays on under 托管)
-    wants_next: bool = False
-    balance: int = 0
-
-    @property
-    def human(self) -> bool:
-        return self.player is not None
-
-
-class TableStore(Protocol):
-    """Where a table's games live: the action log and the settlement."""
-
-    async def start_game(self, table: Table, game: GameState) -> str: ...
-    async def append(self, game_id: str, seq: int, action: str, seat: int | None,
-                     fence: int | None) -> None: ...
-    async def settle(self, table: Table, game: GameState,
-                     beans: list[int]) -> dict[str, Any]: ...
-    async def balances(self, players: list[str]) -> dict[str, int]: ...
-    async def golden_eyes(self, players: list[str]) -> dict[str, int]: ...
-    async def abandon(self, table: Table, game: GameState) -> None: ...
-
-
-@dataclass
-class Command:
-    kind: str
-    player: str | None = None
-    seat: int | None = None
-    text: str = ""
-    seq: int | None = None
-    token: Any = None
-    done: asyncio.Future[None] | None = field(default=None, repr=False)
 
 
 class Table:

@@ -25,7 +25,7 @@ from cardhall.hall.leaderboard import leaderboard
 from cardhall.hall.levels import title_for
 from cardhall.hall.limits import RateLimiter
 from cardhall.hall.models import Game, Player, Score
-from cardhall.hall.table import BOT_NAMES, BOT_TITLE
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE
 from cardhall.server.metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
