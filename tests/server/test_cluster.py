@@ -185,8 +185,13 @@ async def test_a_stale_owner_cannot_write(
             await advance(clients, table, lambda v: "stop" if v["counts"][0] < 16 else None)
             game_id = a.states[table]["game"]
             before = (await stored(p0.db_url, game_id))[0].fence
-            await asyncio.sleep(0.2)  # let the last states arrive, then forget them
-            for x in clients:
+            logged = len((await stored(p0.db_url, game_id))[1])
+
+            async def caught_up() -> bool:  # every state of the log has reached everyone
+                return all(x.states[table]["seq"] == logged for x in clients)
+
+            await until(caught_up, what="every client holds the latest state")
+            for x in clients:  # then forget them
                 x.pending()
             os.kill(p0.proc.pid, signal.SIGSTOP)  # p0 stalls past its lease
             for x in clients:  # p1 took the table over: its states
