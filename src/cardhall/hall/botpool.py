@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -38,13 +40,31 @@ def decide(name: str, variant: str, seat: int, seed: int, view: dict[str, Any]) 
     return bot.act(view)
 
 
+#: How often a worker checks that the hall that started it still lives.
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit once the hall process is gone (killed with SIGKILL, say), so no
+    orphaned worker outlives it waiting on a queue nobody will ever write to."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-hall", daemon=True).start()
+
+
 class BotPool:
     """Runs decisions in ``workers`` processes (threads with ``processes=False``)."""
 
     def __init__(self, workers: int = 1, cap: float = 2.0, processes: bool = True) -> None:
         self.cap = cap
-        self._executor: Executor = (ProcessPoolExecutor(max_workers=workers) if processes
-                                    else ThreadPoolExecutor(max_workers=workers))
+        self._executor: Executor = (
+            ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent,
+                                initargs=(os.getpid(),)) if processes
+            else ThreadPoolExecutor(max_workers=workers))
         self.fallbacks = 0
 
     async def decide(self, name: str, variant: str, seat: int, seed: int,
