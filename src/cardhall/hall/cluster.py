@@ -268,7 +268,8 @@ class RedisCoordinator:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
                 await self._heartbeat()
-            except Exception:
+            except Exception:  # Redis away or any fault: the loop lives on (a dead loop
+                # would mark the process gone for good); logged, retried next beat
                 log.exception("the heartbeat failed")
 
     def _renewed(self, renewal: Renewal) -> None:
@@ -315,7 +316,8 @@ class RedisCoordinator:
             await asyncio.sleep(self.lease_seconds / 2)
             try:
                 await self._hall.adopt_orphans()
-            except Exception:
+            except Exception:  # Redis or the database away, or one bad record: the
+                # adoption loop must outlive it (failover depends on it); retried next round
                 log.exception("adopting orphaned tables failed")
 
     # -- leases ------------------------------------------------------------------------

@@ -75,7 +75,8 @@ class LeaseKeeper:
         while not self._stop.wait(self.interval):
             try:
                 self.renew_once()
-            except Exception:
+            except Exception:  # Redis down, a timeout, a bug: this thread must not die,
+                # or every table of the process would lapse; log it and try next round
                 log.exception("renewing the leases failed (they are kept: tried again in "
                               "%.1f s)", self.interval)
 
