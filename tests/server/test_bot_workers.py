@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 from pathlib import Path
 
 from tests.server.conftest import start_hall
-from tests.server.play import guests
+from tests.server.play import first_legal, guests
 
 
 def children(pid: int) -> set[int]:
@@ -39,9 +40,15 @@ async def test_bot_workers_exit_when_the_hall_is_killed(tmp_path: Path) -> None:
     hall = start_hall(tmp_path)
     try:
         async with guests(hall.url, 1) as (solo,):
-            await solo.join("ddz3-bots")  # bots take the seats at once and decide
-            await solo.expect("state")
-            await until(lambda: children(hall.proc.pid), "a bot worker")
+            await solo.join("ddz3-bots")
+            # The pool starts its worker at the first bot decision, which waits while
+            # the guest is the first bidder: answer whenever it is his turn.
+            rng = random.Random(0)
+            while not children(hall.proc.pid):
+                msg = await solo.expect("state")
+                view, seat = msg["view"], msg["seat"]
+                if view is not None and seat in view["acting"]:
+                    await solo.act(msg["table"], first_legal(view, rng), msg["seq"])
             workers = children(hall.proc.pid)
             hall.kill()
             await until(lambda: not any(alive(w) for w in workers),
