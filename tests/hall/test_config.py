@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.games import VARIANTS
-from cardhall.hall.config import ConfigError, default_config, load_config, parse_config
+from cardhall.hall.config import ConfigError, Room, default_config, load_config, parse_config
 
 GOOD = """
 [[rooms]]
@@ -52,6 +52,8 @@ def test_defaults_cover_every_variant_at_growing_stakes() -> None:
         for lo, hi in pairwise(rooms):
             assert lo.N < hi.N and lo.A < hi.A and lo.min_beans < hi.min_beans
     assert load_config(None) == cfg
+    novice = cfg.room("ddz3-novice")
+    assert (novice.name, novice.name_en) == ("三人斗地主 新手场", "Dou Dizhu Novice")
     assert cfg.economy.starting_beans > 0 and cfg.limits.messages_per_second > 0
 
 
@@ -65,6 +67,7 @@ def test_file_is_read_into_typed_settings(tmp_path: Path) -> None:
         50, 10, 2, 1000, 5000)
     assert happy.turn_seconds == 15 and happy.bot_wait_seconds == 5
     assert cfg.room("bh").bot_wait_seconds is None  # absent: bots never fill the seats
+    assert cfg.room("bh").name_en == "保皇"  # no English name given: the one name serves
     assert cfg.room("bh").resolved_options() == VARIANTS["baohuang"].resolve({})
     assert cfg.economy.relief.amount == 800 and cfg.economy.golden_eye_price == 200
     assert cfg.limits.logins_per_minute == 4
@@ -103,3 +106,14 @@ def test_bad_config_names_the_key(text: str, message: str) -> None:
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"missing\.toml: cannot read"):
         load_config(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(("given", "name", "name_en"), [
+    ({}, "三人斗地主 r1", "Dou Dizhu r1"),
+    ({"name": "好友场"}, "好友场", "好友场"),
+    ({"name": "好友场", "name_en": "Friends"}, "好友场", "Friends"),
+    ({"name_en": "Friends"}, "三人斗地主 r1", "Friends"),
+])
+def test_room_names_in_both_languages(given: dict[str, str], name: str, name_en: str) -> None:
+    room = Room(id="r1", variant="ddz3", N=1, A=0, min_beans=0, **given)
+    assert (room.name, room.name_en) == (name, name_en)

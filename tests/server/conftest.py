@@ -33,8 +33,9 @@ def rooms_toml() -> str:
         for kind, extra in (("humans", "turn_seconds = 30\n"),
                             ("bots", "turn_seconds = 30\nbot_wait_seconds = 0\n"),
                             ("timeout", "turn_seconds = 1.5\n")):
-            out.append(f'[[rooms]]\nid = "{v}-{kind}"\nname = "{v} {kind}"\n'
-                       f'variant = "{v}"\nN = 10\nA = 5\nmin_beans = 0\n{extra}')
+            out.append(f'[[rooms]]\nid = "{v}-{kind}"\nname = "{v} {kind}场"\n'
+                       f'name_en = "{v} {kind} room"\nvariant = "{v}"\n'
+                       f'N = 10\nA = 5\nmin_beans = 0\n{extra}')
     return "\n".join(out)
 
 

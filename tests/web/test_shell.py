@@ -24,9 +24,14 @@ def test_guest_enters_in_one_click_and_sees_every_variant(desktop: Page) -> None
 def test_english_is_one_click_away_and_remembered(new_page: PageMaker) -> None:
     page = new_page()
     open_lobby(page)
+    room = page.locator(".room[data-room='ddz3-bots'] strong")
+    expect(room).to_have_text("ddz3 bots场")
     page.get_by_role("button", name="Switch to English").click()
     expect(page.get_by_role("button", name="Play as guest")).to_be_visible()
+    expect(room).to_have_text("ddz3 bots room")  # the room's English name
     page.reload()
     expect(page.get_by_role("button", name="Play as guest")).to_be_visible()
+    expect(room).to_have_text("ddz3 bots room")
     page.get_by_role("button", name="切换到中文").click()
     expect(page.get_by_role("button", name="游客进入")).to_be_visible()
+    expect(room).to_have_text("ddz3 bots场")

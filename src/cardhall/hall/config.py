@@ -56,6 +56,9 @@ class Room(_Strict):
     id: str
     #: Shown in the lobby; by default the variant's name and the room id.
     name: str = ""
+    #: The name an English-speaking player sees; by default the variant's English name
+    #: and the room id (``name`` when that is all an operator wrote).
+    name_en: str = ""
     variant: str
     options: dict[str, Any] = Field(default_factory=dict)
     N: int = Field(ge=1)
@@ -69,8 +72,14 @@ class Room(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _default_name(cls, data: Any) -> Any:
-        if isinstance(data, dict) and not data.get("name") and data.get("variant") in VARIANTS:
-            data = {**data, "name": f"{VARIANTS[data['variant']].name} {data.get('id', '')}"}
+        if not isinstance(data, dict) or data.get("variant") not in VARIANTS:
+            return data
+        variant, room = VARIANTS[data["variant"]], data.get("id", "")
+        if not data.get("name"):
+            data = {**data, "name": f"{variant.name} {room}",
+                    "name_en": data.get("name_en") or f"{variant.name_en or variant.id} {room}"}
+        elif not data.get("name_en"):
+            data = {**data, "name_en": data["name"]}
         return data
 
     @model_validator(mode="after")
@@ -142,22 +151,24 @@ class HallConfig(_Strict):
         raise KeyError(f"no room {room_id!r}")
 
 
-# (suffix, title, N, A, min_beans, double_min_beans, bot_wait_seconds): stakes grow ten
-# times per step so the same starting beans last many games in 新手 and few in 高级.
-STAKES: tuple[tuple[str, str, int, int, int, int, float | None], ...] = (
-    ("novice", "新手场", 10, 5, 0, 2_000, 10.0),
-    ("junior", "初级场", 100, 30, 5_000, 20_000, 30.0),
-    ("senior", "高级场", 1_000, 300, 50_000, 200_000, None),
+# (suffix, title, English title, N, A, min_beans, double_min_beans, bot_wait_seconds):
+# stakes grow ten times per step so the same starting beans last many games in 新手 and
+# few in 高级.
+STAKES: tuple[tuple[str, str, str, int, int, int, int, float | None], ...] = (
+    ("novice", "新手场", "Novice", 10, 5, 0, 2_000, 10.0),
+    ("junior", "初级场", "Junior", 100, 30, 5_000, 20_000, 30.0),
+    ("senior", "高级场", "Senior", 1_000, 300, 50_000, 200_000, None),
 )
 
 
 def default_rooms() -> tuple[Room, ...]:
     """Three rooms per variant (新手/初级/高级), ids ``<variant>-<stake>``."""
     return tuple(
-        Room(id=f"{vid}-{suffix}", name=f"{v.name} {title}", variant=vid, N=n, A=a,
+        Room(id=f"{vid}-{suffix}", name=f"{v.name} {title}",
+             name_en=f"{v.name_en or vid} {title_en}", variant=vid, N=n, A=a,
              min_beans=min_beans, double_min_beans=double, bot_wait_seconds=wait)
         for vid, v in VARIANTS.items()
-        for suffix, title, n, a, min_beans, double, wait in STAKES
+        for suffix, title, title_en, n, a, min_beans, double, wait in STAKES
     )
 
 

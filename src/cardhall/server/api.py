@@ -197,7 +197,8 @@ async def rooms(request: Request) -> Response:
     out = []
     for room in server.config.rooms:
         live = counts.get(room.id, {"waiting": 0, "tables": 0})
-        out.append({"id": room.id, "name": room.name, "variant": room.variant,
+        out.append({"id": room.id, "name": room.name, "name_en": room.name_en,
+                    "variant": room.variant,
                     "players": VARIANTS[room.variant].players,
                     "options": {k: v for k, v in room.resolved_options().items()
                                 if k not in VARIANTS[room.variant].secret_options},

@@ -36,6 +36,11 @@ export async function variantNames(api) {
   return variants;
 }
 
+/** A room's name in the reader's language (`name_en` may be missing from an older hall). */
+export function roomName(r) {
+  return lang() === "en" && r.name_en ? r.name_en : r.name;
+}
+
 export function variantName(v, id) {
   const d = v && v[id];
   if (!d) return id;
@@ -116,10 +121,10 @@ function mount(root, ctx) {
           h("span", { class: "players" }, t("lobby.players", { n: rs[0].players })),
           h("a", { href: `#/rules/${variant}`, class: "rules" }, t("lobby.rules"))));
       for (const r of rs) {
-        roomNames[r.id] = `${variantName(v, variant)} · ${r.name}`;
+        roomNames[r.id] = `${variantName(v, variant)} · ${roomName(r)}`;
         const row = h("div", { class: "room", "data-room": r.id },
           h("div", { class: "info" },
-            h("strong", {}, r.name),
+            h("strong", {}, roomName(r)),
             h("span", {}, t("lobby.stake", { N: r.N, A: r.A })),
             h("span", {}, r.min_beans ? t("lobby.min", { n: r.min_beans }) : t("lobby.nomin")),
             h("span", { class: "live" }, t("lobby.live", { w: r.waiting, t: r.tables }))));
