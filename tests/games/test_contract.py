@@ -323,6 +323,15 @@ def test_options_are_described_as_data(name: str) -> None:
     assert described["id"] == name and described["version"] == VARIANTS[name].version
     names = [o["name"] for o in described["options"]]
     assert "deal" not in names
+    # `suits` says whether plays name suited cards: held against a real game's plays
+    state, rng = new_game(name, seed=5), random.Random(5)
+    plays: list[Action] = []
+    while not plays:
+        legal = state.legal_actions()
+        plays = [a for a in legal if a.verb == "play"]
+        state.apply(rng.choice(legal))
+    suited = any(suit in a.arg for a in plays for suit in "shcd")  # "3s", never "333+4"
+    assert described["suits"] is suited
     for opt in described["options"]:
         assert opt["kind"] in ("bool", "int", "number", "seat", "choice", "text", "deal")
         assert opt["help"] and opt["help_zh"]

@@ -65,7 +65,8 @@ VARIANTS: dict[str, Variant] = {
         Variant("zhaopengyou", "找朋友", zhaopengyou_match.PLAYERS, zhaopengyou_setup.PACKS,
                 "Five players, three packs, tricks with trumps and tractors; the dealer calls "
                 "a friend by a card; every player keeps his own level.",
-                zhaopengyou_options(), ZhaoPengyou, version=2, name_en="Find Friends"),
+                zhaopengyou_options(), ZhaoPengyou, version=2, name_en="Find Friends",
+                suits=True),
     )
 }
 

@@ -8,10 +8,13 @@ every value, so a game only ever starts from valid options.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
+from cardhall.cards import RANK_CHARS, card_rank
 from cardhall.games.errors import IllegalAction, excerpt
 
 if TYPE_CHECKING:
@@ -118,6 +121,9 @@ class Variant:
     factory: Callable[[Variant, int, dict[str, Any]], GameState]
     version: int = 1
     name_en: str = ""
+    #: Whether plays name suited cards (找朋友 follows suit): a card counter then counts
+    #: suits as well as ranks. In the climbing games a play is its ranks alone.
+    suits: bool = False
     #: Options that are never shown in a view (a given deal names every hand).
     secret_options: tuple[str, ...] = ("deal",)
 
@@ -133,10 +139,18 @@ class Variant:
         return {name: opt.coerce(name, given[name]) if name in given else opt.default
                 for name, opt in self.options.items()}
 
+    @cached_property
+    def deck(self) -> dict[str, int]:
+        """How many cards of each rank the deck holds (保皇 has no 3, 4 or 5), from a game's
+        own deck, so that a card counter never starts from a wrong total."""
+        held = Counter(card_rank(c) for c in self.factory(self, 0, self.resolve({})).deck_cards())
+        return {char: held[rank] for rank, char in enumerate(RANK_CHARS)}
+
     def describe(self) -> dict[str, Any]:
         """The variant as plain data: for a lobby, a room form, a client's help."""
         return {"id": self.id, "name": self.name, "name_en": self.name_en or self.id,
                 "players": self.players, "packs": self.packs, "version": self.version,
+                "suits": self.suits, "deck": dict(self.deck),
                 "description": self.description,
                 "options": [opt.describe(name) for name, opt in self.options.items()
                             if name not in self.secret_options]}

@@ -273,9 +273,8 @@ function mount(root, c, [tableId]) {
     for (let seat = 0; seat < n; seat++) if (seat !== s.seat) felt.append(seatEl(s, seat, s.deadline));
     felt.append(centerEl(s));
     screen.append(bar, felt, seatEl(s, s.seat, s.deadline));
-    if (counterOn && view.phase === "play") {
-      const packs = names && names[view.variant] ? names[view.variant].packs : 1;
-      screen.append(counterEl(view, packs));
+    if (counterOn && view.phase === "play" && names && names[view.variant]) {
+      screen.append(counterEl(view, names[view.variant]));
     }
     screen.append(controls);
     const opts = { wild, trump: view.detail.trump, level: view.detail.level };
