@@ -34,7 +34,17 @@ class MirrorPlanner(Planner):
         if cached is None:
             low = NUM_RANKS - 1 - top
             cached = self._moves[top, have] = [
-                m for high in range(low, NUM_RANKS)
-                for m in self._generate(high, self.rs.limits[high])
+                m for high in range(low, NUM_RANKS) for m in self._ending_at(high)
                 if min(m.group.main) == low and m.group.main.count(low) <= have]
         return cached
+
+    def _ending_at(self, high: Rank) -> list[_Move]:
+        """Every main part whose highest card is ``high`` (packed in reverse), made once."""
+        found = _ENDING.setdefault(self.rs.name, {}).get(high)
+        if found is None:
+            found = _ENDING[self.rs.name][high] = self._generate(high, self.rs.limits[high])
+        return found
+
+
+#: Rule set name → highest rank → the main parts ending there, packed in reverse.
+_ENDING: dict[str, dict[Rank, list[_Move]]] = {}
