@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cardhall.bots.base import Observation
-from cardhall.bots.planning import PlanningBot, Policy
+from cardhall.bots.planning import TIE_MARGIN, PlanningBot, Policy
 from cardhall.bots.view import generated_plays, legal_plays, read_view, rule_set
 from cardhall.games import new_game
 from cardhall.rules import Play
@@ -46,7 +46,10 @@ class Checking(PlanningBot):
         plays, can_pass = _plays(observation, policy)
         full = policy.ranked(view, plays, can_pass)
         best = policy.ranked(view, plays, can_pass, best_only=True)
-        assert best[0] == full[0], (observation["hand"], observation.get("table"))
+        # The same play; its score may come from the mirrored search (the same worth summed
+        # in another order), so it agrees to within the ties' margin.
+        assert best[0][1] == full[0][1], (observation["hand"], observation.get("table"))
+        assert abs(best[0][0] - full[0][0]) < TIE_MARGIN
         self.compared += 1
         self.pruned += len(best) < len(full)
         return super().choose_play(observation, legal)

@@ -1,7 +1,7 @@
 """Hand evaluation for the climbing games: split a hand into the fewest, strongest plays.
 
-A hand is worth what it costs to play out. Every play it will take costs a turn
-(``TURN``), and each play is worth more or less by how likely it is to win its
+A hand is worth what it costs to play out (``splits``). Every play it will take
+costs a turn (``TURN``), and each play is worth more or less by how likely it is to win its
 trick: a low single is a liability, a bomb is a trick won for free. The best
 split of a hand is the one of highest total worth; a bot compares moves by the
 worth of the hand each leaves behind.
@@ -29,7 +29,10 @@ so the same code splits every variant: 斗帝主's fours carrying a trio and a
 pair, the two-pack games' pair-only kickers, 保皇's sets of any size.
 
 Hands are packed into one int, ``FIELD`` bits per rank, so that taking a play
-out is one subtraction and a memo key is one int.
+out is one subtraction and a memo key is one int. A state whose kicker debts
+the rest of the hand cannot repay is ruled out before it is expanded
+(``dead``). The same search runs from the 3s up as well (``mirror``: the
+ranks packed in reverse), for the hands low plays leave.
 
 Wild cards (癞子) stand for whatever rank helps most: each one is tried at
 every useful rank in turn, greedily, on top of the natural split.
@@ -49,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardhall.bots.dead import Dead
 from cardhall.bots.packed import (
     FIELD,
     FIELD_LIMIT,
@@ -71,80 +75,15 @@ from cardhall.bots.packed import (
     slot_info,
     slots_ok,
 )
-from cardhall.cards import ACE, BIG_JOKER, RANK_CHARS, SMALL_JOKER, TWO, Rank
+from cardhall.bots.splits import KICKER_TOP, TURN, Group, Plan, kicker_worth, play_worth
+from cardhall.cards import ACE, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, Rank
 from cardhall.rules import RuleSet
 
-#: What one more play to make costs: the unit of every worth below.
-TURN = 7.0
-#: Worth per rank step of a play's key: ``3`` is a liability, ``2`` and the jokers nearly free.
-RANK_WEIGHT = 0.7
-#: The key rank at which a plain play is "average" (K): keys above it win more tricks.
-MIDDLE = 10
-#: A bomb wins its trick whatever was played; its worth grows with its place on the ladder.
-BOMB_WORTH = 10.0
-#: Kickers ride along for free, but the higher the card the more it would be worth alone.
-KICKER_COST = 1.0
-#: Kickers are low cards: a 2 or a joker is worth more as a play of its own.
-KICKER_TOP = ACE
 #: Memo entries kept per planner before the memo is cleared (bounded memory, ~40 MB).
 MEMO_LIMIT = 200_000
 #: No effort cap (the search bot's rollouts and the tests): every state is searched.
 UNLIMITED = 1 << 62
 _NO = float("-inf")
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    """One play of a split: main cards, kickers once attached, and its worth."""
-
-    kind: str
-    main: tuple[Rank, ...]
-    key: Rank
-    length: int
-    tier: int
-    worth: float
-    kickers: tuple[Rank, ...] = ()
-
-    @property
-    def cards(self) -> tuple[Rank, ...]:
-        return self.main + self.kickers
-
-    @property
-    def text(self) -> str:
-        main = "".join(RANK_CHARS[r] for r in sorted(self.main))
-        if not self.kickers:
-            return main
-        return main + "+" + "".join(RANK_CHARS[r] for r in sorted(self.kickers))
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The best split found: its total worth and its plays (kickers attached)."""
-
-    worth: float
-    groups: tuple[Group, ...] = ()
-
-    @property
-    def turns(self) -> int:
-        return len(self.groups)
-
-    @property
-    def texts(self) -> list[str]:
-        """The plays as text, shortest first (a stable order for tests and logs)."""
-        return sorted((g.text for g in self.groups), key=lambda t: (len(t), t))
-
-
-def play_worth(key: Rank, length: int, tier: int) -> float:
-    """Worth of one play standing alone, its turn included (the split's unit)."""
-    if tier:
-        return BOMB_WORTH + tier + 0.1 * key
-    chain = 0.5 if length > 1 else 0.0
-    return RANK_WEIGHT * (key - MIDDLE) + chain - TURN
-
-
-def kicker_worth(key: Rank) -> float:
-    """A card riding as a kicker: nearly free, a little dearer the higher it is."""
-    return -KICKER_COST + 0.05 * key
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,10 +102,16 @@ class _Move:
 class Planner:
     """The split search for one rule set; shared by every bot of that variant."""
 
+    #: Key suffix of the move tables shared per rule set (``mirror``'s planner has its own).
+    tables = ""
+    #: Whether ranks are packed in reverse (``mirror``: the search goes from the 3s up).
+    mirrored = False
+
     def __init__(self, rs: RuleSet) -> None:
         self.rs = rs
         #: New states the current decision may still expand (see ``limit``).
         self._left = UNLIMITED
+        self._capped = False
         #: Greedy values of states met past the cap, and of states whose search met one.
         self._rough_memo: dict[int, tuple[float, int, int]] = {}
         #: How many times the cap has cut a search short (to tell exact values from rough).
@@ -177,23 +122,34 @@ class Planner:
         #: (width, chain?) → the slot options of that main part, per chain unit.
         self._carriers: dict[tuple[int, bool], list[tuple[int, ...]]] = {}
         self._read_kickers(rs)
-        self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(rs.name, {})
-        self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(rs.name, {})
+        #: Rules out states whose kicker debts the rest cannot repay (see ``dead``).
+        self._dead = Dead(self._carriers, max(rs.limits))
+        key = rs.name + self.tables
+        self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(key, {})
+        self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(key, {})
         #: (top rank << FIELD | count held) → the search loop's steps there.
-        self._steps: dict[int, list[_Step]] = _STEPS.setdefault(rs.name, {})
+        self._steps: dict[int, list[_Step]] = _STEPS.setdefault(key, {})
         #: state → (worth, number of the move taken or -1, the state it leads to): plain
         #: numbers, which the garbage collector does not track (a full collection over
         #: 200,000 tracked entries is a pause of tens of ms).
         self._memo: dict[int, tuple[float, int, int]] = {}
-        self._numbered: list[_Move] = _NUMBERED.setdefault(rs.name, [])
-        self._numbers: dict[int, int] = _NUMBERS.setdefault(rs.name, {})
+        self._numbered: list[_Move] = _NUMBERED.setdefault(key, [])
+        self._numbers: dict[int, int] = _NUMBERS.setdefault(key, {})
         self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(KINDS))
         # A rank "deep enough" to carry holds at least the narrowest carrier's width; adding
         # (32 - width) to each count sets its guard bit exactly then (see _repayable).
         widths = [w for (w, _chain) in self._carriers] or [FIELD_LIMIT]
-        self._deep_add = sum((FIELD_LIMIT - min(widths)) << (FIELD * r) for r in range(TWO + 1))
+        self._deep_add = sum((FIELD_LIMIT - min(widths)) << (FIELD * self.position(r))
+                             for r in range(TWO + 1))
         self._slots_per_rank = max((sum(o) for opts in self._carriers.values() for o in opts),
                                    default=0)
+
+    def position(self, r: Rank) -> int:
+        """Where rank ``r`` sits in a packed hand (the search takes the highest first)."""
+        return NUM_RANKS - 1 - r if self.mirrored else r
+
+    def _pack(self, counts: Sequence[int]) -> int:
+        return pack(counts[::-1] if self.mirrored else counts)
 
     def _read_kickers(self, rs: RuleSet) -> None:
         """Which main parts carry what: one slot option per kicker pattern, per chain unit."""
@@ -213,8 +169,12 @@ class Planner:
     def _moves_at(self, top: Rank, have: int) -> list[_Move]:
         """Every main part whose highest card is ``top``, given ``have`` cards of it."""
         cached = self._moves.get((top, have))
-        if cached is not None:
-            return cached
+        if cached is None:
+            cached = self._moves[top, have] = self._generate(top, have)
+        return cached
+
+    def _generate(self, top: Rank, have: int) -> list[_Move]:
+        """``_moves_at`` without the cache."""
         out: list[_Move] = []
         rs = self.rs
         if top >= SMALL_JOKER:
@@ -236,7 +196,6 @@ class Planner:
                 for n in range(p.chain[0], min(p.chain[1], top + 1) + 1):
                     main = tuple(r for r in range(top - n + 1, top + 1) for _ in range(p.width))
                     out.extend(self._move(p.kind, main, top, n, p.tier))
-        self._moves[top, have] = out
         return out
 
     def _joker_moves(self, top: Rank, have: int) -> list[_Move]:
@@ -271,7 +230,7 @@ class Planner:
             worth = play_worth(key, length, tier)
         delta = 0
         for r in main:
-            delta += 1 << (FIELD * r)
+            delta += 1 << (FIELD * self.position(r))
         size = len(main)
         rides = size if (length == 1 and not tier and key <= KICKER_TOP
                          and size in self.kicker_sizes) else 0
@@ -286,7 +245,7 @@ class Planner:
 
     def worth(self, counts: Sequence[int]) -> float:
         """Total worth of the best split of ``counts`` (rank counts, no wild cards)."""
-        return self._solve(pack(counts) | (self._empty_slots << SLOT_SHIFT))
+        return self._solve(self._pack(counts) | (self._empty_slots << SLOT_SHIFT))
 
     def worth_packed(self, h: int) -> float:
         """``worth`` of a hand already packed with ``pack``."""
@@ -299,7 +258,13 @@ class Planner:
         decision are dropped, since the next one has a budget of its own.
         """
         self._left = UNLIMITED if states is None else states
+        self._capped = states is not None
         self._rough_memo.clear()
+
+    @property
+    def capped(self) -> bool:
+        """Whether the current decision has a cap (``limit``)."""
+        return self._capped
 
     @property
     def spent(self) -> bool:
@@ -316,12 +281,15 @@ class Planner:
             if hit is not None:
                 self._cuts += 1  # a rough value: what is built on it is rough too
                 return hit[0]
+        h = state & HAND_MASK
+        slots = state >> SLOT_SHIFT
+        if slots != self._empty_slots and self._dead.hopeless(h, slots):
+            memo[state] = (_NO, -1, 0)  # what the search below would find, without it
+            return _NO
         if self._left <= 0:
             return self._rough(state)
         self._left -= 1
         cuts = self._cuts
-        h = state & HAND_MASK
-        slots = state >> SLOT_SHIFT
         if not h:
             value = 0.0 if settled(slots) else _NO
             memo[state] = (value, -1, 0)
@@ -497,7 +465,7 @@ class Planner:
 
     def plan(self, counts: Sequence[int]) -> Plan:
         """The best split itself, kickers attached to their carriers."""
-        state = pack(counts) | (self._empty_slots << SLOT_SHIFT)
+        state = self._pack(counts) | (self._empty_slots << SLOT_SHIFT)
         worth = self._solve(state)
         picked: list[_Move] = []
         while True:
@@ -549,7 +517,7 @@ class Planner:
         base = list(counts)
         spare = base[wild]
         base[wild] = 0
-        packed = pack(base) | (self._empty_slots << SLOT_SHIFT)
+        packed = self._pack(base) | (self._empty_slots << SLOT_SHIFT)
         limits = self.rs.limits
         for _ in range(spare):
             best, best_rank = _NO, wild
@@ -558,11 +526,11 @@ class Planner:
                     continue
                 if self._left <= 0 and not base[r]:
                     continue  # past the cap, each try is a greedy split: held ranks only
-                value = self._solve(packed + (1 << (FIELD * r)))
+                value = self._solve(packed + (1 << (FIELD * self.position(r))))
                 if value > best:
                     best, best_rank = value, r
             base[best_rank] += 1
-            packed += 1 << (FIELD * best_rank)
+            packed += 1 << (FIELD * self.position(best_rank))
         return self._solve(packed) + 0.5 * spare
 
 

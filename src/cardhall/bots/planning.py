@@ -30,8 +30,10 @@ from typing import Any
 
 from cardhall.bots import setup, trick_plan
 from cardhall.bots.base import Bot, BotError, Observation, bare
-from cardhall.bots.hands import Plan, Planner
+from cardhall.bots.hands import Planner
 from cardhall.bots.hands import planner as shared_planner
+from cardhall.bots.mirror import MirrorPlanner
+from cardhall.bots.splits import Plan
 from cardhall.bots.view import (
     View,
     action_text,
@@ -96,6 +98,10 @@ KICKER_VARIANTS = 3
 #: ``PlanningBot.states`` holds it per bot, so that a script can seat a capped bot against
 #: the uncapped one.
 DECISION_STATES: int | None = None
+#: Scores this close to the best tie but for the last bits: the two searches (``mirror``) sum
+#: the same worths (multiples of 0.05) in other orders, so tied candidates scored from the
+#: mirrored one are scored again from the top-down one, whose bits break the tie.
+TIE_MARGIN = 1e-6
 #: Slack on the bound of a candidate's score (sums of the same worths in another order).
 BOUND_MARGIN = 1e-6
 #: Entries of the shared cache of plays' own splits before it is cleared (bounded memory).
@@ -111,6 +117,9 @@ class Policy:
     def __init__(self, rs: RuleSet) -> None:
         self.rs = rs
         self.planner = Planner(rs)
+        #: The same search from the 3s up, for the hands low plays leave (see ``mirror``);
+        #: 保皇's sets keep the one search (its decisions are quick).
+        self.mirror = MirrorPlanner(rs) if rs.comparison != "sets" else None
         self.packs = max(rs.limits[:SMALL_JOKER]) // 4
 
     # -- helpers ---------------------------------------------------------------------
@@ -119,6 +128,24 @@ class Policy:
         if view.wild is not None:
             return self.planner.worth_wild(counts, view.wild)
         return self.planner.worth(counts)
+
+    def worth_left(self, view: View, play: Play) -> tuple[float, bool]:
+        """``worth`` of the hand ``play`` leaves, from the search that shares more with it.
+
+        The top-down search shares the states below the play's lowest card,
+        the mirrored one those above its highest: the one with fewer cards of
+        the hand on the play's side searches less. The flag says whether the
+        worth is the top-down search's to the last bit (the mirrored one sums
+        the same worths in another order). Hands holding wild cards, and
+        capped decisions (their budget is the top-down planner's), take the
+        top-down search.
+        """
+        rest = _minus(view.hand, play.cards)
+        hand, mirror = view.hand, self.mirror
+        if mirror is None or self.planner.capped or (view.wild is not None and hand[view.wild]) \
+                or sum(hand[:max(play.cards) + 1]) >= sum(hand[min(play.cards):]):
+            return self.worth(view, rest), True
+        return mirror.worth(rest), False
 
     def beatable(self, view: View, play: Play, pool: Counts) -> tuple[bool, bool]:
         """(by a play of its own kind, by a bomb): what the opponents might answer with.
@@ -369,12 +396,25 @@ class Policy:
         bounds = [self._bound(view.hand, whole, p, bound) for p, _, bound in candidates]
         best = max((s for s, _ in first), default=_NO)
         found: dict[int, float] = {}
+        close: list[int] = []  # scored from the mirrored search
         for i in sorted(range(len(candidates)), key=lambda i: -bounds[i]):
             if bounds[i] < best - BOUND_MARGIN:
                 break  # this one and all after it score below the best
             p, score, _ = candidates[i]
-            found[i] = value = score(self.worth(view, _minus(view.hand, p.cards)))
+            worth, exact = self.worth_left(view, p)
+            found[i] = value = score(worth)
+            if not exact:
+                close.append(i)
             best = max(best, value)
+        # Scores that tie the best but for the last bits are ranked as the top-down search's
+        # bits rank them (its sums are the ones the choice has always been made on).
+        tied = sum(1 for s, _ in first if s >= best - TIE_MARGIN) \
+            + sum(1 for v in found.values() if v >= best - TIE_MARGIN)
+        if tied > 1:
+            for i in close:
+                if found[i] >= best - TIE_MARGIN:
+                    p, score, _ = candidates[i]
+                    found[i] = score(self.worth(view, _minus(view.hand, p.cards)))
         return first + [(found[i], candidates[i][0]) for i in sorted(found)]
 
     def _bound(self, hand: Counts, whole: float, p: Play,
