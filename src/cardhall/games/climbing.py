@@ -232,6 +232,22 @@ class ClimbingGame(GameState):
             return self._play_action(play)
         return self._setup_parse(verb, arg)
 
+    def _meanings(self, text: str) -> list[str]:
+        """``play CARDS`` means each reading the rules find for its cards (``+`` and ``=``
+        narrow them); any other text, or cards that are no play, mean the text itself."""
+        head = ""
+        if text.startswith("@"):
+            head, _, text = text.partition(" ")
+            head, text = head + " ", text.strip()
+        verb, _, arg = text.partition(" ")
+        if verb.lower() != "play" or not arg.strip():
+            return [head + text]
+        try:
+            plays = self.rs.readings_of(arg.strip())
+        except (RuleError, CardError):
+            return [head + text]
+        return [head + self._play_action(p).text for p in plays] or [head + text]
+
     def _check(self, action: Action) -> str | None:
         if self._legal is not None and action.seat is None:
             for legal in self._legal:  # the common case: an action from legal_actions()
