@@ -16,6 +16,7 @@ when several cards of a rank could go, the marked card goes last
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,6 +31,7 @@ from cardhall.cards import (
     deck,
     format_card,
     format_ranks,
+    parse_ranks,
 )
 from cardhall.games.base import (
     Action,
@@ -240,9 +242,12 @@ class ClimbingGame(GameState):
             head, _, text = text.partition(" ")
             head, text = head + " ", text.strip()
         verb, _, arg = text.partition(" ")
-        if verb.lower() != "play" or not arg.strip():
+        if verb.lower() != "play" or not arg.strip() or self.to_act is None:
             return [head + text]
         try:
+            need = self._count_ranks(parse_ranks(arg.partition("=")[0].replace("+", "")))
+            if any(map(operator.gt, need, self.counts[self.to_act])):
+                return [head + text]  # cards not held: no reading is legal, none is sought
             plays = self.rs.readings_of(arg.strip())
         except (RuleError, CardError):
             return [head + text]
