@@ -8,12 +8,13 @@ and a classic ddz3 game whose landlord leads 33344455566678899TJQ.
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Callable
 
 import pytest
 
-from cardhall.games import GameState, new_game
+from cardhall.games import VARIANTS, GameState, new_game
 from tests.games.deals import WILD_LEAD
 from tests.games.test_ddz_bidding import classic
 
@@ -104,3 +105,22 @@ def test_every_listed_play_is_a_reading_of_its_cards(lead: Callable[[], GameStat
         assert state.readings(f"play {cards}") == texts, cards
         several += len(texts) > 1
     assert several >= least  # cards with several readings
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_legal_action_is_among_its_own_readings(variant: str) -> None:
+    """In every variant, along a random game: each legal action (a sample) is, as the
+    record writes it (``@S`` in a window), one of the readings of its own text, and every
+    reading is legal."""
+    state = new_game(variant, seed=3)
+    rng = random.Random(3)
+    checked = 0
+    while not state.over and checked < 300:
+        legal = state.legal_actions()
+        for action in rng.sample(legal, min(8, len(legal))):
+            readings = state.readings(action.text)
+            assert state.canonical(action) in readings, (action.text, readings)
+            assert all(state.check(t) is None for t in readings)
+            checked += 1
+        state.apply(rng.choice(legal))
+    assert checked >= 50
