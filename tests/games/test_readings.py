@@ -73,6 +73,15 @@ def test_classic_readings(text: str, want: list[str]) -> None:
     assert classic_lead().readings(text) == want
 
 
+def test_junk_has_no_readings_and_lists_no_plays() -> None:
+    """Hostile text costs a parse, not the 2 234 plays of the wild lead."""
+    state = laizi_lead()
+    state._changed()  # forget the listed plays
+    for bad in ("play 3" * 40, "play 4444", "play 35", "play 3Z", "x" * 10_000, "play ===+"):
+        assert state.readings(bad) == []
+    assert state._legal is None
+
+
 def test_a_seat_not_acting_has_no_readings() -> None:
     assert laizi_lead().readings("play 3599", seat=1) == []
 
