@@ -22,7 +22,7 @@ from playwright.sync_api import Page, WebSocket, expect
 
 from tests.games.deals import WILD_LEAD
 from tests.server.conftest import HallProcess, dealt_room, start_hall
-from tests.web.conftest import PHONE, PageMaker, shot
+from tests.web.conftest import PHONE, PageMaker, axe_check, shot
 from tests.web.helpers import enter_as_guest, quick_match, take_turn, wait_turn
 
 LISTED = {"wild": "9", "landlord": 0, "deal": {
@@ -159,6 +159,7 @@ def test_from_the_diagram_the_server_names_the_readings(new_page: PageMaker) -> 
     expect(readings.nth(1)).to_contain_text("软炸")
     expect(readings.nth(0)).to_be_focused()
     expect(page.locator(".controls .reason")).to_have_text("")  # no refusal shown
+    axe_check(page, ".chooser")
     shot(page, "readings-diagram-desktop")
     page.keyboard.press("Escape")
     expect(chooser).to_have_count(0)
