@@ -27,15 +27,16 @@ LEASE = 2.0
 
 @asynccontextmanager
 async def cluster(tmp: Path, pg: PostgresServer, redis: RedisServer,
-                  n: int = 2) -> AsyncIterator[list[HallProcess]]:
-    """``n`` processes of one hall over a fresh database and an empty Redis."""
+                  n: int = 2, rooms: str = "") -> AsyncIterator[list[HallProcess]]:
+    """``n`` processes of one hall over a fresh database and an empty Redis (``rooms``:
+    more rooms' TOML, as ``start_hall`` takes it)."""
     redis.flush()
     db_url = await new_pg_database(pg)
     procs: list[HallProcess] = []
     try:
         for i in range(n):
             procs.append(start_hall(tmp / f"p{i}", db_url=db_url, redis_url=redis.url,
-                                    lease=LEASE))
+                                    lease=LEASE, rooms=rooms))
         yield procs
     finally:
         for p in procs:

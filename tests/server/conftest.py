@@ -9,6 +9,7 @@ sleeping. Only the process a fixture started is stopped, by its pid.
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import subprocess
@@ -17,6 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +39,22 @@ def rooms_toml() -> str:
                        f'name_en = "{v} {kind} room"\nvariant = "{v}"\n'
                        f'N = 10\nA = 5\nmin_beans = 0\n{extra}')
     return "\n".join(out)
+
+
+def dealt_room(room: str, variant: str, options: dict[str, Any]) -> str:
+    """TOML for a room whose every game starts as ``options`` say (a given ``deal``,
+    the landlord, the wild rank: docs/contract.md), bots filling at once: the hall's
+    own way to script a deal for a test."""
+    return (f'[[rooms]]\nid = "{room}"\nname = "{room}"\nvariant = "{variant}"\n'
+            f"options = {_toml(options)}\nN = 10\nA = 5\nmin_beans = 0\n"
+            "turn_seconds = 60\nbot_wait_seconds = 0\n")
+
+
+def _toml(value: Any) -> str:
+    """An inline TOML value: tables from dicts, the rest as JSON spells it (the same)."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    return json.dumps(value)
 
 
 @dataclass

@@ -227,8 +227,13 @@ class HallClient:
     async def join(self, room: str) -> None:
         await self.send({"type": "join", "room": room})
 
-    async def act(self, table: str, action: str, seq: int) -> None:
-        await self.send({"type": "act", "table": table, "action": action, "seq": seq})
+    async def act(self, table: str, action: str, seq: int, choose: bool = False) -> None:
+        """``choose``: cards that read several legal ways are refused with their
+        ``readings`` (docs/protocol.md) instead of taken as the game prefers."""
+        msg: Message = {"type": "act", "table": table, "action": action, "seq": seq}
+        if choose:
+            msg["choose"] = True
+        await self.send(msg)
 
     async def next(self, table: str) -> None:
         await self.send({"type": "next", "table": table})

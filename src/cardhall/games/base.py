@@ -353,6 +353,34 @@ class GameState(ABC):
         """
         return self._resolve(action, seat).text
 
+    def readings(self, action: str, seat: int | None = None) -> list[str]:
+        """Every legal action ``action`` may mean for ``seat``: canonical texts that
+        ``check(text, seat)`` accepts, in the order of ``legal_actions(seat)``.
+
+        One for an action that reads one way (``play 55``), several for cards that read
+        several ways (癞子 ``play 33559``: 339+55=333+55 or 559+33=555+33; also ``play
+        3339``, which ``apply`` would take as the soft bomb it prefers), none for an
+        illegal one. A client that sent bare cards offers these to choose from. Text
+        over ``MAX_ACTION_TEXT`` characters has none, read no further.
+        """
+        if not isinstance(action, str) or len(action) > MAX_ACTION_TEXT:
+            return []
+        found: set[str] = set()
+        for text in self._meanings(action.strip()):
+            try:
+                found.add(self.canonical(text, seat))
+            except IllegalAction:
+                continue
+        if len(found) < 2:
+            return list(found)
+        order = {a.text: i for i, a in enumerate(self.legal_actions(seat))}
+        return sorted(found, key=lambda t: (order.get(t, len(order)), t))
+
+    def _meanings(self, text: str) -> list[str]:
+        """The action texts ``text`` may mean, legal or not: games whose plays read
+        several ways (``ClimbingGame``) widen this; elsewhere a text means itself."""
+        return [text]
+
     def _resolve(self, action: Action | str, seat: int | None) -> Action:
         """The canonical action meant, or IllegalAction with the reason."""
         act = self._coerce(action)

@@ -16,6 +16,7 @@ when several cards of a rank could go, the marked card goes last
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,6 +31,7 @@ from cardhall.cards import (
     deck,
     format_card,
     format_ranks,
+    parse_ranks,
 )
 from cardhall.games.base import (
     Action,
@@ -231,6 +233,25 @@ class ClimbingGame(GameState):
                 raise IllegalAction(short_reason(str(exc), arg)) from None
             return self._play_action(play)
         return self._setup_parse(verb, arg)
+
+    def _meanings(self, text: str) -> list[str]:
+        """``play CARDS`` means each reading the rules find for its cards (``+`` and ``=``
+        narrow them); any other text, or cards that are no play, mean the text itself."""
+        head = ""
+        if text.startswith("@"):
+            head, _, text = text.partition(" ")
+            head, text = head + " ", text.strip()
+        verb, _, arg = text.partition(" ")
+        if verb.lower() != "play" or not arg.strip() or self.to_act is None:
+            return [head + text]
+        try:
+            need = self._count_ranks(parse_ranks(arg.partition("=")[0].replace("+", "")))
+            if any(map(operator.gt, need, self.counts[self.to_act])):
+                return [head + text]  # cards not held: no reading is legal, none is sought
+            plays = self.rs.readings_of(arg.strip())
+        except (RuleError, CardError):
+            return [head + text]
+        return [head + self._play_action(p).text for p in plays] or [head + text]
 
     def _check(self, action: Action) -> str | None:
         if self._legal is not None and action.seat is None:

@@ -372,7 +372,7 @@ class RedisCoordinator:
         finally:
             self._calls.pop(call.id, None)
         if reply.code is not None:
-            raise ProtocolError(reply.code, reply.message)
+            raise ProtocolError(reply.code, reply.message, reply.readings)
 
     async def _listen(self, pubsub: Any) -> None:
         async for raw in pubsub.listen():
@@ -424,7 +424,8 @@ class RedisCoordinator:
                 raise await self._missing(call.table)
             await self._hall.lobby.run_call(call)
         except ProtocolError as exc:
-            reply = CallReply(id=call.id, code=exc.code, message=str(exc))
+            reply = CallReply(id=call.id, code=exc.code, message=str(exc),
+                              readings=exc.readings)
         if call.id:
             await self.publish(call.reply_to, reply)
 

@@ -163,7 +163,7 @@ class Lobby:
         if call.kind in SEATED and table.seat_of(call.player) is None:
             raise ProtocolError("not_seated", f"you do not sit at table {table.id}")
         cmd = Command(call.kind, player=call.player, text=call.text, seq=call.seq,
-                      token=call.title)
+                      token=call.title, choose=call.choose)
         if call.kind == "connection":
             table.submit(cmd)  # nobody waits for it: the table sends the state
         else:

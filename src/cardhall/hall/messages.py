@@ -13,7 +13,15 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+)
 
 #: The largest text message the server reads (the wire contract: up to 1 MiB gets an
 #: ``error`` and the connection stays; only larger frames may close it).
@@ -67,6 +75,10 @@ class Act(_Msg):
     table: Id
     action: Annotated[str, Field(min_length=1, max_length=256)]
     seq: Annotated[int, Field(ge=0, le=1_000_000)]
+    #: Refuse cards that read several legal ways even where the game prefers one
+    #: (癞子 3339: the soft bomb over 三带一), answering with the readings to choose from:
+    #: a client that sends bare cards (the browser, from the ``plays`` diagram) asks so.
+    choose: bool = False
 
 
 class Next(_Msg):
@@ -117,11 +129,17 @@ CLIENT_TYPES = ("hello", "join", "act", "next", "leave", "private", "start", "wa
 
 
 class ProtocolError(ValueError):
-    """An inbound message that cannot be taken; ``code`` is the wire's error code."""
+    """An inbound message that cannot be taken; ``code`` is the wire's error code.
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    ``readings``: for an ``act`` refused because its cards read several ways, the
+    acting seat's legal action texts they may mean (the ``error``'s ``readings``).
+    """
+
+    def __init__(self, code: ErrorCode, message: str,
+                 readings: list[str] | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
+        self.readings = readings
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -260,9 +278,20 @@ class Left(_Msg):
 
 
 class Error(_Msg):
+    """A refusal. ``readings`` only on an ``illegal`` act whose cards read several ways:
+    the legal action texts they may mean, to send one; absent from every other error."""
+
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    readings: list[str] | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("readings") is None:
+            data.pop("readings", None)
+        return data
 
 
 class Pong(_Msg):

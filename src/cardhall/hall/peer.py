@@ -39,6 +39,7 @@ class TableCall(_Peer):
     text: str = ""
     seq: int | None = None
     title: str = ""
+    choose: bool = False  # an act's ``choose`` (hall.messages.Act)
 
 
 class CallReply(_Peer):
@@ -46,6 +47,7 @@ class CallReply(_Peer):
     id: int
     code: ErrorCode | None = None  # None: done
     message: str = ""
+    readings: list[str] | None = None  # ProtocolError.readings
 
 
 class Deliver(_Peer):

@@ -64,4 +64,5 @@ class Command:
     text: str = ""
     seq: int | None = None
     token: Any = None
+    choose: bool = False  # an act's ``choose`` (hall.messages.Act)
     done: asyncio.Future[None] | None = field(default=None, repr=False)

@@ -203,8 +203,8 @@ class Hall:
                 await self.lobby.join(player_id, room)
             case Join():
                 raise ProtocolError("malformed", "join: give a room or an invite code")
-            case Act(table=t, action=action, seq=seq):
-                await self._table(player_id, t, "act", text=action, seq=seq)
+            case Act(table=t, action=action, seq=seq, choose=choose):
+                await self._table(player_id, t, "act", text=action, seq=seq, choose=choose)
             case Next(table=t):
                 await self._table(player_id, t, "next")
             case Leave(table=t) if t is not None:
@@ -224,9 +224,9 @@ class Hall:
                 await self._table(player_id, t, "watch")
 
     async def _table(self, player_id: str, table_id: str, kind: CallKind, text: str = "",
-                     seq: int | None = None) -> None:
+                     seq: int | None = None, choose: bool = False) -> None:
         await self.lobby.call(TableCall(table=table_id, kind=kind, player=player_id,
-                                        text=text, seq=seq))
+                                        text=text, seq=seq, choose=choose))
 
     # -- operators ---------------------------------------------------------------------
 

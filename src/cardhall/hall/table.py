@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from cardhall.games import GameState, IllegalAction, new_game, replay
+from cardhall.games.errors import excerpt
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import Room
 from cardhall.hall.economy import bot_balance, game_beans
@@ -244,7 +245,14 @@ class Table:
             canonical = game.canonical(text, seat)
         except IllegalAction as exc:
             turn = "turn" in str(exc) or "waiting" in str(exc)
-            raise ProtocolError("not_your_turn" if turn else "illegal", str(exc)) from None
+            if turn:
+                raise ProtocolError("not_your_turn", str(exc)) from None
+            raise ProtocolError("illegal", str(exc), game.readings(text, seat) or None) from None
+        if cmd.choose and not own:
+            readings = game.readings(text, seat)
+            if len(readings) > 1:
+                raise ProtocolError("illegal", f"{excerpt(text)} has several readings: "
+                                    + ", ".join(readings), readings)
         await self._accept(canonical, seat)
 
     async def _on_bot(self, cmd: Command) -> None:

@@ -169,6 +169,27 @@ class RuleSet:
         of cards that have several; without it, a reading without kickers is
         preferred, and any other is accepted when it is the only one.
         """
+        readings, bare = self._named(text)
+        if bare:
+            readings = [p for p in readings if not p.kickers] or readings
+        if not readings:
+            raise RuleError(f"{text.strip()!r} is not a {self.name} play")
+        if len(readings) > 1:
+            options = ", ".join(_full_text(p) for p in readings)
+            raise RuleError(f"{text.strip()!r} has several readings: {options}")
+        return readings[0]
+
+    def readings_of(self, text: str) -> list[Play]:
+        """Every reading ``text`` may mean, in ``classify``'s order: those that agree with
+        its ``+`` (main part and kickers) and its ``=`` (what wild cards stand for). Bare
+        cards get all their readings, also where ``parse_play`` prefers one (3339 with 9
+        wild: the soft bomb 3339=3333 and 三带一 333+9=333+9), so that a player can be
+        offered each; RuleError only for text that names no cards."""
+        return self._named(text)[0]
+
+    def _named(self, text: str) -> tuple[list[Play], bool]:
+        """The readings ``text`` agrees with, and whether it names bare cards (no ``+``
+        split into main part and kickers, no ``=``)."""
         cards_text, _, as_text = text.partition("=")
         try:
             groups = parse_groups(cards_text)
@@ -181,15 +202,7 @@ class RuleSet:
                         and _same(p.as_main, p.as_kickers or (), as_groups)]
         if len(groups) == 2:
             readings = [p for p in readings if _same(p.main, p.kickers, groups)]
-        elif as_groups is None:
-            plain = [p for p in readings if not p.kickers]
-            readings = plain or readings
-        if not readings:
-            raise RuleError(f"{text.strip()!r} is not a {self.name} play")
-        if len(readings) > 1:
-            options = ", ".join(_full_text(p) for p in readings)
-            raise RuleError(f"{text.strip()!r} has several readings: {options}")
-        return readings[0]
+        return readings, len(groups) != 2 and as_groups is None
 
 
 _READINGS_CACHE = 1 << 16

@@ -141,10 +141,10 @@ class Connection:
         self._out.append(message.model_dump_json())
         self._wake.set()
 
-    def error(self, code: ErrorCode, message: str) -> None:
+    def error(self, code: ErrorCode, message: str, readings: list[str] | None = None) -> None:
         if self._on_error is not None:
             self._on_error(code)
-        self.send(Error(code=code, message=message))
+        self.send(Error(code=code, message=message, readings=readings))
 
     def close(self, code: int, reason: str) -> None:
         """Close after what is already queued has been written; nothing more is taken."""

@@ -71,7 +71,7 @@ async def endpoint(websocket: WebSocket) -> None:
 
 
 async def _refused(conn: Connection, exc: ProtocolError) -> None:
-    conn.error(exc.code, str(exc))
+    conn.error(exc.code, str(exc), exc.readings)
     if exc.code in ABUSIVE:
         conn.refused_in_a_row += 1
         if conn.refused_in_a_row >= ABUSE_LIMIT:

@@ -1,11 +1,12 @@
 // The action row under the table: 不出 / 提示 / 出牌 in a play phase (出牌 enabled only for
 // a legal selection, the reason shown otherwise; cards with several readings open a
-// chooser, unless 提示 picked the reading), a card pick for burying, and for every
-// other phase one labelled button per legal action (a list when there are many).
+// chooser, unless 提示 picked the reading: from the listed plays at once, from the plays
+// diagram once the server has named the readings), a card pick for burying, and for
+// every other phase one labelled button per legal action (a list when there are many).
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { actionLabel } from "./actions.js";
-import { readingsFor } from "./judge.js";
+import { fromDiagram, readingsFor } from "./judge.js";
 import { chooserEl, readingName } from "./readings.js";
 
 /** Verbs whose argument is the selected cards: the button sends "verb card card …". */
@@ -68,7 +69,10 @@ export function controlsEl(s, ui) {
         { disabled: ui.busy(), key: "X" }));
     }
     box.append(button("hint", t("table.hint"), () => ui.hint(), { key: "H" }));
-    box.append(button("play", t("table.play"), () => (action ? ui.send(action)
+    // From the diagram the one text is the bare cards: the server refuses them with
+    // their readings if they have several, and the chooser opens with those.
+    const ask = { choose: fromDiagram(view) };
+    box.append(button("play", t("table.play"), () => (action ? ui.send(action, ask)
       : ui.choose(readings)), { primary: true, disabled: ui.busy() || !readings.length, key: "P" }));
     if (sel.length && !readings.length) reason.textContent = t("table.illegal", { why: t("table.why") });
     else if (hinted && readings.length > 1) reason.textContent = readingName(hinted);

@@ -46,18 +46,30 @@ function rankText(counts) {
   return [...RANKS].map((r) => r.repeat(counts[r] || 0)).join("");
 }
 
+/** Whether the view gives its plays as the diagram (a long list): then the client knows
+ * only whether cards are legal, and the server names their readings (docs/protocol.md). */
+export function fromDiagram(view) {
+  return !view.legal_complete && Boolean(view.plays);
+}
+
+/** Whether a play text takes exactly the selected cards. */
+export function takes(view, text, selected) {
+  const isSuited = suited(view);
+  return key(playCards(text), isSuited) === key(selected, isSuited);
+}
+
 /**
  * Every reading of the selected cards, as the play texts to send ([] if they are no legal
  * play). Listed plays: each listed text that takes exactly these cards, in the listed
  * order (3339 as 333+9 and as the soft bomb 3333). The diagram only says whether the
- * cards are legal, not how they read: one text, the cards alone.
+ * cards are legal, not how they read: one text, the cards alone, which 出牌 sends asking
+ * the server to list the readings if there are several.
  */
 export function readingsFor(view, selected) {
   if (!selected.length) return [];
   const isSuited = suited(view);
-  if (view.legal_complete || !view.plays) {
-    const want = key(selected, isSuited);
-    return view.legal.filter((a) => a.startsWith("play ") && key(playCards(a), isSuited) === want);
+  if (!fromDiagram(view)) {
+    return view.legal.filter((a) => a.startsWith("play ") && takes(view, a, selected));
   }
   const counts = countBy(selected, isSuited);
   if (Object.keys(counts).some((k) => !view.plays.labels.includes(k))) return [];

@@ -6,7 +6,7 @@ import { addStrings, t } from "./i18n.js";
 import { cardEl, sortCards, splitCards } from "./cards.js";
 import { h } from "./dom.js";
 import { Hand } from "./hand.js";
-import { hints, pickIndexes } from "./judge.js";
+import { hints, pickIndexes, takes } from "./judge.js";
 import { runClocks, seatEl } from "./seats.js";
 import { multiplierText, settleEl } from "./settle.js";
 import { counterEl } from "./counter.js";
@@ -179,24 +179,30 @@ function mount(root, c, [tableId]) {
   let hintList = [];
   let hinted = null; // the reading 提示 picked for the selection it made
   let choices = null; // the readings the chooser offers, while it is open
+  let asked = null; // the cards sent asking for their readings ({choose}), until answered
   let busy = false;
   let errorText = "";
   let rounds = 0; // rounds (tricks) seen to end here: the table emptied during play
   let lastTable = null;
   let counterOn = localStorage.getItem("cardhall.counter") !== "0";
-  const hand = new Hand(() => { errorText = ""; hinted = null; choices = null; drawControls(); });
+  const hand = new Hand(() => {
+    errorText = ""; hinted = null; choices = null; asked = null; drawControls();
+  });
   const screen = h("section", { class: "table" });
   root.append(screen);
   const stopClocks = runClocks(screen);
   variantNames(c.api).then((v) => { names = v; draw(); }).catch(() => null);
 
   const st = () => store.tables.get(tableId);
-  const send = (action) => {
+  /** Send an action; `choose`: bare cards, which the server refuses with their readings
+   * when they have several (docs/protocol.md), to open the chooser with those. */
+  const send = (action, { choose = false } = {}) => {
     const s = st();
     if (!s) return;
     busy = true;
     choices = null;
-    c.ws.send({ type: "act", table: tableId, action, seq: s.seq });
+    asked = choose ? hand.selected() : null;
+    c.ws.send({ type: "act", table: tableId, action, seq: s.seq, ...(choose ? { choose } : {}) });
     drawControls();
   };
   const ui = {
@@ -302,6 +308,7 @@ function mount(root, c, [tableId]) {
       hintAt = -1;
       hinted = null;
       choices = null;
+      asked = null;
       const table = msg.view ? msg.view.table : null;
       if (lastTable && (!table || (table.plays && table.plays.length < (lastTable.plays || []).length))) {
         rounds += 1;
@@ -312,8 +319,20 @@ function mount(root, c, [tableId]) {
     c.ws.on("settled", (msg) => msg.table === tableId && draw()),
     c.ws.on("error", (msg) => {
       busy = false;
-      errorText = msg.message;
-      drawControls();
+      const sel = asked;
+      asked = null;
+      const s = st();
+      const readings = sel && s && s.view && msg.readings
+        && msg.readings.filter((a) => takes(s.view, a, sel));
+      if (readings && readings.length === 1) {
+        send(readings[0]); // one legal reading of the cards: it is what the player meant
+      } else if (readings && readings.length) {
+        errorText = "";
+        ui.choose(readings);
+      } else {
+        errorText = msg.message;
+        drawControls();
+      }
     }),
   ];
   const keys = (e) => {
