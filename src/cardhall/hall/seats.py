@@ -7,6 +7,7 @@ and the stores can name them without the machine.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -65,3 +66,5 @@ class Command:
     seq: int | None = None
     token: Any = None
     done: asyncio.Future[None] | None = field(default=None, repr=False)
+    #: When it was made (``time.perf_counter``): how long it waited for the table.
+    made: float = field(default_factory=time.perf_counter, repr=False, compare=False)
