@@ -269,8 +269,10 @@ class Scraper:
                 continue
             diff = {k: b[k] - a.get(k, 0.0) for k in b}
             shown = [f"{name} ≤{p if 'rows' in metric else p * 1000:g}"
+                     f" (max ≤{m if 'rows' in metric else m * 1000:g})"
                      for metric, label, name in STAGES
-                     if (p := quantile(diff, metric, label, 0.99)) is not None]
+                     if (p := quantile(diff, metric, label, 0.99)) is not None
+                     and (m := quantile(diff, metric, label, 1.0)) is not None]
             parts.append(f"process {i}: " + ", ".join(shown))
         return "; ".join(parts)
 

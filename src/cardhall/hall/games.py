@@ -174,7 +174,7 @@ async def _append_pg(db: Database, rows: Sequence[ActionRow],
     params = {"games": [r[0] for r in rows], "seqs": [r[1] for r in rows],
               "actions": [r[2] for r in rows], "seats": [r[3] for r in rows],
               "created": [r[4] for r in rows], "fences": [r[5] for r in rows]}
-    async with db.engine.connect() as conn:
+    async with (db.log or db.engine).connect() as conn:  # the log's own connection
         auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
         done = await auto.execute(text(sql), params)
         return {(str(g), int(q)) for g, q in done.all()}
