@@ -28,7 +28,7 @@ async def test_writes_made_together_go_in_few_round_trips_in_order_each_with_its
         done = await asyncio.gather(
             keys.delete_if(f"{p}1", "proc 0"), keys.delete_if(f"{p}2", "proc 2"),
             keys.set(f"{p}3", "seat"), keys.delete_if(f"{p}3", "seat"))
-        assert done == [False, True, None, True]
+        assert list(done) == [False, True, None, True]
         assert await redis.get(f"{p}1") == "proc 1"
         assert await redis.exists(f"{p}2", f"{p}3") == 0
     finally:
