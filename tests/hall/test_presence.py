@@ -4,18 +4,37 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import AsyncIterator
 
+import pytest
 from redis.asyncio import Redis
 
 from cardhall.hall.presence import KeyWriter
 from tests.hall.redis_server import RedisServer
 
 
+@pytest.fixture
+def p() -> str:
+    """The test's own key prefix in the run's shared Redis."""
+    return f"test-presence-{secrets.token_hex(4)}:"
+
+
+@pytest.fixture
+async def redis(redis_server: RedisServer, p: str) -> AsyncIterator[Redis]:
+    """A client of the run's Redis; the keys the test made (prefix ``p``) deleted after."""
+    client = Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        yield client
+    finally:
+        keys = [k async for k in client.scan_iter(f"{p}*")]
+        if keys:
+            await client.delete(*keys)
+        await client.aclose()
+
+
 async def test_writes_made_together_go_in_few_round_trips_in_order_each_with_its_answer(
-        redis_server: RedisServer) -> None:
-    redis = Redis.from_url(redis_server.url, decode_responses=True)
+        redis: Redis, p: str) -> None:
     keys = KeyWriter(redis)
-    p = f"test-presence-{secrets.token_hex(4)}:"
     try:
         await redis.set(f"{p}0", "old 0")
         # 200 hellos at once (a reconnect storm): each hears what its key held before.
@@ -33,15 +52,11 @@ async def test_writes_made_together_go_in_few_round_trips_in_order_each_with_its
         assert await redis.exists(f"{p}2", f"{p}3") == 0
     finally:
         await keys.close()
-        await redis.delete(*[f"{p}{i}" for i in range(200)])
-        await redis.aclose()
 
 
-async def test_a_write_redis_refuses_fails_its_writer_only(
-        redis_server: RedisServer) -> None:
-    redis = Redis.from_url(redis_server.url, decode_responses=True)
+async def test_a_write_redis_refuses_fails_its_writer_only(redis: Redis, p: str) -> None:
     keys = KeyWriter(redis)
-    key = f"test-presence-{secrets.token_hex(4)}"
+    key = f"{p}list"
     try:
         await redis.rpush(key, "a list")  # SET … GET on a list: Redis refuses it
         failed = await asyncio.gather(keys.swap(key, "x"), keys.set(f"{key}:ok", "y"),
@@ -51,5 +66,3 @@ async def test_a_write_redis_refuses_fails_its_writer_only(
         assert await redis.get(f"{key}:ok") == "y"
     finally:
         await keys.close()
-        await redis.delete(key, f"{key}:ok")
-        await redis.aclose()
