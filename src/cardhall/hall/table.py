@@ -49,9 +49,6 @@ GRACE_SECONDS = 30.0
 #: Deals a table plays with every seat on 托管 before it gives the game up: 托管 never
 #: bids or declares, so such a table would redeal for ever (docs/rulings.md, "The hall").
 MAX_AUTO_DEALS = 10
-#: The stages ``latency_hook`` times: a player's action waiting in the table's queue
-#: (``queued``), its log commit (``logged``), and log + apply + broadcast (``total``).
-STAGES = ("queued", "logged", "total")
 
 
 class Table:
@@ -91,7 +88,9 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.actions_accepted = 0
-        #: Told the seconds an accepted player action spent in each stage (``STAGES``).
+        #: Told the seconds an accepted action spent in each stage: a player's waiting in
+        #: the table's queue (``queued``), its log commit (``logged``), and log + apply +
+        #: broadcast (``total``; a game's last action: its settlement too).
         self.latency_hook: Callable[[str, float], None] | None = None
         #: Told once per game whose end (settled or dissolved) this table committed.
         self.settled_hook: Callable[[], None] | None = None
