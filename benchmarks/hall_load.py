@@ -41,6 +41,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import asyncpg
@@ -197,6 +198,85 @@ async def live_games(db: str) -> int:
         await conn.close()
 
 
+#: The servers' histograms of where an action's time goes, by (metric, label) shown.
+STAGES = (("cardhall_action_stage_seconds", 'stage="queued"', "queued"),
+          ("cardhall_action_stage_seconds", 'stage="logged"', "logged"),
+          ("cardhall_log_batch_seconds", "", "log batch"),
+          ("cardhall_log_batch_rows", "", "batch rows"),
+          ("cardhall_action_seconds", "", "log+apply+send"),
+          ("cardhall_send_wait_seconds", "", "send queue"),
+          ("cardhall_loop_lag_seconds", "", "loop lag"))
+
+
+Buckets = dict[tuple[str, str, float], float]  # (metric, label, le) → count
+
+
+def buckets(text: str) -> Buckets:
+    """The histogram buckets of STAGES in a /metrics text."""
+    found: Buckets = {}
+    for line in text.splitlines():
+        for metric, label, _ in STAGES:
+            if line.startswith(f"{metric}_bucket{{") and label in line:
+                le = float(line.split('le="', 1)[1].split('"', 1)[0])
+                found[metric, label, le] = float(line.rsplit(" ", 1)[1])
+    return found
+
+
+def quantile(counts: Buckets, metric: str, label: str, q: float) -> float | None:
+    """The ``q`` quantile of one histogram (its bucket's upper bound: the figure is at most
+    that), None when it is empty."""
+    rows = sorted((le, n) for (m, lab, le), n in counts.items() if m == metric and lab == label)
+    if not rows or rows[-1][1] == 0:
+        return None
+    return next(le for le, n in rows if n >= q * rows[-1][1])
+
+
+class Scraper:
+    """Every second, each process's /metrics buckets, on a thread: the window's share is
+    the difference of the snapshots at its start and end."""
+
+    def __init__(self, urls: list[str]) -> None:
+        self.urls = urls
+        self.snapshots: list[tuple[float, list[Buckets]]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(1.0):
+            texts = []
+            for url in self.urls:
+                try:
+                    with urllib.request.urlopen(f"{url}/metrics", timeout=5) as answer:
+                        texts.append(buckets(answer.read().decode()))
+                except OSError:  # a killed process: nothing from it
+                    texts.append({})
+            self.snapshots.append((time.time(), texts))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def window(self, start: float, end: float) -> str:
+        """Each process's p99 per stage (bucket bounds, ms) between ``start`` and ``end``."""
+        first = next((s for s in self.snapshots if s[0] >= start), None)
+        last = next((s for s in reversed(self.snapshots) if s[0] <= end), None)
+        if first is None or last is None or last[0] <= first[0]:
+            return "no snapshots"
+        parts = []
+        for i, (a, b) in enumerate(zip(first[1], last[1], strict=True)):
+            if not a or not b:
+                continue
+            diff = {k: b[k] - a.get(k, 0.0) for k in b}
+            shown = [f"{name} ≤{p if 'rows' in metric else p * 1000:g}"
+                     f" (max ≤{m if 'rows' in metric else m * 1000:g})"
+                     for metric, label, name in STAGES
+                     if (p := quantile(diff, metric, label, 0.99)) is not None
+                     and (m := quantile(diff, metric, label, 1.0)) is not None]
+            parts.append(f"process {i}: " + ", ".join(shown))
+        return "; ".join(parts)
+
+
 def recovery(report: Report, killed_at: float) -> float | None:
     """Seconds from the kill until the per-second p99 stays under 100 ms to the window's
     end (None: it never did)."""
@@ -230,7 +310,14 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
             timer = threading.Timer(args.kill_at, lambda: (
                 killed.append(time.time()), os.kill(victim.pid, signal.SIGKILL)))
             timer.start()
-        report = load_test(plan, args.variant, ROOM)
+        scraper = Scraper([u for u, _ in served])
+        try:
+            report = load_test(plan, args.variant, ROOM)
+        finally:
+            scraper.stop()
+        print(f"  server p99 ms by stage over the window (bucket bounds): "
+              f"{scraper.window(report.window_start, report.window_start + args.duration)}",
+              flush=True)
         cpu = (sum(cpu_seconds(p.pid) for _, p in served if p.poll() is None) - cpu0) / (
             time.monotonic() - t0) if not killed else 0.0
         if killed:

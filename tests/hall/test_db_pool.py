@@ -10,6 +10,7 @@ from sqlalchemy import text
 from cardhall.hall import accounts, games
 from cardhall.hall.config import Economy
 from cardhall.hall.db import APPLICATION, Database, upgrade
+from cardhall.hall.journal import ActionJournal
 from tests.conftest import new_pg_database
 from tests.hall.pg import PostgresServer
 
@@ -38,4 +39,39 @@ async def test_a_small_pool_serves_many_tasks_and_leaves_nothing_idle_in_transac
         assert "idle in transaction" not in rows, rows
         assert await games.game_fence(db, gid) == 0
     finally:
+        await db.close()
+
+
+async def test_the_action_log_writes_while_every_pooled_connection_is_held(
+        pg_server: PostgresServer, economy: Economy) -> None:
+    """Settlements holding the whole pool (many games ending at once) do not hold up
+    the tables' actions: the action log writes on a connection of its own."""
+    url = await new_pg_database(pg_server)
+    await upgrade(url)
+    db = Database.open(url, pool=1)  # 1 connection, 1 more for a burst
+    journal = ActionJournal(db)
+    try:
+        players = [(await accounts.create_guest(db, economy)).player.id for _ in range(3)]
+        gid = await games.create_game(db, table_id="t", room_id="r", variant="ddz3",
+                                      players=players, seed=1)
+        held = asyncio.Event()
+        release = asyncio.Event()
+
+        async def hold() -> None:
+            async with db.transaction() as s:
+                await s.execute(text("SELECT 1"))
+                if db.engine.pool.checkedout() == 2:  # type: ignore[attr-defined]
+                    held.set()
+                await release.wait()
+
+        holders = [asyncio.create_task(hold()) for _ in range(2)]
+        async with asyncio.timeout(10):
+            await held.wait()
+        async with asyncio.timeout(5):  # the pool would make it wait 30 s
+            await journal.append(gid, 1, "first", 0)
+        release.set()
+        await asyncio.gather(*holders)
+        assert await games.actions(db, gid) == ["first"]
+    finally:
+        await journal.close()
         await db.close()

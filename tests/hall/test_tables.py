@@ -32,7 +32,9 @@ from cardhall.hall.messages import (
     State,
 )
 from cardhall.hall.peer import TableCall
+from cardhall.hall.seats import Command, Seat
 from cardhall.hall.service import Hall
+from cardhall.hall.table import Table
 
 WAIT = 20.0  # seconds a test waits for a message before failing
 
@@ -247,6 +249,40 @@ async def test_live_tables_are_rebuilt_after_a_crash_and_settle_once(db_url: str
         await again.close()
     finally:
         await db.close()
+
+
+async def test_a_rebuilt_game_settled_before_settles_again_but_is_counted_once(
+        db: Database) -> None:
+    """A table rebuilt from a game that was settled meanwhile (a process adopted it as its
+    first owner committed the end) settles it again: nothing is applied twice, its
+    players hear the same result, and ``settled_hook`` (``cardhall_settlements``) counts
+    the game once, not once per table that settled it."""
+    counted: list[str] = []
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    hall.lobby.settled_hook = lambda: counted.append("first owner")
+    try:
+        players = [await guest(hall) for _ in range(3)]
+        for p in players:
+            await hall.handle(p, Join(type="join", room="r1"))
+        first = (await play_to_end(hall, inbox, players))[players[0]]
+        assert counted == ["first owner"]
+        stored = await get_game(db, first.game)
+        assert stored is not None and stored.status in ("settled", "dissolved")
+        balances = {p: await ledger.balance(db, p) for p in players}
+        seats = [Seat(player=p, name=str(p)) for p in stored.players]
+        rebuilt = Table("t-rebuilt", hall.lobby.rooms["r1"], seats, hall.store, inbox,
+                        hall.bots)
+        rebuilt.settled_hook = lambda: counted.append("rebuilt")
+        rebuilt.restore(first.game, stored.record)
+        rebuilt.start()
+        await rebuilt.call(Command("resume", token=set(players)))
+        again = await inbox.next(players[0], Settled)
+        assert (again.game, again.beans) == (first.game, first.beans)
+        assert counted == ["first owner"]
+        assert {p: await ledger.balance(db, p) for p in players} == balances
+        await rebuilt.stop()
+    finally:
+        await hall.close()
 
 
 async def test_after_a_game_players_play_on_at_the_same_table(db: Database) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import subprocess
 import time
@@ -78,6 +79,18 @@ def test_a_short_run_is_clean_and_agrees_with_the_servers_metrics(
     assert isinstance(p50, float) and isinstance(p99, float) and isinstance(top, float)
     assert 0 < p50 <= p99 <= top
     assert "clients connected" in err and "p99 so far" in err
+    # Where the actions' time went (/metrics): every accepted action was timed waiting for
+    # its log commit, each written by one of the log's batches; the players' actions also
+    # waiting for their table; the messages waiting to be written; the loop's lateness.
+    text = httpx.get(f"{quiet_hall.url}/metrics", timeout=10).text
+    found = {m[0]: float(m[1]) for m in re.findall(r"^(\S+) ([0-9.e+]+)$", text, re.M)}
+    accepted = found["cardhall_action_seconds_count"]
+    assert found['cardhall_action_stage_seconds_count{stage="logged"}'] == accepted
+    assert 0 < found['cardhall_action_stage_seconds_count{stage="queued"}'] <= accepted
+    assert found["cardhall_log_batch_rows_sum"] == accepted
+    assert 0 < found["cardhall_log_batch_seconds_count"] <= accepted
+    assert found["cardhall_send_wait_seconds_count"] > accepted  # a state per seat
+    assert found["cardhall_loop_lag_seconds_count"] > 0
 
 
 def test_worker_processes_merge_their_figures(quiet_hall: HallProcess) -> None:

@@ -58,6 +58,7 @@ from cardhall.hall.peer import (
     TableCall,
     parse_peer,
 )
+from cardhall.hall.presence import KeyWriter
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 
 if TYPE_CHECKING:
@@ -181,6 +182,7 @@ class RedisCoordinator:
         self.prefix = prefix
         self.process = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.outbox = ClusterOutbox(self)
+        self.keys = KeyWriter(self.redis)  # presence and seats, batched (presence.py)
         self.queues = RedisQueues(self)
         self._hall: Hall | None = None
         self._calls: dict[int, asyncio.Future[CallReply]] = {}
@@ -228,6 +230,7 @@ class RedisCoordinator:
         if self._hall is not None:
             for lease in list(self._hall.lobby.leases.values()):
                 await self.release(lease)  # a clean stop: the others adopt at once
+        await self.keys.close()
         await self.redis.delete(self.key(f"alive:{self.process}"),
                                 self.key(f"count:{self.process}"))
         await self.redis.srem(self.key("procs"), self.process)
@@ -432,12 +435,9 @@ class RedisCoordinator:
     # -- players -----------------------------------------------------------------------
 
     async def seated(self, table_id: str, players: list[str], gone: list[str]) -> None:
-        pipe = self.redis.pipeline(transaction=False)
-        for p in players:
-            pipe.set(self.key(f"seat:{p}"), table_id)
-        await pipe.execute()
-        for p in gone:
-            await self.script(rk.DELETE_IF, [self.key(f"seat:{p}")], [table_id])
+        await asyncio.gather(
+            *(self.keys.set(self.key(f"seat:{p}"), table_id) for p in players),
+            *(self.keys.delete_if(self.key(f"seat:{p}"), table_id) for p in gone))
 
     async def remote_tables_of(self, player: str) -> list[str]:
         table = await self.redis.get(self.key(f"seat:{player}"))
@@ -471,11 +471,10 @@ class RedisCoordinator:
         return set(await self.presence_of(players))
 
     async def attach(self, player: str, conn: int) -> None:
-        old = await self.redis.set(self.key(f"presence:{player}"), f"{self.process} {conn}",
-                                   get=True)
+        old = await self.keys.swap(self.key(f"presence:{player}"), f"{self.process} {conn}")
         if old is None:
             return
-        process, _, old_conn = str(old).partition(" ")
+        process, _, old_conn = old.partition(" ")
         if process != self.process:
             await self.publish(process, Supersede(player=player, conn=int(old_conn)))
 
@@ -489,8 +488,8 @@ class RedisCoordinator:
         return True
 
     async def detach(self, player: str, conn: int) -> bool:
-        return bool(await self.script(rk.DELETE_IF, [self.key(f"presence:{player}")],
-                                      [f"{self.process} {conn}"]))
+        return await self.keys.delete_if(self.key(f"presence:{player}"),
+                                         f"{self.process} {conn}")
 
     # -- codes and counts --------------------------------------------------------------
 

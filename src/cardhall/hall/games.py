@@ -25,7 +25,7 @@ concurrent one, finds the game settled and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -174,7 +174,7 @@ async def _append_pg(db: Database, rows: Sequence[ActionRow],
     params = {"games": [r[0] for r in rows], "seqs": [r[1] for r in rows],
               "actions": [r[2] for r in rows], "seats": [r[3] for r in rows],
               "created": [r[4] for r in rows], "fences": [r[5] for r in rows]}
-    async with db.engine.connect() as conn:
+    async with (db.log or db.engine).connect() as conn:  # the log's own connection
         auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
         done = await auto.execute(text(sql), params)
         return {(str(g), int(q)) for g, q in done.all()}
@@ -327,6 +327,9 @@ class Settlement:
     applied: bool
     beans: dict[str, int]           # seat (as text) → bean change, as in the `settled` message
     deltas: dict[str, int]          # player id → bean change actually applied
+    #: Player id → cumulative points after it (the titles to show), read in the same
+    #: transaction; empty when ``applied`` is False.
+    totals: dict[str, int] = field(default_factory=dict)
 
 
 def _check_players(what: str, given: Mapping[str, int], seated: set[str]) -> None:
@@ -406,6 +409,7 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
         if bad := won - set(seats):
             raise BadRequest(f"winner {sorted(bad)[0]!r} is not seated in this game")
         applied: dict[str, int] = {}
+        totals: dict[str, int] = {}
         for pid in sorted(seats):  # one lock order for every settlement: no deadlocks
             player = await lock_player(s, pid)
             delta = deltas_by_player[pid]
@@ -420,6 +424,7 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
                 add_entry(s, pid, delta, reason, game_id=game_id, now=now)
             await _add_score(s, player, game_id, variant, points_by_player[pid], delta,
                              pid in won, now)
+            totals[pid] = player.points
         beans = {str(seats[pid]): applied[pid] for pid in sorted(seats, key=seats.__getitem__)}
         game.beans = beans
         try:
@@ -428,4 +433,4 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
             # The ledger's (game, player, reason) key: entries for this game exist,
             # which only a settlement can write. Refuse rather than pay twice.
             raise Conflict(f"game {game_id} already has ledger entries") from None
-        return Settlement(game_id, True, beans, applied)
+        return Settlement(game_id, True, beans, applied, totals)

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -70,6 +72,9 @@ class ActionJournal:
         self._closed = False
         self.batches = 0  # transactions written (for tests and tuning)
         self.rows = 0
+        #: Told each batch's rows and the seconds its statement took (the server's
+        #: ``cardhall_log_batch_*`` metrics).
+        self.batch_hook: Callable[[int, float], None] | None = None
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None,
                      fence: int | None = None) -> None:
@@ -104,6 +109,7 @@ class ActionJournal:
                 return
 
     async def _write(self, batch: list[_Row]) -> None:
+        started = time.perf_counter()
         try:
             refused = await append_actions(self.db, [_values(r) for r in batch])
         except Exception as exc:
@@ -116,6 +122,8 @@ class ActionJournal:
             return
         self.batches += 1
         self.rows += len(batch) - len(refused)
+        if self.batch_hook is not None:
+            self.batch_hook(len(batch), time.perf_counter() - started)
         left = {(g, seq) for g, seq, *_ in refused}
         for r in batch:
             if (r.game_id, r.seq) not in left:

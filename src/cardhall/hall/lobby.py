@@ -59,7 +59,7 @@ class Lobby:
         self.leases: dict[str, Lease] = {}
         self._releasing: set[asyncio.Task[None]] = set()
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}  # room → (since, timer)
-        self.latency_hook: Callable[[float], None] | None = None
+        self.latency_hook: Callable[[str, float], None] | None = None
         self.settled_hook: Callable[[], None] | None = None  # a game's end was committed
 
     # -- where a player is -------------------------------------------------------------

@@ -7,6 +7,7 @@ and the stores can name them without the machine.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -66,3 +67,5 @@ class Command:
     token: Any = None
     choose: bool = False  # an act's ``choose`` (hall.messages.Act)
     done: asyncio.Future[None] | None = field(default=None, repr=False)
+    #: When it was made (``time.perf_counter``): how long it waited for the table.
+    made: float = field(default_factory=time.perf_counter, repr=False, compare=False)

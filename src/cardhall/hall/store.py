@@ -54,9 +54,10 @@ class DbStore:
         assert result is not None and table.game_id is not None
         humans = {s.player: i for i, s in enumerate(table.seats) if s.player is not None}
         record = game.record()
+        totals: dict[str, int] = {}
         if result["ended"] in ("unscored", "dissolved"):
-            await stored.dissolve_game(self.db, table.game_id, result=result, record=record,
-                                      fence=table.fence)
+            applied = await stored.dissolve_game(self.db, table.game_id, result=result,
+                                                 record=record, fence=table.fence)
             by_seat = {str(i): 0 for i in humans.values()}
         else:
             deltas = {p: beans[i] for p, i in humans.items()}
@@ -69,14 +70,16 @@ class DbStore:
                 self.db, table.game_id, deltas, points, game.variant.id, result=result,
                 record=record, winners=winners, items_used=used,
                 reason="escape" if result["ended"] == "escape" else "game", fence=table.fence)
-            by_seat = done.beans
-        titles: dict[str, str] = {}
-        async with self.db.transaction() as s:
-            for p, i in humans.items():
-                player = await s.get(Player, p)
-                if player is not None:
-                    titles[str(i)] = title_for(player.points)
-        return {"beans": by_seat, "titles": titles,
+            applied, by_seat, totals = done.applied, done.beans, done.totals
+        if len(totals) < len(humans):  # no points changed here: read the players' titles
+            async with self.db.read() as s:
+                rows = await s.execute(select(Player.id, Player.points).where(
+                    Player.id.in_(list(humans))))
+                totals = {str(p): int(x) for p, x in rows.all()}
+        titles = {str(i): title_for(totals[p]) for p, i in humans.items() if p in totals}
+        # ``applied``: this call committed the game's end (False: it had been before,
+        # e.g. a game rebuilt after a crash that had settled it), so it is counted once.
+        return {"beans": by_seat, "titles": titles, "applied": applied,
                 "points": {str(i): result["points"][i] for i in humans.values()}}
 
     async def abandon(self, table: Table, game: GameState) -> None:

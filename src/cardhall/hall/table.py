@@ -89,7 +89,10 @@ class Table:
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.actions_accepted = 0
-        self.latency_hook: Callable[[float], None] | None = None
+        #: Told the seconds an accepted action spent in each stage: a player's waiting in
+        #: the table's queue (``queued``), its log commit (``logged``), and log + apply +
+        #: broadcast (``total``; a game's last action: its settlement too).
+        self.latency_hook: Callable[[str, float], None] | None = None
         #: Told once per game whose end (settled or dissolved) this table committed.
         self.settled_hook: Callable[[], None] | None = None
 
@@ -253,6 +256,8 @@ class Table:
             if len(readings) > 1:
                 raise ProtocolError("illegal", f"{excerpt(text)} has several readings: "
                                     + ", ".join(readings), readings)
+        if self.latency_hook is not None:
+            self.latency_hook("queued", time.perf_counter() - cmd.made)
         await self._accept(canonical, seat)
 
     async def _on_bot(self, cmd: Command) -> None:
@@ -440,6 +445,8 @@ class Table:
         assert game is not None and game_id is not None
         started = time.perf_counter()
         await self.store.append(game_id, self.seq + 1, canonical, seat, self.fence)
+        if self.latency_hook is not None:
+            self.latency_hook("logged", time.perf_counter() - started)
         game.apply(canonical)
         self.actions_accepted += 1
         if game.over:
@@ -450,7 +457,7 @@ class Table:
         else:
             self._after_change()
         if self.latency_hook is not None:
-            self.latency_hook(time.perf_counter() - started)
+            self.latency_hook("total", time.perf_counter() - started)
 
     async def _settle(self) -> None:
         game = self.game
@@ -459,11 +466,14 @@ class Table:
         assert result is not None
         self._cancel_turn_timer()
         self.deadline = None
+        # The last action is durable: everyone sees it now, not after the settlement's
+        # transaction (the slowest write of the hall); its result follows as ``settled``.
+        self._broadcast()
         balances = [s.balance for s in self.seats]
         beans = game_beans(result, self.room.N, self.room.A, balances)
         done = await self.store.settle(self, game, beans)
-        if self.settled_hook is not None:
-            self.settled_hook()
+        if done["applied"] and self.settled_hook is not None:
+            self.settled_hook()  # a game rebuilt and settled again was counted before
         self.phase = TablePhase.BETWEEN
         self._broadcast()
         message = Settled(table=self.id, game=self.game_id or "", result=result,

@@ -8,6 +8,7 @@ closes the connections, stops the tables and closes the database.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -56,6 +57,7 @@ class Server:
     metrics: Metrics = field(default_factory=Metrics)
     _db: Database | None = None
     _hall: Hall | None = None
+    _watch: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         limits = self.config.limits
@@ -84,14 +86,19 @@ class Server:
         hall = Hall(self.config, self._db, self.registry, BotPool(self.bot_workers),
                     grace_seconds=self.grace_seconds, coordinator=coordinator,
                     connections=self.registry)
-        hall.lobby.latency_hook = self.metrics.action_seconds.observe
+        hall.lobby.latency_hook = self.metrics.action
+        hall.store.journal.batch_hook = self.metrics.log_batch
         hall.lobby.settled_hook = self.metrics.settlements.inc
         rebuilt = await hall.open()
         self._hall = hall
+        self._watch = asyncio.get_running_loop().create_task(self.metrics.watch_loop(),
+                                                             name="loop-lag")
         log.info("hall open", extra={"event": "open", "rebuilt": rebuilt,
                                      "rooms": len(self.config.rooms)})
 
     async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         self.registry.close_all(CLOSE_SHUTDOWN, "the server is shutting down")
         if self._hall is not None:
             await self._hall.close()

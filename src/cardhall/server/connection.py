@@ -88,7 +88,8 @@ class Connection:
     """One client's socket: its state, its player once authenticated, its send queue."""
 
     def __init__(self, socket: Socket, address: str, messages_per_second: int,
-                 on_error: Callable[[str], None] | None = None) -> None:
+                 on_error: Callable[[str], None] | None = None,
+                 on_written: Callable[[float], None] | None = None) -> None:
         self.id = next(_ids)
         self.socket = socket
         self.address = address
@@ -99,10 +100,11 @@ class Connection:
         self.bucket = TokenBucket(messages_per_second)
         self.refused_in_a_row = 0
         self.close_code: int | None = None
-        self._out: deque[str] = deque()
+        self._out: deque[tuple[str, float]] = deque()  # (text, when queued)
         self._wake = asyncio.Event()
         self._close: tuple[int, str] | None = None
         self._on_error = on_error
+        self._on_written = on_written  # told how long each message waited to be written
         self._writer: asyncio.Task[None] | None = None
 
     def log_extra(self, **more: Any) -> dict[str, Any]:
@@ -138,7 +140,7 @@ class Connection:
             self._out.clear()
             self.close(CLOSE_TOO_SLOW, "too slow: reconnect for the full state")
             return
-        self._out.append(message.model_dump_json())
+        self._out.append((message.model_dump_json(), time.perf_counter()))
         self._wake.set()
 
     def error(self, code: ErrorCode, message: str, readings: list[str] | None = None) -> None:
@@ -160,7 +162,10 @@ class Connection:
                 await self._wake.wait()
                 self._wake.clear()
                 while self._out:
-                    await self.socket.send_text(self._out.popleft())
+                    text, queued = self._out.popleft()
+                    await self.socket.send_text(text)
+                    if self._on_written is not None:
+                        self._on_written(time.perf_counter() - queued)
                 if self._close is not None:
                     code, reason = self._close
                     await self.socket.close(code, reason)

@@ -7,6 +7,8 @@ from the hall when scraped rather than kept up to date on every change.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -15,6 +17,9 @@ if TYPE_CHECKING:
     from cardhall.server.app import Server
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+#: Seconds between two looks at the event loop's lateness (``watch_loop``).
+LOOP_TICK = 0.25
+_SHORT = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
 class Metrics:
@@ -36,8 +41,25 @@ class Metrics:
                                          registry=r)
         self.action_seconds = Histogram(
             "cardhall_action_seconds", "time to log, apply and broadcast one accepted action",
-            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+            buckets=_SHORT, registry=r)
+        # Where an action's time goes (operations.md, "Where an action's time goes").
+        self.action_stage_seconds = Histogram(
+            "cardhall_action_stage_seconds", "an accepted player action's time by stage: "
+            "queued (waiting for its table), logged (its log commit)", ["stage"],
+            buckets=_SHORT, registry=r)
+        self.log_batch_seconds = Histogram(
+            "cardhall_log_batch_seconds", "time to write one batch of the action log "
+            "(a connection from the pool, the statement, its commit)", buckets=_SHORT,
             registry=r)
+        self.log_batch_rows = Histogram(
+            "cardhall_log_batch_rows", "actions written in one batch of the action log",
+            buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512), registry=r)
+        self.send_wait_seconds = Histogram(
+            "cardhall_send_wait_seconds", "time a message waited in its connection's queue "
+            "before it was written to the socket", buckets=_SHORT, registry=r)
+        self.loop_lag_seconds = Histogram(
+            "cardhall_loop_lag_seconds", f"how late the event loop ran a timer (looked at "
+            f"every {LOOP_TICK} s): time nothing else could run", buckets=_SHORT, registry=r)
         self.message_seconds = Histogram(
             "cardhall_message_seconds", "time to handle one client message, by type", ["type"],
             buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0), registry=r)
@@ -51,6 +73,27 @@ class Metrics:
 
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()
+
+    def action(self, stage: str, seconds: float) -> None:
+        """A table's ``latency_hook``: ``total`` is ``cardhall_action_seconds``."""
+        if stage == "total":
+            self.action_seconds.observe(seconds)
+        else:
+            self.action_stage_seconds.labels(stage).observe(seconds)
+
+    def log_batch(self, rows: int, seconds: float) -> None:
+        """The action log's ``batch_hook``."""
+        self.log_batch_rows.observe(rows)
+        self.log_batch_seconds.observe(seconds)
+
+    async def watch_loop(self) -> None:
+        """Until cancelled: how much later than asked the loop wakes a sleeper. A loop
+        busy with one thing (a long callback, a collection, synchronous I/O) delays every
+        player's action by as much."""
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(LOOP_TICK)
+            self.loop_lag_seconds.observe(max(0.0, time.perf_counter() - asked - LOOP_TICK))
 
     def render(self, server: Server, waiting: dict[str, int]) -> bytes:
         """The exposition text; ``waiting`` is each room's queue (shared by every process

@@ -39,7 +39,8 @@ async def endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     address = websocket.client.host if websocket.client else "?"
     conn = Connection(websocket, address, server.config.limits.messages_per_second,
-                      on_error=server.metrics.error)
+                      on_error=server.metrics.error,
+                      on_written=server.metrics.send_wait_seconds.observe)
     server.registry.add(conn)
     conn.start()
     server.metrics.connections_total.inc()
