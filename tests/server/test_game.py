@@ -82,6 +82,20 @@ async def test_reconnect_mid_game_gets_the_full_state(hall: HallProcess) -> None
         await vacate(clients, table, "ddz3-humans")
 
 
+async def test_reconnect_between_games_tells_the_settlement_again(hall: HallProcess) -> None:
+    async with guests(hall.url, 3) as clients:
+        table, _ = await seat(clients, "ddz3-humans")
+        settled = (await play_out(clients, table, seed=4)).settled
+        c = clients[2]
+        await c.drop()
+        await c.expect("welcome")
+        state = await c.expect("state", table=table)
+        assert state["phase"] == "between"
+        again = await c.expect("settled", table=table)
+        assert again == settled  # the same game, beans, points and titles
+        await vacate(clients, table, "ddz3-humans")
+
+
 async def test_escape_ends_a_ddz3_game(hall: HallProcess) -> None:
     async with guests(hall.url, 3) as clients:
         table, firsts = await seat(clients, "ddz3-humans")

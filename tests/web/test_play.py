@@ -32,5 +32,8 @@ def test_guest_plays_a_happy_hand_to_the_settlement(desktop: Page) -> None:
     assert shown == after - before
     expect(page.locator("#who")).to_contain_text(f"{after} ")
     axe_check(page)
+    page.reload()  # the settlement is told again to a player who comes back
+    expect(settle).to_be_visible()
+    assert int(settle.locator("tr.me .beans").inner_text().replace("+", "")) == shown
     page.locator("#again").click()
     expect(page.locator(".settle")).to_have_count(0)

@@ -95,6 +95,9 @@ class Table:
         self.latency_hook: Callable[[str, float], None] | None = None
         #: Told once per game whose end (settled or dissolved) this table committed.
         self.settled_hook: Callable[[], None] | None = None
+        #: The last game's settlement while the table is between games: told again to a
+        #: player who comes back (a reload, a restart), so his settlement screen is not lost.
+        self.last_settled: Settled | None = None
 
     # -- running ---------------------------------------------------------------------
 
@@ -354,6 +357,8 @@ class Table:
         if s.connected:
             self._stop_grace(player)
             self._send_state(player)
+            if self.phase == TablePhase.BETWEEN and self.last_settled is not None:
+                self.outbox.send(player, self.last_settled)
             return
         self._start_grace(player)
         game = self.game
@@ -416,7 +421,7 @@ class Table:
             eyes = await self.store.golden_eyes(humans)
         seed = secrets.randbits(63)
         game = new_game(self.room.variant, seed, self._game_options(eyes))
-        self.game = game
+        self.game, self.last_settled = game, None
         self.game_id = await self.store.start_game(self, game)
         self.phase = TablePhase.PLAYING
         self._asked.clear()
@@ -479,6 +484,7 @@ class Table:
         message = Settled(table=self.id, game=self.game_id or "", result=result,
                           beans=done["beans"], points=done["points"], titles=done["titles"],
                           dissolved=bool(result["dissolve"]))
+        self.last_settled = message
         for player in self._audience():
             self.outbox.send(player, message)
         if result["dissolve"] or not self.humans():
