@@ -33,6 +33,7 @@ from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Planner
 from cardhall.bots.hands import planner as shared_planner
 from cardhall.bots.mirror import MirrorPlanner
+from cardhall.bots.packed import FIELD, card_count, pack
 from cardhall.bots.splits import Plan
 from cardhall.bots.view import (
     View,
@@ -129,23 +130,36 @@ class Policy:
             return self.planner.worth_wild(counts, view.wild)
         return self.planner.worth(counts)
 
-    def worth_left(self, view: View, play: Play) -> tuple[float, bool]:
+    def worth_left(self, view: View, play: Play,
+                   searched: tuple[list[int], list[int]]) -> tuple[float, bool]:
         """``worth`` of the hand ``play`` leaves, from the search that shares more with it.
 
-        The top-down search shares the states below the play's lowest card,
-        the mirrored one those above its highest: the one with fewer cards of
-        the hand on the play's side searches less. The flag says whether the
-        worth is the top-down search's to the last bit (the mirrored one sums
-        the same worths in another order). Hands holding wild cards, and
-        capped decisions (their budget is the top-down planner's), take the
-        top-down search.
+        The top-down search shares the states below the lowest rank where the
+        hand differs from one it valued before, the mirrored one those above the
+        highest: the one with fewer of the hand's cards on the other side searches
+        less. ``searched`` holds, per search (top-down, mirrored), the cards taken
+        out of the hand of the hands it has valued in this decision (packed; 0, the
+        whole hand, in both, as the mirrored one shares its first search with every
+        later one); the one asked is told of this hand. A play ``KKK+44`` after
+        ``AAA+44`` shares the top-down states below the kings, though both searches
+        share nothing with the whole hand's between the 4s and the kings.
+
+        The flag says whether the worth is the top-down search's to the last bit
+        (the mirrored one sums the same worths in another order). Hands holding
+        wild cards, and capped decisions (their budget is the top-down planner's),
+        take the top-down search.
         """
         rest = _minus(view.hand, play.cards)
         hand, mirror = view.hand, self.mirror
-        if mirror is None or self.planner.capped or (view.wild is not None and hand[view.wild]) \
-                or sum(hand[:max(play.cards) + 1]) >= sum(hand[min(play.cards):]):
+        if mirror is None or self.planner.capped or (view.wild is not None and hand[view.wild]):
             return self.worth(view, rest), True
-        return mirror.worth(rest), False
+        taken = pack(to_counts(play.cards))
+        down, up = searched
+        if _fresh_below(taken, up, pack(rest)) < _fresh_above(taken, down, pack(rest)):
+            up.append(taken)
+            return mirror.worth(rest), False
+        down.append(taken)
+        return self.worth(view, rest), True
 
     def beatable(self, view: View, play: Play, pool: Counts) -> tuple[bool, bool]:
         """(by a play of its own kind, by a bomb): what the opponents might answer with.
@@ -397,11 +411,12 @@ class Policy:
         best = max((s for s, _ in first), default=_NO)
         found: dict[int, float] = {}
         close: list[int] = []  # scored from the mirrored search
+        searched: tuple[list[int], list[int]] = ([0], [0])  # see worth_left
         for i in sorted(range(len(candidates)), key=lambda i: -bounds[i]):
             if bounds[i] < best - BOUND_MARGIN:
                 break  # this one and all after it score below the best
             p, score, _ = candidates[i]
-            worth, exact = self.worth_left(view, p)
+            worth, exact = self.worth_left(view, p, searched)
             found[i] = value = score(worth)
             if not exact:
                 close.append(i)
@@ -457,6 +472,29 @@ class Policy:
 def _sorted_cards(p: Play) -> tuple[int, ...]:
     """A play's cards ascending (main and kickers are each ascending already)."""
     return p.main if not p.kickers else tuple(sorted(p.main + p.kickers))
+
+
+def _fresh_above(taken: int, seen: list[int], rest: int) -> int:
+    """Cards of ``rest`` the top-down search meets before it reaches states it has seen.
+
+    ``taken`` and ``seen`` are the cards taken out of the hand, packed: the states
+    below the lowest rank where ``taken`` differs from one in ``seen`` are shared.
+    """
+    lowest = 0  # the lowest differing rank's bit, highest over ``seen``
+    for other in seen:
+        differ = other ^ taken
+        if not differ:
+            return 0
+        lowest = max(lowest, differ & -differ)
+    return card_count(rest >> (FIELD * ((lowest.bit_length() - 1) // FIELD)))
+
+
+def _fresh_below(taken: int, seen: list[int], rest: int) -> int:
+    """``_fresh_above`` for the mirrored search: the states above the highest rank differing."""
+    highest = min(other ^ taken for other in seen)
+    if not highest:
+        return 0
+    return card_count(rest & ((1 << (FIELD * ((highest.bit_length() - 1) // FIELD + 1))) - 1))
 
 
 def _minus(hand: Counts, cards: Iterable[int]) -> Counts:
