@@ -58,13 +58,13 @@ class Dead:
                        for k in range(KINDS)]
         self._repay_all = _adders([(w, sum(o)) for w, o in units if sum(o)], most_held)
         #: Slot counters → the debt tests of a state with them (None: nothing owed).
-        self._tests: dict[int, tuple[_Test, ...] | None] = {}
+        self.tests: dict[int, tuple[_Test, ...] | None] = {}
 
     def hopeless(self, hand: int, slots: int) -> bool:
         """Whether the packed ``hand`` cannot repay the debts in the slot counters ``slots``."""
-        tests = self._tests.get(slots, ())
+        tests = self.tests.get(slots, ())
         if tests == ():
-            tests = self._tests[slots] = self._read(slots)
+            tests = self.tests[slots] = self._read(slots)
         if tests is None:
             return False
         for owed, adders in tests:

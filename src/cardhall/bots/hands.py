@@ -125,6 +125,8 @@ class Planner:
         self._read_kickers(rs)
         #: Rules out states whose kicker debts the rest cannot repay (see ``dead``).
         self._dead = Dead(self._carriers, max(rs.limits))
+        #: Slot counters → their debt tests (``Dead``'s cache; None: nothing owed).
+        self._dead_tests = self._dead.tests
         key = rs.name + self.tables
         self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(key, {})
         self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(key, {})
@@ -273,10 +275,14 @@ class Planner:
         return self._left <= 0
 
     def _solve(self, state: int) -> float:
-        memo = self._memo
-        hit = memo.get(state)
+        hit = self._memo.get(state)
         if hit is not None:
             return hit[0]
+        return self._expand(state)
+
+    def _expand(self, state: int) -> float:
+        """``_solve`` of a state not in the memo (the loop below looks there first)."""
+        memo = self._memo
         if self._rough_memo:
             hit = self._rough_memo.get(state)
             if hit is not None:
@@ -284,7 +290,8 @@ class Planner:
                 return hit[0]
         h = state & HAND_MASK
         slots = state >> SLOT_SHIFT
-        if slots != self._empty_slots and self._dead.hopeless(h, slots):
+        if slots != self._empty_slots and self._dead_tests.get(slots, True) \
+                and self._dead.hopeless(h, slots):
             memo[state] = (_NO, -1, 0)  # what the search below would find, without it
             return _NO
         if self._left <= 0:
@@ -298,9 +305,10 @@ class Planner:
         top = (h.bit_length() - 1) // FIELD
         have = (h >> (FIELD * top)) & MASK
         best, choice, follow, first = _NO, -1, 0, -1
-        solve = self._solve
+        expand = self._expand
         held = h | GUARD
         guard = GUARD
+        slot_infos = SLOT_INFO
         deep_add, per_rank = self._deep_add, self._slots_per_rank
         cards = -1  # the hand's card count, counted once if a slot check needs it
         # The loop is the search's whole cost: plain tuples, memo hits without a call, the
@@ -315,7 +323,7 @@ class Planner:
                 for worth, opens, unit, ride_worth, move, kicker, size, index in group:
                     opened = slots
                     if opens:
-                        info = SLOT_INFO.get(slots + opens) or slot_info(slots + opens)
+                        info = slot_infos.get(slots + opens) or slot_info(slots + opens)
                         if info[0]:
                             opened = slots + opens
                             if info[2]:
@@ -329,13 +337,13 @@ class Planner:
                     if opened >= 0:
                         nxt = rest | (opened << SLOT_SHIFT)
                         hit = memo.get(nxt)
-                        value = worth + (hit[0] if hit is not None else solve(nxt))
+                        value = worth + (hit[0] if hit is not None else expand(nxt))
                         if value > best or (value == best and index < first):
                             best, choice, follow, first = value, move, nxt, index
                     if kicker < 0:
                         continue  # a pair or trio rides only as the last of its rank
                     left = slots - unit
-                    info = SLOT_INFO.get(left) or slot_info(left)
+                    info = slot_infos.get(left) or slot_info(left)
                     if not info[0]:
                         continue
                     if info[2]:
@@ -347,7 +355,7 @@ class Planner:
                         continue
                     nxt = rest | (left << SLOT_SHIFT)
                     hit = memo.get(nxt)
-                    value = ride_worth + (hit[0] if hit is not None else solve(nxt))
+                    value = ride_worth + (hit[0] if hit is not None else expand(nxt))
                     if value > best or (value == best and index + 1 < first):
                         best, choice, follow, first = value, kicker, nxt, index + 1
         if self._cuts != cuts:
@@ -359,30 +367,32 @@ class Planner:
         return best
 
     def _steps_at(self, top: Rank, have: int) -> tuple[Family, ...]:
-        """``_moves_at`` unpacked for the search loop, with each move's riding form.
+        """``_moves_at`` unpacked for the search loop (cached in ``_steps``; see ``_build``)."""
+        found = self._steps.get(top << FIELD | have)
+        if found is None:
+            found = self._steps[top << FIELD | have] = self._build(top, have, False)
+        return found
 
-        Grouped in families of nested plays (``steps``); each step's index is twice
-        its move's place in ``_moves_at`` (its riding form: one more), the order
-        ties are broken in.
+    def _build(self, top: Rank, have: int, any_count: bool) -> tuple[Family, ...]:
+        """The loop's steps at ``top``: each move and its riding form, if it may ride.
+
+        A pair or trio rides only as the last of its rank (K4: one per rank), or, with
+        ``any_count``, at any count (``relaxed``). Grouped in families of nested plays
+        (``steps``); each step's index is twice its move's place in ``_moves_at`` (its
+        riding form: one more), the order ties are broken in.
         """
-        key = top << FIELD | have
-        cached = self._steps.get(key)
-        if cached is not None:
-            return cached
         deltas: list[int] = []
         out: list[Step] = []
         for i, move in enumerate(self._moves_at(top, have)):
             kicker, unit, ride_worth = -1, 0, 0.0
-            # A pair or trio rides only as the last of its rank (K4: one per rank).
-            if move.rides in (1, have):
+            if move.rides in (1, have) or (move.rides and any_count):
                 riding = _as_kicker(move, move.rides - 1)
                 kicker, ride_worth = self._number(riding), riding.worth
                 unit = 1 << (SLOT_BITS * (move.rides - 1))
             deltas.append(move.delta)
             out.append((move.worth, move.opens, unit, ride_worth, self._number(move), kicker,
                         len(move.group.main), 2 * i))
-        found = self._steps[key] = families(deltas, out)
-        return found
+        return families(deltas, out)
 
     def _number(self, move: _Move) -> int:
         """The move's number in ``_numbered`` (memo entries name moves by number)."""

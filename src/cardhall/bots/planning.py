@@ -34,6 +34,7 @@ from cardhall.bots.hands import Planner
 from cardhall.bots.hands import planner as shared_planner
 from cardhall.bots.mirror import MirrorPlanner
 from cardhall.bots.packed import FIELD, card_count, pack
+from cardhall.bots.relaxed import RelaxedPlanner
 from cardhall.bots.splits import Plan
 from cardhall.bots.view import (
     View,
@@ -50,7 +51,7 @@ from cardhall.rules import get as get_rules
 
 _NO, _INF = float("-inf"), float("inf")
 #: (rule set name, a play's cards) → the worth of their best split and the ranks where two
-#: or more of its kickers ride (see ``Policy._bound``): exact, so shared by every bot.
+#: or more of its kickers ride (see ``Policy._own``): exact, so shared by every bot.
 _OWN: dict[tuple[str, tuple[int, ...]], tuple[float, tuple[int, ...]]] = {}
 
 #: Worth bonus that makes a decision override the split (going out, a forced block).
@@ -105,6 +106,9 @@ DECISION_STATES: int | None = None
 TIE_MARGIN = 1e-6
 #: Slack on the bound of a candidate's score (sums of the same worths in another order).
 BOUND_MARGIN = 1e-6
+#: Candidates whose bound needs the relaxed search (see ``Policy._bounds``) worth that
+#: search: one search of the whole hand, where scoring a candidate costs a part of one.
+RELAX_AT = 6
 #: Entries of the shared cache of plays' own splits before it is cleared (bounded memory).
 OWN_LIMIT = 1 << 17
 #: Candidate plays a decision scores in full (the split's own plays first, see
@@ -122,6 +126,9 @@ class Policy:
         #: 保皇's sets keep the one search (its decisions are quick).
         self.mirror = MirrorPlanner(rs) if rs.comparison != "sets" else None
         self.packs = max(rs.limits[:SMALL_JOKER]) // 4
+        #: The mirrored search with kickers riding at any count at some ranks: bounds where
+        #: the plain one's fail (see ``_bounds``).
+        self.relaxed = RelaxedPlanner(rs, self.mirror) if self.mirror is not None else None
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -398,7 +405,7 @@ class Policy:
         A score is a function of the worth of the hand the play leaves, which
         costs a split search. With ``best_only``, a candidate whose score is
         bounded below the best found so far is left out: the hand it leaves is
-        worth at most ``whole`` less the worth of its own cards (``_bound``),
+        worth at most ``whole`` less the worth of its own cards (``_bounds``),
         and the bound function turns that into the score's. The most promising are
         scored first, so the best is found early and most of the rest fall
         below it. Wild cards are valued greedily, not by an exact maximum, so
@@ -407,20 +414,37 @@ class Policy:
         if not best_only or (view.wild is not None and view.hand[view.wild]):
             return first + [(score(self.worth(view, _minus(view.hand, p.cards))), p)
                             for p, score, _ in candidates]
-        bounds = [self._bound(view.hand, whole, p, bound) for p, _, bound in candidates]
+        bounds, clashing = self._bounds(view.hand, whole, candidates)
         best = max((s for s, _ in first), default=_NO)
         found: dict[int, float] = {}
         close: list[int] = []  # scored from the mirrored search
         searched: tuple[list[int], list[int]] = ([0], [0])  # see worth_left
-        for i in sorted(range(len(candidates)), key=lambda i: -bounds[i]):
-            if bounds[i] < best - BOUND_MARGIN:
-                break  # this one and all after it score below the best
-            p, score, _ = candidates[i]
-            worth, exact = self.worth_left(view, p, searched)
-            found[i] = value = score(worth)
-            if not exact:
-                close.append(i)
-            best = max(best, value)
+
+        def score_down(order: list[int]) -> None:
+            """Score ``order``'s candidates by falling bound until one is below the best."""
+            nonlocal best
+            for i in sorted(order, key=lambda i: -bounds[i]):
+                if bounds[i] < best - BOUND_MARGIN:
+                    break  # this one and all after it score below the best
+                p, score, _ = candidates[i]
+                worth, exact = self.worth_left(view, p, searched)
+                found[i] = value = score(worth)
+                if not exact:
+                    close.append(i)
+                best = max(best, value)
+        # The candidates whose bound needs the relaxed search go last: the best of the
+        # others may leave too few of them that it could rule out (those whose bound from
+        # the plain worth, a guess at theirs, is below the best) to be worth that search.
+        score_down([i for i in range(len(candidates)) if i not in clashing])
+        if clashing:
+            hopeless = sum(1 for i in clashing if candidates[i][2](
+                whole - self._own(candidates[i][0])[0]) < best - BOUND_MARGIN)
+            if hopeless >= RELAX_AT and self.relaxed is not None:
+                loose = self.relaxed.worth_at(view.hand, frozenset(
+                    r for ranks in clashing.values() for r in ranks))
+                for i in clashing:
+                    bounds[i] = candidates[i][2](loose - self._own(candidates[i][0])[0])
+            score_down(list(clashing))
         # Scores that tie the best but for the last bits are ranked as the top-down search's
         # bits rank them (its sums are the ones the choice has always been made on).
         tied = sum(1 for s, _ in first if s >= best - TIE_MARGIN) \
@@ -432,9 +456,10 @@ class Policy:
                     found[i] = score(self.worth(view, _minus(view.hand, p.cards)))
         return first + [(found[i], candidates[i][0]) for i in sorted(found)]
 
-    def _bound(self, hand: Counts, whole: float, p: Play,
-               bound: Callable[[float], float]) -> float:
-        """The bound on a play's score, given the worth of the ``whole`` hand.
+    def _bounds(self, hand: Counts, whole: float,
+                candidates: list[tuple[Play, Callable[[float], float], Callable[[float], float]]]
+                ) -> tuple[list[float], dict[int, list[int]]]:
+        """The bound on each candidate's score, given the worth of the ``whole`` hand.
 
         A split of the rest plus a split of the play's cards is a split of the
         hand, so the rest is worth at most ``whole`` less those cards, if the
@@ -442,14 +467,31 @@ class Policy:
         kickers (a plain group goes with any split). Kickers ride under rules
         the union may break: a pair (a trio) rides only as the last cards of
         its rank, so if the rest holds two or more of that rank it might hold
-        another riding pair there; such a play gets no bound (``_INF``). One
-        card of it in the rest is no conflict: a single rides at any count,
-        and a rank's plain groups can go first. (The slot
-        counters' limits, at most ``packed.MAX_SLOTS`` open and debts the rest
-        can repay, could in principle refuse a union too: tests compare the
-        bounded choice with the full ranking decision by decision, and hashed
+        another riding pair there. Such a play *clashes* (its index maps to
+        those ranks; its bound here is ``_INF``): the worth of the hand in the
+        search where pairs and trios ride at any count at those ranks bounds it
+        instead (``relaxed``: the union is one of its splits; one search for all
+        of them, which ``_scored`` makes where enough clash). One card of it in
+        the rest is no conflict: a single rides at any count, and a rank's plain
+        groups can go first. (The slot counters' limits, at most
+        ``packed.MAX_SLOTS`` open and debts the rest can repay, could in
+        principle refuse a union too: tests compare the bounded choice with the
+        full ranking decision by decision, and hashed
         game traces agree.)
         """
+        bounds: list[float] = []
+        clashing: dict[int, list[int]] = {}
+        for i, (p, _, bound) in enumerate(candidates):
+            worth, riding = self._own(p)
+            held = to_counts(_sorted_cards(p))
+            clash = [r for r in riding if hand[r] - held[r] > 1]
+            if clash:
+                clashing[i] = clash
+            bounds.append(_INF if clash else bound(whole - worth))
+        return bounds, clashing
+
+    def _own(self, p: Play) -> tuple[float, tuple[int, ...]]:
+        """The worth of the best split of a play's cards, and the ranks where 2+ kickers ride."""
         cards = _sorted_cards(p)
         key = (self.rs.name, cards)
         own = _OWN.get(key)
@@ -462,11 +504,7 @@ class Policy:
             if len(_OWN) > OWN_LIMIT:
                 _OWN.clear()
             own = _OWN[key] = (split.worth, riding)
-        worth, riding = own
-        held = to_counts(cards)
-        if any(hand[r] - held[r] > 1 for r in riding):
-            return _INF
-        return bound(whole - worth)
+        return own
 
 
 def _sorted_cards(p: Play) -> tuple[int, ...]:
