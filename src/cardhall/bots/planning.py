@@ -262,6 +262,24 @@ class Policy:
                 break
         return picked
 
+    def bossless(self, view: View, plays: list[Play], pool: Counts) -> bool:
+        """Whether no play of the hand is unbeatable, so that no split has a winning line.
+
+        So when the opponents can bomb any plain play (a bomb among the unseen
+        cards, no bigger than the hand of one of them), and none of the hand's
+        bombs is beyond all of theirs: cheap, against a search of the hand.
+        """
+        most = max((view.counts[s] for s in view.against() if view.counts[s] > 0), default=0)
+        plain = next((p for p in plays if not p.tier), None)
+        if not most or plain is None or self.rs.comparison == "sets":
+            return False
+        gen = self.rs.gen
+        if not any(gen.play(code).tier and gen.play(code).size <= most
+                   for code in gen.codes(pool, plain)):
+            return False
+        return all(any(gen.play(code).size <= most for code in gen.codes(pool, p))
+                   for p in plays if p.tier)
+
     def winning_line(self, view: View, plan: Plan, plays: list[Play], pool: Counts) -> Play | None:
         """If every play of the split but one is unbeatable, the biggest unbeatable one."""
         if plan.turns < 2:
@@ -317,10 +335,19 @@ class Policy:
     def lead(self, view: View, plays: list[Play],
              best_only: bool = False) -> list[tuple[float, Play | None]]:
         pool = view.opponent_pool()
-        plan = self.planner.plan(view.hand)
-        line = self.winning_line(view, plan, plays, pool)
-        if line is not None:
-            return [(DECISIVE, line)]
+        plan: Plan | None = None
+        if self.mirror is not None and SHORTLIST is None and not self.planner.capped \
+                and (view.wild is None or not view.hand[view.wild]) \
+                and self.bossless(view, plays, pool):
+            # No split has a winning line, so the split itself is not needed: the worth of
+            # the hand from the mirrored search, whose states the low candidates share.
+            whole = self.mirror.worth(view.hand)
+        else:
+            plan = self.planner.plan(view.hand)
+            line = self.winning_line(view, plan, plays, pool)
+            if line is not None:
+                return [(DECISIVE, line)]
+            whole = plan.worth
         against = [view.counts[s] for s in view.against() if view.counts[s] > 0]
         short = min(against, default=99)
         feed = min((view.counts[s] for s in view.partners if view.counts[s] > 0), default=99)
@@ -348,8 +375,10 @@ class Policy:
                 return worth
             return value
 
-        candidates = self.shortlist(plan, self.candidates(plays))
-        return self._scored(view, plan.worth,
+        candidates = self.candidates(plays)
+        if plan is not None:
+            candidates = self.shortlist(plan, candidates)
+        return self._scored(view, whole,
                             [(p, f, f) for p in candidates for f in (score(p),)], [], best_only)
 
     def follow(self, view: View, plays: list[Play],
