@@ -108,7 +108,9 @@ TIE_MARGIN = 1e-6
 BOUND_MARGIN = 1e-6
 #: Candidates whose bound needs the relaxed search (see ``Policy._bounds``) worth that
 #: search: one search of the whole hand, where scoring a candidate costs a part of one.
-RELAX_AT = 6
+#: Over 30 seeded ddz4 games the 99th percentile of states searched per decision is 1 117
+#: at 1 or 2, 1 189 at 4, 1 271 at 6 and 1 573 without the relaxed search.
+RELAX_AT = 2
 #: Entries of the shared cache of plays' own splits before it is cleared (bounded memory).
 OWN_LIMIT = 1 << 17
 #: Candidate plays a decision scores in full (the split's own plays first, see
