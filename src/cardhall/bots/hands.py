@@ -76,6 +76,7 @@ from cardhall.bots.packed import (
     slots_ok,
 )
 from cardhall.bots.splits import KICKER_TOP, TURN, Group, Plan, kicker_worth, play_worth
+from cardhall.bots.steps import Family, Step, families
 from cardhall.cards import ACE, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, Rank
 from cardhall.rules import RuleSet
 
@@ -124,11 +125,13 @@ class Planner:
         self._read_kickers(rs)
         #: Rules out states whose kicker debts the rest cannot repay (see ``dead``).
         self._dead = Dead(self._carriers, max(rs.limits))
+        #: Slot counters → their debt tests (``Dead``'s cache; None: nothing owed).
+        self._dead_tests = self._dead.tests
         key = rs.name + self.tables
         self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(key, {})
         self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(key, {})
         #: (top rank << FIELD | count held) → the search loop's steps there.
-        self._steps: dict[int, list[_Step]] = _STEPS.setdefault(key, {})
+        self._steps: dict[int, tuple[Family, ...]] = _STEPS.setdefault(key, {})
         #: state → (worth, number of the move taken or -1, the state it leads to): plain
         #: numbers, which the garbage collector does not track (a full collection over
         #: 200,000 tracked entries is a pause of tens of ms).
@@ -272,10 +275,14 @@ class Planner:
         return self._left <= 0
 
     def _solve(self, state: int) -> float:
-        memo = self._memo
-        hit = memo.get(state)
+        hit = self._memo.get(state)
         if hit is not None:
             return hit[0]
+        return self._expand(state)
+
+    def _expand(self, state: int) -> float:
+        """``_solve`` of a state not in the memo (the loop below looks there first)."""
+        memo = self._memo
         if self._rough_memo:
             hit = self._rough_memo.get(state)
             if hit is not None:
@@ -283,7 +290,8 @@ class Planner:
                 return hit[0]
         h = state & HAND_MASK
         slots = state >> SLOT_SHIFT
-        if slots != self._empty_slots and self._dead.hopeless(h, slots):
+        if slots != self._empty_slots and self._dead_tests.get(slots, True) \
+                and self._dead.hopeless(h, slots):
             memo[state] = (_NO, -1, 0)  # what the search below would find, without it
             return _NO
         if self._left <= 0:
@@ -296,56 +304,60 @@ class Planner:
             return value
         top = (h.bit_length() - 1) // FIELD
         have = (h >> (FIELD * top)) & MASK
-        best, choice, follow = _NO, -1, 0
-        solve = self._solve
+        best, choice, follow, first = _NO, -1, 0, -1
+        expand = self._expand
         held = h | GUARD
+        guard = GUARD
+        slot_infos = SLOT_INFO
         deep_add, per_rank = self._deep_add, self._slots_per_rank
         cards = -1  # the hand's card count, counted once if a slot check needs it
         # The loop is the search's whole cost: plain tuples, memo hits without a call, the
-        # slot checks of ``_repayable`` inline.
-        steps = self._steps.get(top << FIELD | have)
-        for delta, worth, opens, unit, ride_worth, move, kicker, size in \
-                steps if steps is not None else self._steps_at(top, have):
-            if (held - delta) & GUARD != GUARD:
-                continue  # some rank of the play is not (or no longer) in hand
-            rest = h - delta
-            opened = slots
-            if opens:
-                info = SLOT_INFO.get(slots + opens) or slot_info(slots + opens)
-                if info[0]:
-                    opened = slots + opens
+        # slot checks of ``_repayable`` inline, and a family of nested plays left at the
+        # first one not in hand (``steps``); ties go to the play first in table order.
+        fams = self._steps.get(top << FIELD | have)
+        for family in fams if fams is not None else self._steps_at(top, have):
+            for delta, group in family:
+                if (held - delta) & guard != guard:
+                    break  # this play is not in hand, nor any after it in the family
+                rest = h - delta
+                for worth, opens, unit, ride_worth, move, kicker, size, index in group:
+                    opened = slots
+                    if opens:
+                        info = slot_infos.get(slots + opens) or slot_info(slots + opens)
+                        if info[0]:
+                            opened = slots + opens
+                            if info[2]:
+                                if cards < 0:
+                                    cards = card_count(h)
+                                if info[2] > cards - size:
+                                    opened = -1
+                            if info[1] and opened >= 0 and \
+                                    info[1] > ((rest + deep_add) & guard).bit_count() * per_rank:
+                                opened = -1
+                    if opened >= 0:
+                        nxt = rest | (opened << SLOT_SHIFT)
+                        hit = memo.get(nxt)
+                        value = worth + (hit[0] if hit is not None else expand(nxt))
+                        if value > best or (value == best and index < first):
+                            best, choice, follow, first = value, move, nxt, index
+                    if kicker < 0:
+                        continue  # a pair or trio rides only as the last of its rank
+                    left = slots - unit
+                    info = slot_infos.get(left) or slot_info(left)
+                    if not info[0]:
+                        continue
                     if info[2]:
                         if cards < 0:
                             cards = card_count(h)
                         if info[2] > cards - size:
-                            opened = -1
-                    if info[1] and opened >= 0 and \
-                            info[1] > ((rest + deep_add) & GUARD).bit_count() * per_rank:
-                        opened = -1
-            if opened >= 0:
-                nxt = rest | (opened << SLOT_SHIFT)
-                hit = memo.get(nxt)
-                value = worth + (hit[0] if hit is not None else solve(nxt))
-                if value > best:
-                    best, choice, follow = value, move, nxt
-            if kicker < 0:
-                continue  # a pair or trio rides only as the last of its rank (K4: one per rank)
-            left = slots - unit
-            info = SLOT_INFO.get(left) or slot_info(left)
-            if not info[0]:
-                continue
-            if info[2]:
-                if cards < 0:
-                    cards = card_count(h)
-                if info[2] > cards - size:
-                    continue
-            if info[1] and info[1] > ((rest + deep_add) & GUARD).bit_count() * per_rank:
-                continue
-            nxt = rest | (left << SLOT_SHIFT)
-            hit = memo.get(nxt)
-            value = ride_worth + (hit[0] if hit is not None else solve(nxt))
-            if value > best:
-                best, choice, follow = value, kicker, nxt
+                            continue
+                    if info[1] and info[1] > ((rest + deep_add) & guard).bit_count() * per_rank:
+                        continue
+                    nxt = rest | (left << SLOT_SHIFT)
+                    hit = memo.get(nxt)
+                    value = ride_worth + (hit[0] if hit is not None else expand(nxt))
+                    if value > best or (value == best and index + 1 < first):
+                        best, choice, follow, first = value, kicker, nxt, index + 1
         if self._cuts != cuts:
             self._rough_memo[state] = (best, choice, follow)
             return best
@@ -354,23 +366,33 @@ class Planner:
         memo[state] = (best, choice, follow)
         return best
 
-    def _steps_at(self, top: Rank, have: int) -> list[_Step]:
-        """``_moves_at`` unpacked for the search loop, with each move's riding form."""
-        cached = self._steps.get(top << FIELD | have)
-        if cached is not None:
-            return cached
-        out: list[_Step] = []
-        for move in self._moves_at(top, have):
+    def _steps_at(self, top: Rank, have: int) -> tuple[Family, ...]:
+        """``_moves_at`` unpacked for the search loop (cached in ``_steps``; see ``_build``)."""
+        found = self._steps.get(top << FIELD | have)
+        if found is None:
+            found = self._steps[top << FIELD | have] = self._build(top, have, False)
+        return found
+
+    def _build(self, top: Rank, have: int, any_count: bool) -> tuple[Family, ...]:
+        """The loop's steps at ``top``: each move and its riding form, if it may ride.
+
+        A pair or trio rides only as the last of its rank (K4: one per rank), or, with
+        ``any_count``, at any count (``relaxed``). Grouped in families of nested plays
+        (``steps``); each step's index is twice its move's place in ``_moves_at`` (its
+        riding form: one more), the order ties are broken in.
+        """
+        deltas: list[int] = []
+        out: list[Step] = []
+        for i, move in enumerate(self._moves_at(top, have)):
             kicker, unit, ride_worth = -1, 0, 0.0
-            # A pair or trio rides only as the last of its rank (K4: one per rank).
-            if move.rides in (1, have):
+            if move.rides in (1, have) or (move.rides and any_count):
                 riding = _as_kicker(move, move.rides - 1)
                 kicker, ride_worth = self._number(riding), riding.worth
                 unit = 1 << (SLOT_BITS * (move.rides - 1))
-            out.append((move.delta, move.worth, move.opens, unit, ride_worth,
-                        self._number(move), kicker, len(move.group.main)))
-        self._steps[top << FIELD | have] = out
-        return out
+            deltas.append(move.delta)
+            out.append((move.worth, move.opens, unit, ride_worth, self._number(move), kicker,
+                        len(move.group.main), 2 * i))
+        return families(deltas, out)
 
     def _number(self, move: _Move) -> int:
         """The move's number in ``_numbered`` (memo entries name moves by number)."""
@@ -542,9 +564,6 @@ def _as_kicker(move: _Move, kind_index: int) -> _Move:
                  -1 - kind_index)
 
 
-#: One step of the search loop: (delta, worth, opens, slot unit it rides in, worth riding,
-#: the move's number, its riding form's number or -1, its card count).
-_Step = tuple[int, float, int, int, float, int, int, int]
 def _useful(counts: Sequence[int], r: Rank) -> bool:
     """A wild card only helps at a rank held already or next to one (a chain's gap)."""
     if counts[r]:
@@ -556,7 +575,7 @@ def _useful(counts: Sequence[int], r: Rank) -> bool:
 #: alone); the memo is each planner's own.
 _MOVES: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
 _GREEDY: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
-_STEPS: dict[str, dict[int, list[_Step]]] = {}
+_STEPS: dict[str, dict[int, tuple[Family, ...]]] = {}
 _NUMBERED: dict[str, list[_Move]] = {}
 _NUMBERS: dict[str, dict[int, int]] = {}
 _PLANNERS: dict[str, Planner] = {}
