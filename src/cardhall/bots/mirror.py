@@ -19,6 +19,7 @@ Worths are summed in another order, so the two may differ in the last bits;
 from __future__ import annotations
 
 from cardhall.bots.hands import Planner, _Move
+from cardhall.bots.packed import FIELD, card_count
 from cardhall.cards import NUM_RANKS, Rank
 
 
@@ -48,3 +49,26 @@ class MirrorPlanner(Planner):
 
 #: Rule set name → highest rank → the main parts ending there, packed in reverse.
 _ENDING: dict[str, dict[Rank, list[_Move]]] = {}
+
+
+def fresh_above(taken: int, seen: list[int], rest: int) -> int:
+    """Cards of ``rest`` the top-down search meets before it reaches states it has seen.
+
+    ``taken`` and ``seen`` are the cards taken out of the hand, packed: the states
+    below the lowest rank where ``taken`` differs from one in ``seen`` are shared.
+    """
+    lowest = 0  # the lowest differing rank's bit, highest over ``seen``
+    for other in seen:
+        differ = other ^ taken
+        if not differ:
+            return 0
+        lowest = max(lowest, differ & -differ)
+    return card_count(rest >> (FIELD * ((lowest.bit_length() - 1) // FIELD)))
+
+
+def fresh_below(taken: int, seen: list[int], rest: int) -> int:
+    """``fresh_above`` for the mirrored search: the states above the highest rank differing."""
+    highest = min(other ^ taken for other in seen)
+    if not highest:
+        return 0
+    return card_count(rest & ((1 << (FIELD * ((highest.bit_length() - 1) // FIELD + 1))) - 1))

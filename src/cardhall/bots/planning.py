@@ -32,13 +32,14 @@ from cardhall.bots import setup, trick_plan
 from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Planner
 from cardhall.bots.hands import planner as shared_planner
-from cardhall.bots.mirror import MirrorPlanner
-from cardhall.bots.packed import FIELD, card_count, pack
+from cardhall.bots.mirror import MirrorPlanner, fresh_above, fresh_below
+from cardhall.bots.packed import pack
 from cardhall.bots.relaxed import RelaxedPlanner
 from cardhall.bots.splits import Plan
 from cardhall.bots.view import (
     View,
     action_text,
+    counts_minus,
     generated_plays,
     legal_plays,
     play_text,
@@ -158,13 +159,13 @@ class Policy:
         wild cards, and capped decisions (their budget is the top-down planner's),
         take the top-down search.
         """
-        rest = _minus(view.hand, play.cards)
+        rest = counts_minus(view.hand, play.cards)
         hand, mirror = view.hand, self.mirror
         if mirror is None or self.planner.capped or (view.wild is not None and hand[view.wild]):
             return self.worth(view, rest), True
         taken = pack(to_counts(play.cards))
         down, up = searched
-        if _fresh_below(taken, up, pack(rest)) < _fresh_above(taken, down, pack(rest)):
+        if fresh_below(taken, up, pack(rest)) < fresh_above(taken, down, pack(rest)):
             up.append(taken)
             return mirror.worth(rest), False
         down.append(taken)
@@ -417,7 +418,8 @@ class Policy:
                     # Shape matters less than stopping him: the fewer answers, the better.
                     g = g / 4 + URGENT_BONUS - ANSWER_CHARGE * answers
                 if p.tier and not urgent:
-                    if not bound and self.planner.plan(_minus(view.hand, p.cards)).turns > 2:
+                    if not bound and self.planner.plan(
+                            counts_minus(view.hand, p.cards)).turns > 2:
                         g -= DECISIVE  # keep the bomb: it cannot win the hand from here
                     else:
                         g += DECISIVE / 5
@@ -443,7 +445,7 @@ class Policy:
         a hand holding them gets no bound.
         """
         if not best_only or (view.wild is not None and view.hand[view.wild]):
-            return first + [(score(self.worth(view, _minus(view.hand, p.cards))), p)
+            return first + [(score(self.worth(view, counts_minus(view.hand, p.cards))), p)
                             for p, score, _ in candidates]
         bounds, clashing = self._bounds(view.hand, whole, candidates)
         best = max((s for s, _ in first), default=_NO)
@@ -484,7 +486,7 @@ class Policy:
             for i in close:
                 if found[i] >= best - TIE_MARGIN:
                     p, score, _ = candidates[i]
-                    found[i] = score(self.worth(view, _minus(view.hand, p.cards)))
+                    found[i] = score(self.worth(view, counts_minus(view.hand, p.cards)))
         return first + [(found[i], candidates[i][0]) for i in sorted(found)]
 
     def _bounds(self, hand: Counts, whole: float,
@@ -541,36 +543,6 @@ class Policy:
 def _sorted_cards(p: Play) -> tuple[int, ...]:
     """A play's cards ascending (main and kickers are each ascending already)."""
     return p.main if not p.kickers else tuple(sorted(p.main + p.kickers))
-
-
-def _fresh_above(taken: int, seen: list[int], rest: int) -> int:
-    """Cards of ``rest`` the top-down search meets before it reaches states it has seen.
-
-    ``taken`` and ``seen`` are the cards taken out of the hand, packed: the states
-    below the lowest rank where ``taken`` differs from one in ``seen`` are shared.
-    """
-    lowest = 0  # the lowest differing rank's bit, highest over ``seen``
-    for other in seen:
-        differ = other ^ taken
-        if not differ:
-            return 0
-        lowest = max(lowest, differ & -differ)
-    return card_count(rest >> (FIELD * ((lowest.bit_length() - 1) // FIELD)))
-
-
-def _fresh_below(taken: int, seen: list[int], rest: int) -> int:
-    """``_fresh_above`` for the mirrored search: the states above the highest rank differing."""
-    highest = min(other ^ taken for other in seen)
-    if not highest:
-        return 0
-    return card_count(rest & ((1 << (FIELD * ((highest.bit_length() - 1) // FIELD + 1))) - 1))
-
-
-def _minus(hand: Counts, cards: Iterable[int]) -> Counts:
-    out = list(hand)
-    for r in cards:
-        out[r] -= 1
-    return tuple(out)
 
 
 class PlanningBot(Bot):
