@@ -29,6 +29,10 @@ ADMIN_NAME, ADMIN_PASSWORD = "Warden", "correct horse"
 CARDHALL = [sys.executable, "-m", "cardhall"]
 
 
+#: ``ddz3-paced``: bots answer after this long at the least (Room.bot_seconds).
+PACE = 0.4
+
+
 def rooms_toml() -> str:
     out = []
     for v in VARIANTS:
@@ -38,6 +42,9 @@ def rooms_toml() -> str:
             out.append(f'[[rooms]]\nid = "{v}-{kind}"\nname = "{v} {kind}场"\n'
                        f'name_en = "{v} {kind} room"\nvariant = "{v}"\n'
                        f'N = 10\nA = 5\nmin_beans = 0\n{extra}')
+    out.append('[[rooms]]\nid = "ddz3-paced"\nname = "ddz3 paced"\nvariant = "ddz3"\n'
+               'N = 10\nA = 5\nmin_beans = 0\nturn_seconds = 30\nbot_wait_seconds = 0\n'
+               f'bot_seconds = {PACE}\n')
     return "\n".join(out)
 
 

@@ -75,7 +75,8 @@ async def test_rooms_variants_leaderboard(hall: HallProcess) -> None:
         assert {r["id"] for r in rooms} >= {"ddz3-humans", "ddz3-bots", "ddz3-timeout"}
         room = next(r for r in rooms if r["id"] == "ddz3-bots")
         for key in ("id", "variant", "options", "N", "A", "min_beans", "waiting", "tables",
-                    "name", "name_en", "M0", "turn_seconds", "bot_wait_seconds"):
+                    "name", "name_en", "M0", "turn_seconds", "bot_wait_seconds",
+                    "bot_seconds"):
             assert key in room
         assert room["bot_wait_seconds"] == 0
         for r in rooms:  # a secret option (a given deal, 保皇's guard card) is never listed

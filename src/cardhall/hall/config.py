@@ -68,6 +68,9 @@ class Room(_Strict):
     double_min_beans: int = Field(default=0, ge=0)
     turn_seconds: float = Field(default=20.0, gt=0, le=600)
     bot_wait_seconds: float | None = Field(default=None, ge=0)
+    #: The least time a bot (or a seat on 托管) takes to answer, so that a person at the
+    #: table can follow the play and take his seat back from 托管; 0: at once.
+    bot_seconds: float = Field(default=0.0, ge=0, le=10)
 
     @model_validator(mode="before")
     @classmethod
@@ -161,12 +164,18 @@ STAKES: tuple[tuple[str, str, str, int, int, int, int, float | None], ...] = (
 )
 
 
+#: The built-in rooms' pace: bots answer after a second, as in the big halls, so a game
+#: against bots (or a seat on 托管) does not flash past the person watching it.
+BOT_SECONDS = 1.0
+
+
 def default_rooms() -> tuple[Room, ...]:
     """Three rooms per variant (新手/初级/高级), ids ``<variant>-<stake>``."""
     return tuple(
         Room(id=f"{vid}-{suffix}", name=f"{v.name} {title}",
              name_en=f"{v.name_en or vid} {title_en}", variant=vid, N=n, A=a,
-             min_beans=min_beans, double_min_beans=double, bot_wait_seconds=wait)
+             min_beans=min_beans, double_min_beans=double, bot_wait_seconds=wait,
+             bot_seconds=BOT_SECONDS)
         for vid, v in VARIANTS.items()
         for suffix, title, title_en, n, a, min_beans, double, wait in STAKES
     )

@@ -544,7 +544,12 @@ class Table:
         view = game.observe(seat)
 
         async def ask() -> None:
+            loop = asyncio.get_running_loop()
+            asked = loop.time()
             text = await self.bots.decide(name, game.variant.id, seat, game.seed, view)
+            pause = self.room.bot_seconds - (loop.time() - asked)
+            if pause > 0:  # the room's pace: a person follows the play (Room.bot_seconds)
+                await asyncio.sleep(pause)
             self._post(Command("bot", seat=seat, seq=seq, text=text))
 
         self._spawn(ask())

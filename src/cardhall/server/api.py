@@ -207,6 +207,7 @@ async def rooms(request: Request) -> Response:
                     "double_min_beans": room.double_min_beans,
                     "turn_seconds": room.turn_seconds,
                     "bot_wait_seconds": room.bot_wait_seconds,
+                    "bot_seconds": room.bot_seconds,
                     "waiting": live["waiting"], "tables": live["tables"]})
     return JSONResponse(out)
 
