@@ -37,6 +37,47 @@ def pg_bindir() -> Path:
     raise PostgresUnavailable(f"PostgreSQL is not installed: no initdb found; {INSTALL_HINT}")
 
 
+#: The file in a cluster's directory naming the test process that started it.
+OWNER = "owner.pid"
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped by init, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(") ", 1)[1][0] != "Z"
+
+
+def stop_orphans(exclude: Path | None = None) -> list[Path]:
+    """Stop the clusters of test runs that died without stopping theirs (a watchdog's exit,
+    a SIGKILL, a timeout): a postmaster outlives its parent and would run for ever."""
+    stopped = []
+    for base in Path(tempfile.gettempdir()).glob("cardhall-pg-*"):
+        owner = base / OWNER
+        if base == exclude or not owner.exists() or not owner.read_text().strip().isdigit():
+            continue
+        if _alive(int(owner.read_text())):
+            continue
+        pid_file = base / "data" / "postmaster.pid"
+        if pid_file.exists():
+            subprocess.run([str(pg_bindir() / "pg_ctl"), "-D", str(base / "data"), "-m",
+                            "immediate", "-w", "-t", "30", "stop"], capture_output=True,
+                           timeout=60, check=False, **_postgres_user())
+        shutil.rmtree(base, ignore_errors=True)
+        stopped.append(base)
+    return stopped
+
+
+def _postgres_user() -> dict[str, Any]:
+    """As root, run as the ``postgres`` user (initdb and pg_ctl refuse root)."""
+    if os.geteuid() != 0:
+        return {}
+    pw = pwd.getpwnam("postgres")
+    return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": []}
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -79,6 +120,8 @@ class PostgresServer:
                                       f"{proc.stderr.strip() or proc.stdout.strip()}\n{tail}")
 
     def start(self) -> None:
+        stop_orphans(exclude=self.base)
+        (self.base / OWNER).write_text(str(os.getpid()))
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
                   "-E", "UTF8", "--no-sync", "--no-instructions")
         opts = (f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 "
