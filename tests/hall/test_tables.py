@@ -79,6 +79,14 @@ async def guest(hall: Hall) -> str:
     return login.player.id
 
 
+async def joined(hall: Hall) -> list[str]:
+    """Three new guests, each joined to room ``r1`` in turn: a full table."""
+    players = [await guest(hall) for _ in range(3)]
+    for p in players:
+        await hall.handle(p, Join(type="join", room="r1"))
+    return players
+
+
 async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 0,
                       states: list[State] | None = None,
                       stop_after: int | None = None,
@@ -119,9 +127,7 @@ async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 
 async def test_three_players_match_play_and_settle_once(db: Database) -> None:
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = [await guest(hall) for _ in range(3)]
-        for p in players:
-            await hall.handle(p, Join(type="join", room="r1"))
+        players = await joined(hall)
         states: list[State] = []
         settled = await play_to_end(hall, inbox, players, states=states)
         game_id = settled[players[0]].game
@@ -160,9 +166,7 @@ async def test_bots_fill_a_quick_match_and_the_game_settles(db: Database) -> Non
 async def test_bad_actions_are_refused_and_change_nothing(db: Database) -> None:
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = [await guest(hall) for _ in range(3)]
-        for p in players:
-            await hall.handle(p, Join(type="join", room="r1"))
+        players = await joined(hall)
         first = await inbox.next(players[0], State)
         table = hall.lobby.table(first.table)
         seq = table.seq
@@ -223,9 +227,7 @@ async def test_live_tables_are_rebuilt_after_a_crash_and_settle_once(db_url: str
     await upgrade(db_url)
     db = Database.open(db_url)
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
-    players = [await guest(hall) for _ in range(3)]
-    for p in players:
-        await hall.handle(p, Join(type="join", room="r1"))
+    players = await joined(hall)
     await play_to_end(hall, inbox, players, stop_after=6)
     table_id = next(iter(hall.lobby.tables))
     before = hall.lobby.tables[table_id].seq
@@ -261,9 +263,7 @@ async def test_a_rebuilt_game_settled_before_settles_again_but_is_counted_once(
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     hall.lobby.settled_hook = lambda: counted.append("first owner")
     try:
-        players = [await guest(hall) for _ in range(3)]
-        for p in players:
-            await hall.handle(p, Join(type="join", room="r1"))
+        players = await joined(hall)
         first = (await play_to_end(hall, inbox, players))[players[0]]
         assert counted == ["first owner"]
         stored = await get_game(db, first.game)
@@ -306,9 +306,7 @@ async def test_a_game_logged_to_its_end_but_not_settled_settles_once_on_restart(
     await upgrade(db_url)
     db = Database.open(db_url)
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
-    players = [await guest(hall) for _ in range(3)]
-    for p in players:
-        await hall.handle(p, Join(type="join", room="r1"))
+    players = await joined(hall)
     await inbox.next(players[0], State)
     table = next(iter(hall.lobby.tables.values()))
     rng = random.Random(2)
@@ -392,9 +390,7 @@ async def test_a_table_all_on_auto_that_never_bids_is_dissolved_not_redealt_for_
 
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = [await guest(hall) for _ in range(3)]
-        for p in players:
-            await hall.handle(p, Join(type="join", room="r1"))
+        players = await joined(hall)
         first = await inbox.next(players[0], State)
         table = hall.lobby.table(first.table)
         for p in players:
@@ -443,9 +439,7 @@ async def test_a_command_queued_before_the_table_is_dropped_is_told_busy(db: Dat
     game had ended here."""
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = [await guest(hall) for _ in range(3)]
-        for p in players:
-            await hall.handle(p, Join(type="join", room="r1"))
+        players = await joined(hall)
         first = await inbox.next(players[0], State)
         table = hall.lobby.tables[first.table]
         # The command is in the table's queue; the drop comes before the table runs.

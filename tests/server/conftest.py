@@ -121,10 +121,16 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     raise RuntimeError(f"cardhall serve did not start:\n{log.read_text()[-3000:]}")
 
 
-@pytest.fixture(scope="session")
-def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
-    server = start_hall(tmp_path_factory.mktemp("hall"))
+def running_hall(tmp: Path, **settings: Any) -> Iterator[HallProcess]:
+    """A fixture's hall: ``start_hall(tmp, **settings)``, stopped when the fixture ends
+    (``yield from running_hall(...)``)."""
+    server = start_hall(tmp, **settings)
     try:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
+    yield from running_hall(tmp_path_factory.mktemp("hall"))

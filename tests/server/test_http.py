@@ -13,7 +13,13 @@ import pytest
 
 from cardhall.client import HallClient, HttpError
 from cardhall.games import VARIANTS
-from tests.server.conftest import ADMIN_NAME, ADMIN_PASSWORD, CARDHALL, HallProcess, start_hall
+from tests.server.conftest import (
+    ADMIN_NAME,
+    ADMIN_PASSWORD,
+    CARDHALL,
+    HallProcess,
+    running_hall,
+)
 from tests.server.play import (
     guests,
     play_out,
@@ -215,12 +221,8 @@ def test_cardhall_bot_plays_remote_games(hall: HallProcess) -> None:
 
 @pytest.fixture(scope="module")
 def strict_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
-    server = start_hall(tmp_path_factory.mktemp("strict"), limits=(
+    yield from running_hall(tmp_path_factory.mktemp("strict"), limits=(
         "guests_per_minute = 3\nlogins_per_minute = 2\nmessages_per_second = 5\n"))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_guest_and_login_rate_limits(strict_hall: HallProcess) -> None:
@@ -236,11 +238,7 @@ async def test_guest_and_login_rate_limits(strict_hall: HallProcess) -> None:
 
 @pytest.fixture(scope="module")
 def slow_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
-    server = start_hall(tmp_path_factory.mktemp("slow"), limits="messages_per_second = 5\n")
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running_hall(tmp_path_factory.mktemp("slow"), limits="messages_per_second = 5\n")
 
 
 async def test_message_rate_limit_and_abuse_close(slow_hall: HallProcess) -> None:

@@ -27,7 +27,7 @@ from cardhall.client.loadtest import Plan, run
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import cluster
-from tests.server.conftest import CARDHALL, HallProcess, start_hall
+from tests.server.conftest import CARDHALL, HallProcess, running_hall, start_hall
 
 ROOM = "ddz3-humans"
 
@@ -35,11 +35,7 @@ ROOM = "ddz3-humans"
 @pytest.fixture(scope="module")
 def quiet_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
     """A hall of its own: nobody else queues in its rooms while the clients play."""
-    server = start_hall(tmp_path_factory.mktemp("load"))
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running_hall(tmp_path_factory.mktemp("load"))
 
 
 def load_test(urls: list[str], *args: str, timeout: float = 300

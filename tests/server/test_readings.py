@@ -20,7 +20,7 @@ from tests.games.deals import WILD_LEAD
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import cluster, guest_on, reconnect
-from tests.server.conftest import HallProcess, dealt_room, start_hall
+from tests.server.conftest import HallProcess, dealt_room, running_hall
 
 ROOM = "laizi-wilds"
 ROOMS = dealt_room(ROOM, "ddz3_laizi", WILD_LEAD)
@@ -28,11 +28,7 @@ ROOMS = dealt_room(ROOM, "ddz3_laizi", WILD_LEAD)
 
 @pytest.fixture(scope="module")
 def dealt_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
-    server = start_hall(tmp_path_factory.mktemp("readings"), rooms=ROOMS)
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running_hall(tmp_path_factory.mktemp("readings"), rooms=ROOMS)
 
 
 async def my_lead(c: HallClient) -> dict[str, Any]:

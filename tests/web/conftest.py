@@ -22,7 +22,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
-from tests.server.conftest import HallProcess, start_hall
+from tests.server.conftest import HallProcess, running_hall
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,11 +48,7 @@ def watchdog() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def web_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
-    server = start_hall(tmp_path_factory.mktemp("webhall"))
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running_hall(tmp_path_factory.mktemp("webhall"))
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, WebSocket, expect
 
 from tests.games.deals import WILD_LEAD
-from tests.server.conftest import HallProcess, dealt_room, start_hall
+from tests.server.conftest import HallProcess, dealt_room, running_hall
 from tests.web.conftest import PHONE, PageMaker, axe_check, shot
 from tests.web.helpers import enter_as_guest, quick_match, take_turn, wait_turn
 
@@ -33,11 +33,7 @@ LISTED = {"wild": "9", "landlord": 0, "deal": {
 def web_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
     rooms = (dealt_room("laizi-dealt", "ddz3_laizi", LISTED)
              + dealt_room("laizi-wilds", "ddz3_laizi", WILD_LEAD))
-    server = start_hall(tmp_path_factory.mktemp("readings"), rooms=rooms)
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running_hall(tmp_path_factory.mktemp("readings"), rooms=rooms)
 
 
 @dataclass

@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 
 from cardhall.client import HallClient
 from cardhall.games import VARIANTS, replay
-from tests.server.conftest import HallProcess, start_hall
+from tests.server.conftest import HallProcess, running_hall
 from tests.server.play import play_out, seat, vacate
 from tests.web.conftest import DESKTOP, PHONE, Guard, PageMaker, axe_check, shot
 from tests.web.helpers import enter_as_guest, open_lobby
@@ -33,12 +33,8 @@ PASSWORD = "seeded-pw"
 
 @pytest.fixture(scope="module")
 def web_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
-    server = start_hall(tmp_path_factory.mktemp("screens"),
-                        extra=f"[economy.relief]\nbelow = {RELIEF_BELOW}\n")
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from running_hall(tmp_path_factory.mktemp("screens"),
+                            extra=f"[economy.relief]\nbelow = {RELIEF_BELOW}\n")
 
 
 @dataclass
