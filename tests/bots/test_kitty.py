@@ -1,0 +1,88 @@
+"""斗帝主's kitty choice keeps what the plain greedy over top-down worths keeps.
+
+``kitty.keep`` values most tries by the mirrored search and only the close
+ones again top-down; the choice must be the one the top-down worths alone
+make (the greedy written out below, as ``setup`` made it before), on drawn
+hands of every size a landlord holds, with kitties that repeat ranks, and
+without the mirrored search (a rule set that has none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardhall import rules
+from cardhall.bots.hands import Planner
+from cardhall.bots.kitty import keep
+from cardhall.bots.mirror import MirrorPlanner
+from cardhall.cards import Rank
+
+RS = rules.get("ddz_emperor")
+DECK = [r for r, n in enumerate(RS.limits) for _ in range(n)]
+
+
+def greedy(planner: Planner, hand: Sequence[int], kitty: Sequence[Rank]) -> list[Rank]:
+    """The reference: every try valued top-down, the first of the best kept while it gains."""
+    counts, left, kept = list(hand), list(kitty), []
+    current = planner.worth(counts)
+    while left:
+        best, best_rank = current, -1
+        for r in sorted(set(left)):
+            counts[r] += 1
+            value = planner.worth(counts)
+            counts[r] -= 1
+            if value > best:
+                best, best_rank = value, r
+        if best_rank < 0:
+            break
+        counts[best_rank] += 1
+        left.remove(best_rank)
+        kept.append(best_rank)
+        current = best
+    return kept
+
+
+@st.composite
+def deals(draw: st.DrawFn) -> tuple[list[int], list[Rank]]:
+    """A hand of 6 to 34 cards and a kitty of 1 to 8 from the rest of the four packs."""
+    cards = draw(st.permutations(DECK))
+    size = draw(st.integers(6, 34))
+    hand = [0] * len(RS.limits)
+    for r in cards[:size]:
+        hand[r] += 1
+    kitty = list(cards[size:size + draw(st.integers(1, 8))])
+    return hand, kitty
+
+
+SETTINGS = settings(max_examples=30, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@SETTINGS
+@given(deal=deals())
+def test_keep_is_the_top_down_greedy(deal: tuple[list[int], list[Rank]]) -> None:
+    hand, kitty = deal
+    want = greedy(Planner(RS), hand, kitty)
+    mirror = MirrorPlanner(RS)
+    assert keep(Planner(RS), mirror, hand, kitty) == want
+    # The kept hand is left in the mirrored search's memo for the first lead.
+    kept = list(hand)
+    for r in want:
+        kept[r] += 1
+    before = len(mirror._memo)
+    mirror.worth(kept)
+    assert len(mirror._memo) == before
+
+
+def test_keep_without_a_mirrored_search_and_with_repeated_kitty_ranks() -> None:
+    hand = [3, 1, 2, 0, 4, 2, 1, 3, 0, 2, 5, 1, 2, 1, 1]
+    kept_some = False
+    for kitty in ([4, 4, 4], [0, 7, 7, 12, 13], [3], [7, 7, 7, 1]):
+        want = greedy(Planner(RS), hand, kitty)
+        kept_some = kept_some or bool(want)
+        assert keep(Planner(RS), None, hand, kitty) == want
+        assert keep(Planner(RS), MirrorPlanner(RS), hand, kitty) == want
+    assert kept_some
