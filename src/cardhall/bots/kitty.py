@@ -9,15 +9,14 @@ and a round tries every rank of the kitty. The mirrored search
 (``mirror.MirrorPlanner``) shares the states *above* the rank instead, so each
 try goes to the search that meets fewer new cards before reaching states it
 has seen (``mirror.fresh_above``, ``fresh_below``), once the mirrored search
-has valued the hand itself; it is started where that saves cards over the
-round.
+has valued the round's hand itself, which it does where that saves cards over
+the round.
 
 The choice stays the one the top-down worths make: both searches find the
 same best worths, summed in other orders, so they differ in the last bits
-only; the tries whose worth is within ``TIE_MARGIN`` of a round's best (the
-only ones whose order those bits could change) are valued again top-down
-before the greedy step compares them. The hand that is kept is left in the
-mirrored search's memo, whose states the first lead's candidates share.
+only; where two or more of a round's worths (its hand's and its tries') come
+within ``TIE_MARGIN`` of its best, the only ones whose order those bits could
+change, they are valued again top-down before the greedy step compares them.
 """
 
 from __future__ import annotations
@@ -60,17 +59,22 @@ class _Valuer:
                 return self.mirror.worth(hand), False
         return self.exact(hand), True
 
-    def start_mirror(self, hand: Sequence[int], tries: list[list[int]]) -> None:
-        """Value ``hand`` by the mirrored search if that saves cards over ``tries``."""
-        if self.mirror is None or self.up or self.planner.capped:
+    def prepare(self, hand: Sequence[int], tries: list[list[int]]) -> None:
+        """Value ``hand`` by the mirrored search first where that saves cards over ``tries``.
+
+        Each round's tries differ from its hand by one card; the mirrored search
+        shares their states above that card only once it has valued the hand.
+        """
+        packed = pack(hand)
+        if self.mirror is None or self.planner.capped or packed in self.up:
             return
-        alone = sum(self.costs(t)[0] for t in tries)
-        self.up.append(pack(hand))
-        shared = sum(hand) + sum(min(self.costs(t)) for t in tries)
-        if shared < alone:
+        alone = sum(min(self.costs(t)) if self.up else self.costs(t)[0] for t in tries)
+        first = self.costs(hand)[1]
+        self.up.append(packed)
+        if first + sum(min(self.costs(t)) for t in tries) < alone:
             self.mirror.worth(hand)
         else:
-            self.up.clear()
+            self.up.pop()
 
 
 def keep(planner: Planner, mirror: MirrorPlanner | None, hand: Sequence[int],
@@ -78,30 +82,29 @@ def keep(planner: Planner, mirror: MirrorPlanner | None, hand: Sequence[int],
     """The kitty cards to keep, in the order the greedy choice keeps them (see the module)."""
     counts, left = list(hand), list(kitty)
     valuer = _Valuer(planner, mirror)
-    current, exact = valuer.exact(counts), True
+    current: tuple[float, bool] = (valuer.exact(counts), True)
     kept: list[Rank] = []
     while left:
         ranks = sorted(set(left))
         tries = [_plus(counts, r) for r in ranks]
-        valuer.start_mirror(counts, tries)
-        values = [valuer.worth(t) for t in tries]
-        top = max(current, *(v for v, _ in values))
-        if not exact and current >= top - TIE_MARGIN:
-            current = valuer.exact(counts)
-        values = [(valuer.exact(t), True) if not ok and v >= top - TIE_MARGIN else (v, ok)
-                  for t, (v, ok) in zip(tries, values, strict=True)]
-        best, pick = current, -1
-        for i, (value, _) in enumerate(values):
-            if value > best:
-                best, pick = value, i
-        if pick < 0:
+        valuer.prepare(counts, tries)
+        # The round's hand first, then its tries: (worth, whether top-down to the last bit).
+        hands, values = [counts, *tries], [current, *(valuer.worth(t) for t in tries)]
+        top = max(v for v, _ in values)
+        near = [i for i, (v, _) in enumerate(values) if v >= top - TIE_MARGIN]
+        if len(near) > 1:  # the last bits may rank them: the top-down search's do
+            for i in near:
+                if not values[i][1]:
+                    values[i] = (valuer.exact(hands[i]), True)
+        best, pick = values[0][0], 0
+        for i in range(1, len(values)):
+            if values[i][0] > best:
+                best, pick = values[i][0], i
+        if not pick:
             break
-        counts = tries[pick]
-        left.remove(ranks[pick])
-        kept.append(ranks[pick])
-        current, exact = values[pick]
-    if mirror is not None and not planner.capped:
-        mirror.worth(counts)  # the first lead's candidates share its states
+        counts, current = hands[pick], values[pick]
+        left.remove(ranks[pick - 1])
+        kept.append(ranks[pick - 1])
     return kept
 
 
