@@ -30,6 +30,7 @@ from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
+    from cardhall.rules.wild import Shape
 
 START, LENGTH, SECOND, KICKERS = 6, 10, 14, 18
 _CHAIN_MASK = (1 << (CHAIN_TOP + 1)) - 1
@@ -72,11 +73,11 @@ class MoveGen:
         self._kicker_sets: dict[int, tuple[Rank, ...]] = {}
         #: The wildcard game's realised plays of a code (``wild.moves``'s memo).
         self.wild_plays: dict[tuple[int, int, int, int], tuple[Play, ...]] = {}
-        #: Realised wild plays by (wild rank, code, substitutions): one object each.
-        self.wild_real: dict[tuple[int, int, tuple[int, ...]], Play | None] = {}
+        #: A main part / kicker set as wild cards realise it (``wild._sides``).
+        self.wild_mains: dict[tuple[int, ...], tuple[tuple[int, tuple[Rank, ...]], ...]] = {}
+        self.wild_kickers: dict[tuple[int, ...], tuple[tuple[int, tuple[Rank, ...]], ...]] = {}
         #: What substituting into a code's play needs, whatever the hand (``wild._shape``).
-        self.wild_shapes: dict[int, tuple[Play, tuple[tuple[Rank, int, int, int, int], ...],
-                                          int, int]] = {}
+        self.wild_shapes: dict[int, Shape] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).
         self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
         self._by_kind: dict[str, list[int]] = {}
@@ -139,7 +140,7 @@ class MoveGen:
             return Play(p.kind, BIG_JOKER if big else SMALL_JOKER, 1, cards, (), p.tier)
         # A main part comes back with every kicker set beside it, and a kicker set
         # beside every main part: each is spelt once, and shared.
-        head = code & _HEAD_MASK
+        head = code & HEAD_MASK
         found = self._mains.get(head)
         if found is None:
             main = [r for r in range(start, start + n) for _ in range(p.width)]
@@ -392,7 +393,7 @@ class MoveGen:
 
 _Hand = tuple[Sequence[int], list[int], int, int]
 #: The bits of a code below its kickers: pattern, chains and their lengths.
-_HEAD_MASK = (1 << KICKERS) - 1
+HEAD_MASK = (1 << KICKERS) - 1
 _ALL = (1 << NUM_RANKS) - 1
 #: For a rank held k times, the widths it reaches: 1 … k.
 _LEVELS = [tuple(range(1, k + 1)) for k in range(17)]

@@ -17,15 +17,18 @@ rules then apply:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import combinations_with_replacement, compress, product
 from typing import TYPE_CHECKING
 
 from cardhall.cards import SMALL_JOKER, TWO, Rank
 from cardhall.rules import climb
+from cardhall.rules.movegen import HEAD_MASK, KICKERS
 from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
+    from cardhall.rules.movegen import MoveGen
     from cardhall.rules.ruleset import RuleSet
 
 SOFT, HARD, PURE = 1, 2, 3
@@ -34,8 +37,11 @@ _PACK_COPIES = 4
 _PRODUCT_LIMIT = 512
 #: Per distinct rank of a play: rank, cards, most substitutes, cards in main, where in main.
 _Part = tuple[Rank, int, int, int, int]
-#: A natural play, its parts, its cards packed 4 bits a rank, its size (``_shape``).
-_Shape = tuple[Play, tuple[_Part, ...], int, int]
+#: A natural play, its parts, its cards packed 4 bits a rank, its size, its main part's
+#: parts, its main part's ranks (a 4-bit mask), single kickers (``_shape``).
+Shape = tuple[Play, tuple[_Part, ...], int, int, int, int, bool]
+#: A main part or kicker set as the wild cards realise it: wild cards spent, the cards.
+_Side = tuple[int, tuple[Rank, ...]]
 #: A way to cover a play (``_uses``): wild cards per part, their sum, the nonzero (part, count).
 _Way = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
@@ -78,14 +84,17 @@ def _realise(natural: Play, use: dict[Rank, int], wild: Rank) -> Play | None:
                 _bomb_tier(natural, in_main), natural.subkey, natural.main, natural.kickers)
 
 
-def _shape(natural: Play, singles: bool) -> _Shape:
+def _shape(natural: Play, singles: bool) -> Shape:
     """What substitution needs of a natural play, whatever the hand and the wild rank.
 
     Per distinct rank, in the order of the play's cards: the rank, how many the
     play has, the most wild cards that may stand for it (W6 for kickers, never
     for a joker), how many of it are in the main part and where they start
     there (-1: none); then the play's
-    cards as counts, 4 bits a rank (what ``movegen.Room`` reads), and its size.
+    cards as counts, 4 bits a rank (what ``movegen.Room`` reads), its size, how many
+    of the parts are the main part's (the generators never give a kicker a rank of
+    the main part, so those come first and the kickers' after), the main part's
+    ranks as a 4-bit mask, and whether its kickers are singles.
     """
     main, kickers = natural.main, natural.kickers
     cards = main + kickers
@@ -103,7 +112,9 @@ def _shape(natural: Play, singles: bool) -> _Shape:
                           main.index(r) if at_main else -1))
         else:
             parts.append((r, k, k if r <= TWO else 0, k, main.index(r)))
-    return natural, tuple(parts), packed, len(cards)
+    split = len(dict.fromkeys(main))
+    mask = sum(15 << (4 * r) for r in dict.fromkeys(main))
+    return natural, tuple(parts), packed, len(cards), split, mask, singles
 
 
 def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
@@ -169,44 +180,81 @@ def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
     return found
 
 
-def _realise_uses(shape: _Shape, n_wild: int, subs: tuple[tuple[int, int], ...],
-                  wild: Rank) -> Play | None:
-    """``_realise`` of ``n_wild`` wild cards, ``u`` for the rank of part ``i`` per (i, u)."""
-    natural = shape[0]
-    if n_wild == 0:
-        return natural
-    main, kickers, parts = natural.main, natural.kickers, shape[1]
-    if n_wild == shape[3]:
-        if any(parts[i][0] != wild for i, _ in subs):
-            return None  # W3: wild cards alone stand for themselves
-        if natural.kind == "bomb":
-            return new_play(natural.kind, natural.key, 1, main, (), PURE, -1, main, ())
-    # Each rank's wild cards stand in its main part first, then in its kickers; the
-    # last rank's first, so that the earlier ranks' places in the main part hold.
-    new_main = list(main)
-    new_kickers: list[Rank] | None = None
-    in_main = 0
-    for i, u in reversed(subs):
-        r, _, _, at_main, at = parts[i]
-        if u <= at_main:
-            in_main += u
-            del new_main[at:at + u]
-            continue
-        in_main += at_main
-        if at_main:
-            del new_main[at:at + at_main]
-        if new_kickers is None:
-            new_kickers = list(kickers)
-        for _ in range(u - at_main):
-            new_kickers.remove(r)
-    new_main += [wild] * in_main
-    new_main.sort()
-    if new_kickers is not None:
-        new_kickers += [wild] * (n_wild - in_main)
-        new_kickers.sort()
-    return new_play(natural.kind, natural.key, natural.length, tuple(new_main),
-                    kickers if new_kickers is None else tuple(new_kickers),
-                    _bomb_tier(natural, in_main), natural.subkey, main, kickers)
+def _realise_code(gen: MoveGen, shape: Shape, code: int, short: int, wild: Rank,
+                  spend: int) -> tuple[Play, ...]:
+    """The plays of a natural play (move ``code``) with at most ``spend`` wild cards.
+
+    A play's main part and its kickers never share a rank, so a way to cover it is
+    a way to cover the main part and one to cover the kickers (``_uses``' order is
+    the main part's ways, each with the kickers' in turn), and each side is
+    realised once (``_sides``) for every play it comes back in: a main part
+    comes back beside dozens of kicker sets, a kicker set beside many main parts.
+    """
+    natural, parts, _, size, split, mask, singles = shape
+    mains = _sides(gen.wild_mains, (wild, code & HEAD_MASK, short & mask, spend),
+                   natural.main, parts[:split], short, wild, spend)
+    if split == len(parts):
+        kickers: tuple[_Side, ...] = _NO_KICKERS
+    else:
+        kickers = _sides(gen.wild_kickers, (wild, code >> KICKERS, short & ~mask, spend,
+                                             singles),
+                         natural.kickers, parts[split:], short, wild, spend)
+    kind, key, length, tier, subkey = (natural.kind, natural.key, natural.length,
+                                       natural.tier, natural.subkey)
+    main, kicks = natural.main, natural.kickers
+    bomb = kind == "bomb"
+    # W3: wild cards alone stand for themselves, so a play made only of them must be
+    # all of the wild rank: one rank only, the wild one.
+    alone = len(parts) == 1 and parts[0][0] == wild
+    found: list[Play] = []
+    for in_main, new_main in mains:
+        for in_kickers, new_kickers in kickers:
+            n_wild = in_main + in_kickers
+            if n_wild > spend:
+                continue
+            if not n_wild:
+                found.append(natural)
+                continue
+            if n_wild == size:
+                if not alone:
+                    continue
+                if bomb:
+                    found.append(new_play(kind, key, 1, main, (), PURE, -1, main, ()))
+                    continue
+            found.append(new_play(kind, key, length, new_main, new_kickers,
+                                  (SOFT if in_main else HARD) if bomb else tier, subkey,
+                                  main, kicks))
+    return tuple(found)
+
+
+def _sides(memo: dict[tuple[int, ...], tuple[_Side, ...]], key: tuple[int, ...],
+           cards: tuple[Rank, ...], parts: tuple[_Part, ...], short: int, wild: Rank,
+           spend: int) -> tuple[_Side, ...]:
+    """Each way (``_uses``) to cover ``cards`` (a main part or a kicker set, ``parts``
+    its parts), realised: the wild cards it spends and the cards as played."""
+    sides = memo.get(key)
+    if sides is None:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        sides = memo[key] = tuple((n_wild, _swap(cards, parts, subs, n_wild, wild))
+                                  for _, n_wild, subs in _uses(parts, short, wild, spend))
+    return sides
+
+
+def _swap(cards: tuple[Rank, ...], parts: tuple[_Part, ...], subs: tuple[tuple[int, int], ...],
+          n_wild: int, wild: Rank) -> tuple[Rank, ...]:
+    """``cards`` (ascending) with ``u`` cards of the rank of part ``i`` per (i, u) played
+    by wild cards, ascending."""
+    if not n_wild:
+        return cards
+    rest = list(cards)
+    for i, u in subs:
+        r = parts[i][0]
+        for _ in range(u):
+            rest.remove(r)
+    at = bisect_left(rest, wild)
+    rest[at:at] = _WILDS[wild][n_wild]
+    return tuple(rest)
 
 
 def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles: bool) -> bool:
@@ -226,11 +274,9 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
         virtual[r] = min(base[r] + budget, _PACK_COPIES)
     out: list[Play] = []
     gen = rs.gen
-    memo, real, shapes = gen.wild_plays, gen.wild_real, gen.wild_shapes
+    memo, shapes = gen.wild_plays, gen.wild_shapes
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
-    if len(real) > _MEMO_LIMIT:
-        real.clear()
     if len(shapes) > _MEMO_LIMIT:
         shapes.clear()
     room = gen.room(base, budget)
@@ -245,19 +291,11 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
             shape = shapes[code] = _shape(natural, natural.kind in rs.single_kicker_kinds)
         size = shape[3]
         spend = budget if budget < size else size
-        key = (wild, code, room.shortfall(shape[2]), spend)
+        short = room.shortfall(shape[2])
+        key = (wild, code, short, spend)
         plays = memo.get(key)
         if plays is None:
-            found: list[Play] = []
-            for ks, n_wild, subs in _uses(shape[1], key[2], wild, spend):
-                # Interned: one object per (cards, reading), whichever hand it came from.
-                ukey = (wild, code, ks)
-                play = real.get(ukey, _MISSING)
-                if play is _MISSING:
-                    play = real[ukey] = _realise_uses(shape, n_wild, subs, wild)
-                if play is not None:
-                    found.append(play)
-            plays = memo[key] = tuple(found)
+            plays = memo[key] = _realise_code(gen, shape, code, short, wild, spend)
         if last is None:
             out.extend(plays)
         else:
@@ -268,7 +306,11 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
 _MEMO_LIMIT = 1 << 17
 #: ``_uses``' ways by each rank's (least, most) substitutes and the budget.
 _WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[_Way, ...]] = {}
-_MISSING = Play("", -1, 0, ())
+_NO_KICKERS: tuple[_Side, ...] = ((0, ()),)
+#: ``(w,) * n`` by wild rank ``w`` and count ``n`` (one pack: at most four wild cards).
+_WILDS = [[(w,) * n for n in range(_PACK_COPIES + 1)] for w in range(TWO + 1)]
+#: ``(w,) * n`` by wild rank ``w`` and count ``n`` (one pack: at most four wild cards).
+_WILDS = [[(w,) * n for n in range(_PACK_COPIES + 1)] for w in range(TWO + 1)]
 
 
 def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
