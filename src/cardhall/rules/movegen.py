@@ -30,7 +30,7 @@ from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
-    from cardhall.rules.wild import Shape
+    from cardhall.rules.wild import Shape, Side, Spelt
 
 START, LENGTH, SECOND, KICKERS = 6, 10, 14, 18
 _CHAIN_MASK = (1 << (CHAIN_TOP + 1)) - 1
@@ -71,11 +71,11 @@ class MoveGen:
         #: ``_decode``'s parts: main part and subkey by the code's head, kickers by theirs.
         self._mains: dict[int, tuple[tuple[Rank, ...], Rank]] = {}
         self._kicker_sets: dict[int, tuple[Rank, ...]] = {}
-        #: The wildcard game's realised plays of a code (``wild.moves``'s memo).
-        self.wild_plays: dict[tuple[int, int, int, int], tuple[Play, ...]] = {}
+        #: The wildcard game's realised plays of a code and their texts (``wild.moves``'s memo).
+        self.wild_plays: dict[tuple[int, int, int, int], Spelt] = {}
         #: A main part / kicker set as wild cards realise it (``wild._sides``).
-        self.wild_mains: dict[tuple[int, ...], tuple[tuple[int, tuple[Rank, ...]], ...]] = {}
-        self.wild_kickers: dict[tuple[int, ...], tuple[tuple[int, tuple[Rank, ...]], ...]] = {}
+        self.wild_mains: dict[tuple[int, ...], tuple[Side, ...]] = {}
+        self.wild_kickers: dict[tuple[int, ...], tuple[Side, ...]] = {}
         #: What substituting into a code's play needs, whatever the hand (``wild._shape``).
         self.wild_shapes: dict[int, Shape] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).

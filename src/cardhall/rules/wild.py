@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement, compress, product
 from typing import TYPE_CHECKING
 
-from cardhall.cards import SMALL_JOKER, TWO, Rank
+from cardhall.cards import SMALL_JOKER, TWO, Rank, format_ranks
 from cardhall.rules import climb
 from cardhall.rules.movegen import HEAD_MASK, KICKERS
 from cardhall.rules.plays import Play, new_play
@@ -35,13 +35,16 @@ SOFT, HARD, PURE = 1, 2, 3
 _PACK_COPIES = 4
 #: Substitution vectors listed by ``product`` and filtered, rather than walked, up to this many.
 _PRODUCT_LIMIT = 512
-#: Per distinct rank of a play: rank, cards, most substitutes, cards in main, where in main.
-_Part = tuple[Rank, int, int, int, int]
+#: Per distinct rank of a play: rank, cards, most substitutes.
+_Part = tuple[Rank, int, int]
 #: A natural play, its parts, its cards packed 4 bits a rank, its size, its main part's
-#: parts, its main part's ranks (a 4-bit mask), single kickers (``_shape``).
-Shape = tuple[Play, tuple[_Part, ...], int, int, int, int, bool]
-#: A main part or kicker set as the wild cards realise it: wild cards spent, the cards.
-_Side = tuple[int, tuple[Rank, ...]]
+#: parts, its main part's ranks (a 4-bit mask), single kickers, its text (``_shape``).
+Shape = tuple[Play, tuple[_Part, ...], int, int, int, int, bool, str]
+#: A main part or kicker set as the wild cards realise it: wild cards spent, the cards,
+#: their text (a kicker set's after its ``+``).
+Side = tuple[int, tuple[Rank, ...], str]
+#: Plays and their texts (``spelt_moves``).
+Spelt = tuple[tuple[Play, ...], tuple[str, ...]]
 #: A way to cover a play (``_uses``): wild cards per part, their sum, the nonzero (part, count).
 _Way = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
@@ -88,18 +91,17 @@ def _shape(natural: Play, singles: bool) -> Shape:
     """What substitution needs of a natural play, whatever the hand and the wild rank.
 
     Per distinct rank, in the order of the play's cards: the rank, how many the
-    play has, the most wild cards that may stand for it (W6 for kickers, never
-    for a joker), how many of it are in the main part and where they start
-    there (-1: none); then the play's
-    cards as counts, 4 bits a rank (what ``movegen.Room`` reads), its size, how many
-    of the parts are the main part's (the generators never give a kicker a rank of
-    the main part, so those come first and the kickers' after), the main part's
-    ranks as a 4-bit mask, and whether its kickers are singles.
+    play has and the most wild cards that may stand for it (W6 for kickers, never
+    for a joker); then the play's cards as counts, 4 bits a rank (what
+    ``movegen.Room`` reads), its size, how many of the parts are the main
+    part's (the generators never give a kicker a rank of the main part, so
+    those come first and the kickers' after), the main part's ranks as a 4-bit
+    mask, whether its kickers are singles, and its text.
     """
     main, kickers = natural.main, natural.kickers
     cards = main + kickers
     parts: list[_Part] = []
-    packed = 0
+    packed = mask = 0
     for r in dict.fromkeys(cards):  # distinct ranks, in order
         k = cards.count(r)
         packed += k << (4 * r)
@@ -107,14 +109,13 @@ def _shape(natural: Play, singles: bool) -> Shape:
             # W6: a single kicker is never a substitute; a kicker group never all
             # substitutes (docs/rulings.md): kickers do not compare, so it would only
             # repeat the same play under other names.
-            at_main = main.count(r)
-            parts.append((r, k, 0 if singles else k - 1, at_main,
-                          main.index(r) if at_main else -1))
+            parts.append((r, k, 0 if singles else k - 1))
         else:
-            parts.append((r, k, k if r <= TWO else 0, k, main.index(r)))
+            parts.append((r, k, k if r <= TWO else 0))
+            mask |= 15 << (4 * r)
     split = len(dict.fromkeys(main))
-    mask = sum(15 << (4 * r) for r in dict.fromkeys(main))
-    return natural, tuple(parts), packed, len(cards), split, mask, singles
+    assert split + len(dict.fromkeys(kickers)) == len(parts), natural  # sides apart
+    return natural, tuple(parts), packed, len(cards), split, mask, singles, natural.text
 
 
 def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
@@ -129,7 +130,7 @@ def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
     """
     spans: list[tuple[int, int]] = []
     floor = 0
-    for r, k, most, _, _ in parts:
+    for r, k, most in parts:
         if r == wild:
             spans.append((k, k))
             floor += k
@@ -181,64 +182,74 @@ def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
 
 
 def _realise_code(gen: MoveGen, shape: Shape, code: int, short: int, wild: Rank,
-                  spend: int) -> tuple[Play, ...]:
-    """The plays of a natural play (move ``code``) with at most ``spend`` wild cards.
+                  spend: int) -> Spelt:
+    """The plays of a natural play (move ``code``) with at most ``spend`` wild cards,
+    and their texts.
 
     A play's main part and its kickers never share a rank, so a way to cover it is
     a way to cover the main part and one to cover the kickers (``_uses``' order is
     the main part's ways, each with the kickers' in turn), and each side is
-    realised once (``_sides``) for every play it comes back in: a main part
-    comes back beside dozens of kicker sets, a kicker set beside many main parts.
+    realised and spelt once (``_sides``) for every play it comes back in: a main
+    part comes back beside dozens of kicker sets, a kicker set beside many main parts.
     """
-    natural, parts, _, size, split, mask, singles = shape
-    mains = _sides(gen.wild_mains, (wild, code & HEAD_MASK, short & mask, spend),
-                   natural.main, parts[:split], short, wild, spend)
-    if split == len(parts):
-        kickers: tuple[_Side, ...] = _NO_KICKERS
-    else:
-        kickers = _sides(gen.wild_kickers, (wild, code >> KICKERS, short & ~mask, spend,
-                                             singles),
-                         natural.kickers, parts[split:], short, wild, spend)
-    kind, key, length, tier, subkey = (natural.kind, natural.key, natural.length,
-                                       natural.tier, natural.subkey)
+    natural, parts, _, size, split, mask, singles, text = shape
+    key: tuple[int, ...] = (wild, code & HEAD_MASK, short & mask, spend)
+    mains = gen.wild_mains.get(key)
+    if mains is None:
+        mains = _sides(gen.wild_mains, key, natural.main, parts[:split], short, wild, spend, "")
+    kickers = _NO_KICKERS
+    if split != len(parts):
+        key = (wild, code >> KICKERS, short & ~mask, spend, singles)
+        found = gen.wild_kickers.get(key)
+        kickers = found if found is not None else _sides(
+            gen.wild_kickers, key, natural.kickers, parts[split:], short, wild, spend, "+")
+    kind, rank, length, tier, subkey = (natural.kind, natural.key, natural.length,
+                                        natural.tier, natural.subkey)
     main, kicks = natural.main, natural.kickers
     bomb = kind == "bomb"
     # W3: wild cards alone stand for themselves, so a play made only of them must be
     # all of the wild rank: one rank only, the wild one.
     alone = len(parts) == 1 and parts[0][0] == wild
-    found: list[Play] = []
-    for in_main, new_main in mains:
-        for in_kickers, new_kickers in kickers:
+    as_text = "=" + text
+    plays: list[Play] = []
+    texts: list[str] = []
+    for in_main, new_main, main_text in mains:
+        for in_kickers, new_kickers, kickers_text in kickers:
             n_wild = in_main + in_kickers
             if n_wild > spend:
                 continue
             if not n_wild:
-                found.append(natural)
+                plays.append(natural)
+                texts.append(text)
                 continue
             if n_wild == size:
                 if not alone:
                     continue
                 if bomb:
-                    found.append(new_play(kind, key, 1, main, (), PURE, -1, main, ()))
+                    plays.append(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
+                    texts.append(main_text + as_text)
                     continue
-            found.append(new_play(kind, key, length, new_main, new_kickers,
+            plays.append(new_play(kind, rank, length, new_main, new_kickers,
                                   (SOFT if in_main else HARD) if bomb else tier, subkey,
                                   main, kicks))
-    return tuple(found)
+            texts.append(main_text + kickers_text + as_text)
+    return tuple(plays), tuple(texts)
 
 
-def _sides(memo: dict[tuple[int, ...], tuple[_Side, ...]], key: tuple[int, ...],
+def _sides(memo: dict[tuple[int, ...], tuple[Side, ...]], key: tuple[int, ...],
            cards: tuple[Rank, ...], parts: tuple[_Part, ...], short: int, wild: Rank,
-           spend: int) -> tuple[_Side, ...]:
+           spend: int, head: str) -> tuple[Side, ...]:
     """Each way (``_uses``) to cover ``cards`` (a main part or a kicker set, ``parts``
-    its parts), realised: the wild cards it spends and the cards as played."""
-    sides = memo.get(key)
-    if sides is None:
-        if len(memo) > _MEMO_LIMIT:
-            memo.clear()
-        sides = memo[key] = tuple((n_wild, _swap(cards, parts, subs, n_wild, wild))
-                                  for _, n_wild, subs in _uses(parts, short, wild, spend))
-    return sides
+    its parts), realised: the wild cards it spends, the cards as played, their text
+    (after ``head``), kept in ``memo`` under ``key``."""
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    sides = []
+    for _, n_wild, subs in _uses(parts, short, wild, spend):
+        played = _swap(cards, parts, subs, n_wild, wild)
+        sides.append((n_wild, played, head + format_ranks(played)))
+    found = memo[key] = tuple(sides)
+    return found
 
 
 def _swap(cards: tuple[Rank, ...], parts: tuple[_Part, ...], subs: tuple[tuple[int, int], ...],
@@ -266,6 +277,12 @@ def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles
 
 
 def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> list[Play]:
+    return spelt_moves(rs, counts, wild, last)[0]
+
+
+def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
+                last: Play | None) -> tuple[list[Play], list[str]]:
+    """``moves`` and each play's text (``RuleSet.spelt_moves``)."""
     budget = counts[wild]
     base = list(counts)
     base[wild] = 0
@@ -273,6 +290,7 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
     for r in range(TWO + 1):
         virtual[r] = min(base[r] + budget, _PACK_COPIES)
     out: list[Play] = []
+    out_texts: list[str] = []
     gen = rs.gen
     memo, shapes = gen.wild_plays, gen.wild_shapes
     if len(memo) > _MEMO_LIMIT:
@@ -293,20 +311,25 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
         spend = budget if budget < size else size
         short = room.shortfall(shape[2])
         key = (wild, code, short, spend)
-        plays = memo.get(key)
-        if plays is None:
-            plays = memo[key] = _realise_code(gen, shape, code, short, wild, spend)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _realise_code(gen, shape, code, short, wild, spend)
+        plays, texts = found
         if last is None:
             out.extend(plays)
+            out_texts.extend(texts)
         else:
-            out.extend([p for p in plays if climb.ladder_beats(p, last)])
-    return out
+            for p, text in zip(plays, texts, strict=True):
+                if climb.ladder_beats(p, last):
+                    out.append(p)
+                    out_texts.append(text)
+    return out, out_texts
 
 
 _MEMO_LIMIT = 1 << 17
 #: ``_uses``' ways by each rank's (least, most) substitutes and the budget.
 _WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[_Way, ...]] = {}
-_NO_KICKERS: tuple[_Side, ...] = ((0, ()),)
+_NO_KICKERS: tuple[Side, ...] = ((0, (), ""),)
 #: ``(w,) * n`` by wild rank ``w`` and count ``n`` (one pack: at most four wild cards).
 _WILDS = [[(w,) * n for n in range(_PACK_COPIES + 1)] for w in range(TWO + 1)]
 #: ``(w,) * n`` by wild rank ``w`` and count ``n`` (one pack: at most four wild cards).
