@@ -30,7 +30,7 @@ from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
-    from cardhall.rules.wild import Shape, Side, Spelt
+    from cardhall.rules.wild import Head, KickerSet, Side, Spelt
 
 START, LENGTH, SECOND, KICKERS = 6, 10, 14, 18
 _CHAIN_MASK = (1 << (CHAIN_TOP + 1)) - 1
@@ -76,8 +76,10 @@ class MoveGen:
         #: A main part / kicker set as wild cards realise it (``wild._sides``).
         self.wild_mains: dict[tuple[int, ...], tuple[Side, ...]] = {}
         self.wild_kickers: dict[tuple[int, ...], tuple[Side, ...]] = {}
-        #: What substituting into a code's play needs, whatever the hand (``wild._shape``).
-        self.wild_shapes: dict[int, Shape] = {}
+        #: What substituting into a code's main part / kicker set needs, whatever the
+        #: hand (``wild._head``, by head; ``wild._kicker_set``, by kickers and singles).
+        self.wild_heads: dict[int, Head] = {}
+        self.wild_kicker_sets: dict[int, KickerSet] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).
         self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
         self._by_kind: dict[str, list[int]] = {}

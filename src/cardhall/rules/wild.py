@@ -37,9 +37,13 @@ _PACK_COPIES = 4
 _PRODUCT_LIMIT = 512
 #: Per distinct rank of a play: rank, cards, most substitutes.
 _Part = tuple[Rank, int, int]
-#: A natural play, its parts, its cards packed 4 bits a rank, its size, its main part's
-#: parts, its main part's ranks (a 4-bit mask), single kickers, its text (``_shape``).
-Shape = tuple[Play, tuple[_Part, ...], int, int, int, int, bool, str]
+#: A move code's head as substitution sees it (``_head``): kind, key, length, tier, subkey,
+#: main part, its parts, its cards packed 4 bits a rank, its ranks' mask, size, text,
+#: single kickers.
+Head = tuple[str, Rank, int, int, Rank, tuple[Rank, ...], tuple["_Part", ...], int, int, int,
+             str, bool]
+#: A kicker set as substitution sees it (``_kicker_set``): cards, parts, size, ``+`` text.
+KickerSet = tuple[tuple[Rank, ...], tuple["_Part", ...], int, str]
 #: A main part or kicker set as the wild cards realise it: wild cards spent, the cards,
 #: their text (a kicker set's after its ``+``).
 Side = tuple[int, tuple[Rank, ...], str]
@@ -87,35 +91,40 @@ def _realise(natural: Play, use: dict[Rank, int], wild: Rank) -> Play | None:
                 _bomb_tier(natural, in_main), natural.subkey, natural.main, natural.kickers)
 
 
-def _shape(natural: Play, singles: bool) -> Shape:
-    """What substitution needs of a natural play, whatever the hand and the wild rank.
+def _head(natural: Play, singles: bool) -> Head:
+    """What substitution needs of a main part (every play of a move code's head has it),
+    whatever the hand and the wild rank.
 
-    Per distinct rank, in the order of the play's cards: the rank, how many the
-    play has and the most wild cards that may stand for it (W6 for kickers, never
-    for a joker); then the play's cards as counts, 4 bits a rank (what
-    ``movegen.Room`` reads), its size, how many of the parts are the main
-    part's (the generators never give a kicker a rank of the main part, so
-    those come first and the kickers' after), the main part's ranks as a 4-bit
-    mask, whether its kickers are singles, and its text.
+    The play's fields but its kickers; per distinct rank of the main part, in
+    order, the rank, how many it has and the most wild cards that may stand for
+    it (never for a joker); the main part as counts, 4 bits a rank (what
+    ``movegen.Room`` reads), its ranks as a 4-bit mask, its size and text, and
+    whether the play's kickers are singles.
     """
-    main, kickers = natural.main, natural.kickers
-    cards = main + kickers
+    main = natural.main
     parts: list[_Part] = []
     packed = mask = 0
-    for r in dict.fromkeys(cards):  # distinct ranks, in order
-        k = cards.count(r)
+    for r in dict.fromkeys(main):  # distinct ranks, in order
+        k = main.count(r)
         packed += k << (4 * r)
-        if r in kickers:
-            # W6: a single kicker is never a substitute; a kicker group never all
-            # substitutes (docs/rulings.md): kickers do not compare, so it would only
-            # repeat the same play under other names.
-            parts.append((r, k, 0 if singles else k - 1))
-        else:
-            parts.append((r, k, k if r <= TWO else 0))
-            mask |= 15 << (4 * r)
-    split = len(dict.fromkeys(main))
-    assert split + len(dict.fromkeys(kickers)) == len(parts), natural  # sides apart
-    return natural, tuple(parts), packed, len(cards), split, mask, singles, natural.text
+        mask |= 15 << (4 * r)
+        parts.append((r, k, k if r <= TWO else 0))
+    return (natural.kind, natural.key, natural.length, natural.tier, natural.subkey, main,
+            tuple(parts), packed, mask, len(main), format_ranks(main), singles)
+
+
+def _kicker_set(kickers: tuple[Rank, ...], singles: bool) -> KickerSet:
+    """What substitution needs of a kicker set: the cards; per distinct rank, in order,
+    the rank, how many and the most wild cards that may stand for it; the size and
+    the text after its ``+``.
+
+    W6: a single kicker is never a substitute; a kicker group never all substitutes
+    (docs/rulings.md): kickers do not compare, so it would only repeat the same play
+    under other names.
+    """
+    parts = tuple((r, k, 0 if singles else k - 1)
+                  for r, k in ((r, kickers.count(r)) for r in dict.fromkeys(kickers)))
+    return kickers, parts, len(kickers), "+" + format_ranks(kickers)
 
 
 def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
@@ -181,10 +190,10 @@ def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
     return found
 
 
-def _realise_code(gen: MoveGen, shape: Shape, code: int, short: int, wild: Rank,
-                  spend: int) -> Spelt:
-    """The plays of a natural play (move ``code``) with at most ``spend`` wild cards,
-    and their texts.
+def _realise_code(gen: MoveGen, code: int, head: Head, kick: KickerSet | None, short: int,
+                  wild: Rank, spend: int) -> Spelt:
+    """The plays of a natural play (move ``code``: ``head`` and ``kick``) with at most
+    ``spend`` wild cards, and their texts.
 
     A play's main part and its kickers never share a rank, so a way to cover it is
     a way to cover the main part and one to cover the kickers (``_uses``' order is
@@ -192,24 +201,26 @@ def _realise_code(gen: MoveGen, shape: Shape, code: int, short: int, wild: Rank,
     realised and spelt once (``_sides``) for every play it comes back in: a main
     part comes back beside dozens of kicker sets, a kicker set beside many main parts.
     """
-    natural, parts, _, size, split, mask, singles, text = shape
+    kind, rank, length, tier, subkey, main, parts, _, mask, size, text, singles = head
     key: tuple[int, ...] = (wild, code & HEAD_MASK, short & mask, spend)
     mains = gen.wild_mains.get(key)
     if mains is None:
-        mains = _sides(gen.wild_mains, key, natural.main, parts[:split], short, wild, spend, "")
+        mains = _sides(gen.wild_mains, key, main, parts, short, wild, spend, "")
     kickers = _NO_KICKERS
-    if split != len(parts):
-        key = (wild, code >> KICKERS, short & ~mask, spend, singles)
-        found = gen.wild_kickers.get(key)
-        kickers = found if found is not None else _sides(
-            gen.wild_kickers, key, natural.kickers, parts[split:], short, wild, spend, "+")
-    kind, rank, length, tier, subkey = (natural.kind, natural.key, natural.length,
-                                        natural.tier, natural.subkey)
-    main, kicks = natural.main, natural.kickers
-    bomb = kind == "bomb"
+    kicks: tuple[Rank, ...] = ()
     # W3: wild cards alone stand for themselves, so a play made only of them must be
     # all of the wild rank: one rank only, the wild one.
     alone = len(parts) == 1 and parts[0][0] == wild
+    if kick is not None:
+        kicks, kick_parts, kick_size, kick_text = kick
+        size += kick_size
+        text += kick_text
+        alone = False
+        key = (wild, code >> KICKERS, short & ~mask, spend, singles)
+        found = gen.wild_kickers.get(key)
+        kickers = found if found is not None else _sides(
+            gen.wild_kickers, key, kicks, kick_parts, short, wild, spend, "+")
+    bomb = kind == "bomb"
     as_text = "=" + text
     plays: list[Play] = []
     texts: list[str] = []
@@ -219,7 +230,7 @@ def _realise_code(gen: MoveGen, shape: Shape, code: int, short: int, wild: Rank,
             if n_wild > spend:
                 continue
             if not n_wild:
-                plays.append(natural)
+                plays.append(gen.play(code))
                 texts.append(text)
                 continue
             if n_wild == size:
@@ -292,28 +303,38 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
     out: list[Play] = []
     out_texts: list[str] = []
     gen = rs.gen
-    memo, shapes = gen.wild_plays, gen.wild_shapes
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
-    if len(shapes) > _MEMO_LIMIT:
-        shapes.clear()
+    memo, heads, kicker_sets = gen.wild_plays, gen.wild_heads, gen.wild_kicker_sets
+    for table in (memo, heads, kicker_sets):
+        if len(table) > _MEMO_LIMIT:
+            table.clear()
     room = gen.room(base, budget)
     # Only plays the wild cards can cover (most plays of the virtual hand cannot).
     for code in gen.codes(virtual, last, filter_bombs=False, room=room):
         # What a natural play realises to depends only on its shortfall at each rank
-        # and on the wild cards there are (see ``_uses``), which many hands share.
-        # More wild cards than the play has cards change nothing.
-        shape = shapes.get(code)
-        if shape is None:
+        # and on the wild cards there are (see ``_uses``), which many hands share; what
+        # substitution needs of it, on its main part and its kicker set, which many
+        # codes share. More wild cards than the play has cards change nothing.
+        head = heads.get(code & HEAD_MASK)
+        if head is None:
             natural = gen.play(code)
-            shape = shapes[code] = _shape(natural, natural.kind in rs.single_kicker_kinds)
-        size = shape[3]
+            head = heads[code & HEAD_MASK] = _head(natural, natural.kind in rs.single_kicker_kinds)
+        size, packed = head[9], head[7]
+        kick = None
+        packed_kickers = code >> KICKERS
+        if packed_kickers:
+            assert not packed_kickers & head[8], code  # the generators keep the sides apart
+            kick_key = packed_kickers << 1 | head[11]
+            kick = kicker_sets.get(kick_key)
+            if kick is None:
+                kick = kicker_sets[kick_key] = _kicker_set(gen.play(code).kickers, head[11])
+            size += kick[2]
+            packed += packed_kickers
         spend = budget if budget < size else size
-        short = room.shortfall(shape[2])
+        short = room.shortfall(packed)
         key = (wild, code, short, spend)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = _realise_code(gen, shape, code, short, wild, spend)
+            found = memo[key] = _realise_code(gen, code, head, kick, short, wild, spend)
         plays, texts = found
         if last is None:
             out.extend(plays)
