@@ -305,8 +305,12 @@ class MoveGen:
                         if left >= 0 and room.kicker_short(code >> KICKERS) <= left:
                             out.append(code)
                 else:
-                    out.extend([base + k for k in room.kickers_within(
-                        self._kicker_codes(i, p, n, chain << s, hand), budget - short)])
+                    kicks: Sequence[int] = self._kicker_codes(i, p, n, chain << s, hand)
+                    left = budget - short
+                    # A kicker set lacks at most its own cards: past that, every one fits.
+                    if left < n * (unit - width):
+                        kicks = room.kickers_within(kicks, left)
+                    out.extend([base + k for k in kicks])
 
     @staticmethod
     def _above(p: Pattern, n: int, last: Play) -> int:
@@ -441,7 +445,7 @@ class Room:
         x = (packed | _EIGHTS) - self._have
         return x & (((x >> 3) & _ONES) * 7)
 
-    def kickers_within(self, kicks: tuple[int, ...], left: int) -> list[int]:
+    def kickers_within(self, kicks: Sequence[int], left: int) -> list[int]:
         """The kicker codes among ``kicks`` that lack at most ``left`` cards, in order.
 
         The same kicker sets come back beside many main parts of one hand: each
