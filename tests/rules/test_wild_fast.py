@@ -132,3 +132,23 @@ def test_moves_equal_the_original_algorithm_in_order(deal: Deal, data: st.DataOb
     if follows:
         last = data.draw(st.sampled_from(follows))
         assert rs.moves(hand, last) == old_moves(rs, hand, rs.wild, last)
+
+
+@SETTINGS
+@given(deal=wild_deals(), data=st.data())
+def test_spelt_moves_are_the_moves_with_the_texts_that_name_them(deal: Deal,
+                                                                 data: st.DataObject) -> None:
+    """``spelt_moves`` spells each side of a play once for all its plays: every text is
+    still the play's own (cards, then what the wild cards stand for) and reads back to it."""
+    rs, hand, other = deal
+    lasts: list[Play | None] = [None]
+    follows = rs.moves(other)
+    if follows:
+        lasts.append(data.draw(st.sampled_from(follows)))
+    for last in lasts:
+        for _ in range(2):  # afresh, then from the memo
+            plays, texts = rs.spelt_moves(hand, last)
+            assert plays == rs.moves(hand, last)
+            assert texts == [p.text + (f"={p.as_text}" if p.as_text else "") for p in plays]
+        for play, text in zip(plays[:40], texts[:40], strict=True):
+            assert rs.parse_play(text) == play

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, cast
 
@@ -334,44 +334,27 @@ class ClimbingGame(GameState):
                     act = cache[code] = self._play_action(gen.play(code))
                 actions.append(act)
         else:
-            # Wild plays are interned by the rules (wild.moves's memo), so their actions
-            # are kept by identity: formatting thousands of texts per lead was the cost.
+            # A wild lead has thousands of plays, the same ones in many positions (the
+            # rules keep them, wild.moves's memo), so their actions are kept by identity.
             # (An id is checked against the action's own play: ids are reused once freed.)
             known = _ACTIONS.setdefault(f"{self.rs.name}:by-id", {})
             if len(known) > 1 << 17:
                 known.clear()
-            # A new wild play's text (``_play_action``'s, as the same ``format_ranks``
-            # calls would spell it) from its parts, each part's text looked up: a lead
-            # builds thousands of them, and the same parts come back in many plays.
-            spelt = type(self)._play_action is ClimbingGame._play_action
-            if len(_RANK_TEXT) > 1 << 16:
-                _RANK_TEXT.clear()
-            spelt_get = _RANK_TEXT.get
-
-            def text(ranks: tuple[int, ...]) -> str:
-                found = _RANK_TEXT[ranks] = format_ranks(ranks)
-                return found
-
             actions = []
-            for p in self.rs.moves(hand, last):
-                act = known.get(id(p))
-                if act is None or act.play is not p:
-                    if not spelt:
-                        act = self._play_action(p)
-                    else:
-                        # A part's text is never empty: ``or`` falls back only on a miss.
-                        main, kickers, as_main = p.main, p.kickers, p.as_main
-                        arg = spelt_get(main) or text(main)
-                        if kickers:
-                            arg += "+" + (spelt_get(kickers) or text(kickers))
-                        if as_main is not None:
-                            arg += "=" + (spelt_get(as_main) or text(as_main))
-                            as_kickers = p.as_kickers
-                            if as_kickers:
-                                arg += "+" + (spelt_get(as_kickers) or text(as_kickers))
-                        act = Action("play", arg, None, p)
-                    known[id(p)] = act
-                actions.append(act)
+            if type(self)._play_action is ClimbingGame._play_action:
+                # ``_play_action``'s text, as the rules spell it (each part once).
+                plays, texts = self.rs.spelt_moves(hand, last)
+                for p, arg in zip(plays, texts, strict=True):
+                    act = known.get(id(p))
+                    if act is None or act.play is not p:
+                        act = known[id(p)] = _new_action(arg, p)
+                    actions.append(act)
+            else:
+                for p in self.rs.moves(hand, last):
+                    act = known.get(id(p))
+                    if act is None or act.play is not p:
+                        act = known[id(p)] = self._play_action(p)
+                    actions.append(act)
         return actions if last is None else [PASS, *actions]
 
     def _begin_play(self, leader: int) -> None:
@@ -526,8 +509,22 @@ class ClimbingGame(GameState):
 _RANK = tuple(card_rank(c) for c in range(54))
 #: Interned play actions per rule set, by move code: a game's hot loop reuses them.
 _ACTIONS: dict[str, dict[int, Action]] = {}
-#: ``format_ranks`` of the parts of wild plays (``_play_actions``), by the parts' ranks.
-_RANK_TEXT: dict[tuple[int, ...], str] = {}
+_setters = tuple(getattr(Action, f.name).__set__ for f in fields(Action))
+
+
+def _new_action(arg: str, play: Play) -> Action:
+    """``Action("play", arg, None, play)``, its slots written directly (as
+    ``rules.plays.new_play`` does a play's): a wild lead makes thousands."""
+    action = _NEW(Action)
+    verb, text, seat, played = _setters
+    verb(action, "play")
+    text(action, arg)
+    seat(action, None)
+    played(action, play)
+    return action
+
+
+_NEW = object.__new__
 
 
 def short_reason(reason: str, text: str, limit: int = 40) -> str:

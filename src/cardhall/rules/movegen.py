@@ -30,6 +30,7 @@ from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
+    from cardhall.rules.wild import Head, KickerSet, Side, Spelt
 
 START, LENGTH, SECOND, KICKERS = 6, 10, 14, 18
 _CHAIN_MASK = (1 << (CHAIN_TOP + 1)) - 1
@@ -70,13 +71,15 @@ class MoveGen:
         #: ``_decode``'s parts: main part and subkey by the code's head, kickers by theirs.
         self._mains: dict[int, tuple[tuple[Rank, ...], Rank]] = {}
         self._kicker_sets: dict[int, tuple[Rank, ...]] = {}
-        #: The wildcard game's realised plays of a code (``wild.moves``'s memo).
-        self.wild_plays: dict[tuple[int, int, int, int], tuple[Play, ...]] = {}
-        #: Realised wild plays by (wild rank, code, substitutions): one object each.
-        self.wild_real: dict[tuple[int, int, tuple[int, ...]], Play | None] = {}
-        #: What substituting into a code's play needs, whatever the hand (``wild._shape``).
-        self.wild_shapes: dict[int, tuple[Play, tuple[tuple[Rank, int, int, int, int], ...],
-                                          int, int]] = {}
+        #: The wildcard game's realised plays of a code and their texts (``wild.moves``'s memo).
+        self.wild_plays: dict[tuple[int, int, int, int], Spelt] = {}
+        #: A main part / kicker set as wild cards realise it (``wild._sides``).
+        self.wild_mains: dict[tuple[int, ...], tuple[Side, ...]] = {}
+        self.wild_kickers: dict[tuple[int, ...], tuple[Side, ...]] = {}
+        #: What substituting into a code's main part / kicker set needs, whatever the
+        #: hand (``wild._head``, by head; ``wild._kicker_set``, by kickers and singles).
+        self.wild_heads: dict[int, Head] = {}
+        self.wild_kicker_sets: dict[int, KickerSet] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).
         self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
         self._by_kind: dict[str, list[int]] = {}
@@ -139,7 +142,7 @@ class MoveGen:
             return Play(p.kind, BIG_JOKER if big else SMALL_JOKER, 1, cards, (), p.tier)
         # A main part comes back with every kicker set beside it, and a kicker set
         # beside every main part: each is spelt once, and shared.
-        head = code & _HEAD_MASK
+        head = code & HEAD_MASK
         found = self._mains.get(head)
         if found is None:
             main = [r for r in range(start, start + n) for _ in range(p.width)]
@@ -302,8 +305,12 @@ class MoveGen:
                         if left >= 0 and room.kicker_short(code >> KICKERS) <= left:
                             out.append(code)
                 else:
-                    out.extend([base + k for k in room.kickers_within(
-                        self._kicker_codes(i, p, n, chain << s, hand), budget - short)])
+                    kicks: Sequence[int] = self._kicker_codes(i, p, n, chain << s, hand)
+                    left = budget - short
+                    # A kicker set lacks at most its own cards: past that, every one fits.
+                    if left < n * (unit - width):
+                        kicks = room.kickers_within(kicks, left)
+                    out.extend([base + k for k in kicks])
 
     @staticmethod
     def _above(p: Pattern, n: int, last: Play) -> int:
@@ -392,7 +399,7 @@ class MoveGen:
 
 _Hand = tuple[Sequence[int], list[int], int, int]
 #: The bits of a code below its kickers: pattern, chains and their lengths.
-_HEAD_MASK = (1 << KICKERS) - 1
+HEAD_MASK = (1 << KICKERS) - 1
 _ALL = (1 << NUM_RANKS) - 1
 #: For a rank held k times, the widths it reaches: 1 … k.
 _LEVELS = [tuple(range(1, k + 1)) for k in range(17)]
@@ -438,7 +445,7 @@ class Room:
         x = (packed | _EIGHTS) - self._have
         return x & (((x >> 3) & _ONES) * 7)
 
-    def kickers_within(self, kicks: tuple[int, ...], left: int) -> list[int]:
+    def kickers_within(self, kicks: Sequence[int], left: int) -> list[int]:
         """The kicker codes among ``kicks`` that lack at most ``left`` cards, in order.
 
         The same kicker sets come back beside many main parts of one hand: each

@@ -148,6 +148,15 @@ class RuleSet:
             return wild.moves(self, counts, self.wild, last)
         return self.gen.plays(self.gen.codes(counts, last))
 
+    def spelt_moves(self, hand: Cards, last: Play | None = None) -> tuple[list[Play], list[str]]:
+        """``moves`` and each play's full text, as ``parse_play`` reads it back
+        (``"3335=3333"`` for a wild play): a wildcard lead has thousands of plays,
+        and its generator spells each main part and kicker set once for all of them."""
+        if self.comparison != "sets" and self.wild is not None:
+            return wild.spelt_moves(self, self.hand(hand), self.wild, last)
+        plays = self.moves(hand, last)
+        return plays, [_full_text(p) for p in plays]
+
     def moves_any(self, hand: Cards, last: Cards) -> list[Play]:
         """Plays that beat *some* reading of ``last`` (the command line's ``--last``)."""
         readings = self.classify(last)

@@ -17,25 +17,38 @@ rules then apply:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import combinations_with_replacement, compress, product
 from typing import TYPE_CHECKING
 
-from cardhall.cards import SMALL_JOKER, TWO, Rank
+from cardhall.cards import SMALL_JOKER, TWO, Rank, format_ranks
 from cardhall.rules import climb
+from cardhall.rules.movegen import HEAD_MASK, KICKERS
 from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
+    from cardhall.rules.movegen import MoveGen
     from cardhall.rules.ruleset import RuleSet
 
 SOFT, HARD, PURE = 1, 2, 3
 _PACK_COPIES = 4
 #: Substitution vectors listed by ``product`` and filtered, rather than walked, up to this many.
 _PRODUCT_LIMIT = 512
-#: Per distinct rank of a play: rank, cards, most substitutes, cards in main, where in main.
-_Part = tuple[Rank, int, int, int, int]
-#: A natural play, its parts, its cards packed 4 bits a rank, its size (``_shape``).
-_Shape = tuple[Play, tuple[_Part, ...], int, int]
+#: Per distinct rank of a play: rank, cards, most substitutes.
+_Part = tuple[Rank, int, int]
+#: A move code's head as substitution sees it (``_head``): kind, key, length, tier, subkey,
+#: main part, its parts, its cards packed 4 bits a rank, its ranks' mask, size, text,
+#: single kickers.
+Head = tuple[str, Rank, int, int, Rank, tuple[Rank, ...], tuple["_Part", ...], int, int, int,
+             str, bool]
+#: A kicker set as substitution sees it (``_kicker_set``): cards, parts, size, ``+`` text.
+KickerSet = tuple[tuple[Rank, ...], tuple["_Part", ...], int, str]
+#: A main part or kicker set as the wild cards realise it: wild cards spent, the cards,
+#: their text (a kicker set's after its ``+``).
+Side = tuple[int, tuple[Rank, ...], str]
+#: Plays and their texts (``spelt_moves``).
+Spelt = tuple[tuple[Play, ...], tuple[str, ...]]
 #: A way to cover a play (``_uses``): wild cards per part, their sum, the nonzero (part, count).
 _Way = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
@@ -78,32 +91,40 @@ def _realise(natural: Play, use: dict[Rank, int], wild: Rank) -> Play | None:
                 _bomb_tier(natural, in_main), natural.subkey, natural.main, natural.kickers)
 
 
-def _shape(natural: Play, singles: bool) -> _Shape:
-    """What substitution needs of a natural play, whatever the hand and the wild rank.
+def _head(natural: Play, singles: bool) -> Head:
+    """What substitution needs of a main part (every play of a move code's head has it),
+    whatever the hand and the wild rank.
 
-    Per distinct rank, in the order of the play's cards: the rank, how many the
-    play has, the most wild cards that may stand for it (W6 for kickers, never
-    for a joker), how many of it are in the main part and where they start
-    there (-1: none); then the play's
-    cards as counts, 4 bits a rank (what ``movegen.Room`` reads), and its size.
+    The play's fields but its kickers; per distinct rank of the main part, in
+    order, the rank, how many it has and the most wild cards that may stand for
+    it (never for a joker); the main part as counts, 4 bits a rank (what
+    ``movegen.Room`` reads), its ranks as a 4-bit mask, its size and text, and
+    whether the play's kickers are singles.
     """
-    main, kickers = natural.main, natural.kickers
-    cards = main + kickers
+    main = natural.main
     parts: list[_Part] = []
-    packed = 0
-    for r in dict.fromkeys(cards):  # distinct ranks, in order
-        k = cards.count(r)
+    packed = mask = 0
+    for r in dict.fromkeys(main):  # distinct ranks, in order
+        k = main.count(r)
         packed += k << (4 * r)
-        if r in kickers:
-            # W6: a single kicker is never a substitute; a kicker group never all
-            # substitutes (docs/rulings.md): kickers do not compare, so it would only
-            # repeat the same play under other names.
-            at_main = main.count(r)
-            parts.append((r, k, 0 if singles else k - 1, at_main,
-                          main.index(r) if at_main else -1))
-        else:
-            parts.append((r, k, k if r <= TWO else 0, k, main.index(r)))
-    return natural, tuple(parts), packed, len(cards)
+        mask |= 15 << (4 * r)
+        parts.append((r, k, k if r <= TWO else 0))
+    return (natural.kind, natural.key, natural.length, natural.tier, natural.subkey, main,
+            tuple(parts), packed, mask, len(main), format_ranks(main), singles)
+
+
+def _kicker_set(kickers: tuple[Rank, ...], singles: bool) -> KickerSet:
+    """What substitution needs of a kicker set: the cards; per distinct rank, in order,
+    the rank, how many and the most wild cards that may stand for it; the size and
+    the text after its ``+``.
+
+    W6: a single kicker is never a substitute; a kicker group never all substitutes
+    (docs/rulings.md): kickers do not compare, so it would only repeat the same play
+    under other names.
+    """
+    parts = tuple((r, k, 0 if singles else k - 1)
+                  for r, k in ((r, kickers.count(r)) for r in dict.fromkeys(kickers)))
+    return kickers, parts, len(kickers), "+" + format_ranks(kickers)
 
 
 def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
@@ -118,7 +139,7 @@ def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
     """
     spans: list[tuple[int, int]] = []
     floor = 0
-    for r, k, most, _, _ in parts:
+    for r, k, most in parts:
         if r == wild:
             spans.append((k, k))
             floor += k
@@ -169,44 +190,93 @@ def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
     return found
 
 
-def _realise_uses(shape: _Shape, n_wild: int, subs: tuple[tuple[int, int], ...],
-                  wild: Rank) -> Play | None:
-    """``_realise`` of ``n_wild`` wild cards, ``u`` for the rank of part ``i`` per (i, u)."""
-    natural = shape[0]
-    if n_wild == 0:
-        return natural
-    main, kickers, parts = natural.main, natural.kickers, shape[1]
-    if n_wild == shape[3]:
-        if any(parts[i][0] != wild for i, _ in subs):
-            return None  # W3: wild cards alone stand for themselves
-        if natural.kind == "bomb":
-            return new_play(natural.kind, natural.key, 1, main, (), PURE, -1, main, ())
-    # Each rank's wild cards stand in its main part first, then in its kickers; the
-    # last rank's first, so that the earlier ranks' places in the main part hold.
-    new_main = list(main)
-    new_kickers: list[Rank] | None = None
-    in_main = 0
-    for i, u in reversed(subs):
-        r, _, _, at_main, at = parts[i]
-        if u <= at_main:
-            in_main += u
-            del new_main[at:at + u]
-            continue
-        in_main += at_main
-        if at_main:
-            del new_main[at:at + at_main]
-        if new_kickers is None:
-            new_kickers = list(kickers)
-        for _ in range(u - at_main):
-            new_kickers.remove(r)
-    new_main += [wild] * in_main
-    new_main.sort()
-    if new_kickers is not None:
-        new_kickers += [wild] * (n_wild - in_main)
-        new_kickers.sort()
-    return new_play(natural.kind, natural.key, natural.length, tuple(new_main),
-                    kickers if new_kickers is None else tuple(new_kickers),
-                    _bomb_tier(natural, in_main), natural.subkey, main, kickers)
+def _realise_code(gen: MoveGen, code: int, head: Head, kick: KickerSet | None, short: int,
+                  wild: Rank, spend: int) -> Spelt:
+    """The plays of a natural play (move ``code``: ``head`` and ``kick``) with at most
+    ``spend`` wild cards, and their texts.
+
+    A play's main part and its kickers never share a rank, so a way to cover it is
+    a way to cover the main part and one to cover the kickers (``_uses``' order is
+    the main part's ways, each with the kickers' in turn), and each side is
+    realised and spelt once (``_sides``) for every play it comes back in: a main
+    part comes back beside dozens of kicker sets, a kicker set beside many main parts.
+    """
+    kind, rank, length, tier, subkey, main, parts, _, mask, size, text, singles = head
+    key: tuple[int, ...] = (wild, code & HEAD_MASK, short & mask, spend)
+    mains = gen.wild_mains.get(key)
+    if mains is None:
+        mains = _sides(gen.wild_mains, key, main, parts, short, wild, spend, "")
+    kickers = _NO_KICKERS
+    kicks: tuple[Rank, ...] = ()
+    # W3: wild cards alone stand for themselves, so a play made only of them must be
+    # all of the wild rank: one rank only, the wild one.
+    alone = len(parts) == 1 and parts[0][0] == wild
+    if kick is not None:
+        kicks, kick_parts, kick_size, kick_text = kick
+        size += kick_size
+        text += kick_text
+        alone = False
+        key = (wild, code >> KICKERS, short & ~mask, spend, singles)
+        found = gen.wild_kickers.get(key)
+        kickers = found if found is not None else _sides(
+            gen.wild_kickers, key, kicks, kick_parts, short, wild, spend, "+")
+    bomb = kind == "bomb"
+    as_text = "=" + text
+    plays: list[Play] = []
+    texts: list[str] = []
+    for in_main, new_main, main_text in mains:
+        for in_kickers, new_kickers, kickers_text in kickers:
+            n_wild = in_main + in_kickers
+            if n_wild > spend:
+                continue
+            if not n_wild:
+                plays.append(gen.play(code))
+                texts.append(text)
+                continue
+            if n_wild == size:
+                if not alone:
+                    continue
+                if bomb:
+                    plays.append(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
+                    texts.append(main_text + as_text)
+                    continue
+            plays.append(new_play(kind, rank, length, new_main, new_kickers,
+                                  (SOFT if in_main else HARD) if bomb else tier, subkey,
+                                  main, kicks))
+            texts.append(main_text + kickers_text + as_text)
+    return tuple(plays), tuple(texts)
+
+
+def _sides(memo: dict[tuple[int, ...], tuple[Side, ...]], key: tuple[int, ...],
+           cards: tuple[Rank, ...], parts: tuple[_Part, ...], short: int, wild: Rank,
+           spend: int, head: str) -> tuple[Side, ...]:
+    """Each way (``_uses``) to cover ``cards`` (a main part or a kicker set, ``parts``
+    its parts), realised: the wild cards it spends, the cards as played, their text
+    (after ``head``), kept in ``memo`` under ``key``."""
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    sides = []
+    for _, n_wild, subs in _uses(parts, short, wild, spend):
+        played = _swap(cards, parts, subs, n_wild, wild)
+        sides.append((n_wild, played, head + format_ranks(played)))
+    found = memo[key] = tuple(sides)
+    return found
+
+
+def _swap(cards: tuple[Rank, ...], parts: tuple[_Part, ...], subs: tuple[tuple[int, int], ...],
+          n_wild: int, wild: Rank) -> tuple[Rank, ...]:
+    """``cards`` (ascending) with ``u`` cards of the rank of part ``i`` per (i, u) played
+    by wild cards, ascending."""
+    if not n_wild:
+        return cards
+    rest = list(cards)
+    for i, u in subs:
+        r = parts[i][0]
+        for _ in range(u):
+            rest.remove(r)
+    at = bisect_left(rest, wild)
+    rest[at:at] = _WILDS[wild][n_wild]
+    return tuple(rest)
 
 
 def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles: bool) -> bool:
@@ -218,6 +288,12 @@ def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles
 
 
 def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> list[Play]:
+    return spelt_moves(rs, counts, wild, last)[0]
+
+
+def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
+                last: Play | None) -> tuple[list[Play], list[str]]:
+    """``moves`` and each play's text (``RuleSet.spelt_moves``)."""
     budget = counts[wild]
     base = list(counts)
     base[wild] = 0
@@ -225,50 +301,60 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
     for r in range(TWO + 1):
         virtual[r] = min(base[r] + budget, _PACK_COPIES)
     out: list[Play] = []
+    out_texts: list[str] = []
     gen = rs.gen
-    memo, real, shapes = gen.wild_plays, gen.wild_real, gen.wild_shapes
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
-    if len(real) > _MEMO_LIMIT:
-        real.clear()
-    if len(shapes) > _MEMO_LIMIT:
-        shapes.clear()
+    memo, heads, kicker_sets = gen.wild_plays, gen.wild_heads, gen.wild_kicker_sets
+    for table in (memo, heads, kicker_sets):
+        if len(table) > _MEMO_LIMIT:
+            table.clear()
     room = gen.room(base, budget)
     # Only plays the wild cards can cover (most plays of the virtual hand cannot).
     for code in gen.codes(virtual, last, filter_bombs=False, room=room):
         # What a natural play realises to depends only on its shortfall at each rank
-        # and on the wild cards there are (see ``_uses``), which many hands share.
-        # More wild cards than the play has cards change nothing.
-        shape = shapes.get(code)
-        if shape is None:
+        # and on the wild cards there are (see ``_uses``), which many hands share; what
+        # substitution needs of it, on its main part and its kicker set, which many
+        # codes share. More wild cards than the play has cards change nothing.
+        head = heads.get(code & HEAD_MASK)
+        if head is None:
             natural = gen.play(code)
-            shape = shapes[code] = _shape(natural, natural.kind in rs.single_kicker_kinds)
-        size = shape[3]
+            head = heads[code & HEAD_MASK] = _head(natural, natural.kind in rs.single_kicker_kinds)
+        size, packed = head[9], head[7]
+        kick = None
+        packed_kickers = code >> KICKERS
+        if packed_kickers:
+            assert not packed_kickers & head[8], code  # the generators keep the sides apart
+            kick_key = packed_kickers << 1 | head[11]
+            kick = kicker_sets.get(kick_key)
+            if kick is None:
+                kick = kicker_sets[kick_key] = _kicker_set(gen.play(code).kickers, head[11])
+            size += kick[2]
+            packed += packed_kickers
         spend = budget if budget < size else size
-        key = (wild, code, room.shortfall(shape[2]), spend)
-        plays = memo.get(key)
-        if plays is None:
-            found: list[Play] = []
-            for ks, n_wild, subs in _uses(shape[1], key[2], wild, spend):
-                # Interned: one object per (cards, reading), whichever hand it came from.
-                ukey = (wild, code, ks)
-                play = real.get(ukey, _MISSING)
-                if play is _MISSING:
-                    play = real[ukey] = _realise_uses(shape, n_wild, subs, wild)
-                if play is not None:
-                    found.append(play)
-            plays = memo[key] = tuple(found)
+        short = room.shortfall(packed)
+        key = (wild, code, short, spend)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _realise_code(gen, code, head, kick, short, wild, spend)
+        plays, texts = found
         if last is None:
             out.extend(plays)
+            out_texts.extend(texts)
         else:
-            out.extend([p for p in plays if climb.ladder_beats(p, last)])
-    return out
+            for p, text in zip(plays, texts, strict=True):
+                if climb.ladder_beats(p, last):
+                    out.append(p)
+                    out_texts.append(text)
+    return out, out_texts
 
 
 _MEMO_LIMIT = 1 << 17
 #: ``_uses``' ways by each rank's (least, most) substitutes and the budget.
 _WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[_Way, ...]] = {}
-_MISSING = Play("", -1, 0, ())
+_NO_KICKERS: tuple[Side, ...] = ((0, (), ""),)
+#: ``(w,) * n`` by wild rank ``w`` and count ``n`` (one pack: at most four wild cards).
+_WILDS = [[(w,) * n for n in range(_PACK_COPIES + 1)] for w in range(TWO + 1)]
+#: ``(w,) * n`` by wild rank ``w`` and count ``n`` (one pack: at most four wild cards).
+_WILDS = [[(w,) * n for n in range(_PACK_COPIES + 1)] for w in range(TWO + 1)]
 
 
 def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
