@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cardhall.bots import setup, trick_plan
+from cardhall.bots import setup, trick_plan, wild_worth
 from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Planner
 from cardhall.bots.hands import planner as shared_planner
@@ -441,9 +441,13 @@ class Policy:
         worth at most ``whole`` less the worth of its own cards (``_bounds``),
         and the bound function turns that into the score's. The most promising are
         scored first, so the best is found early and most of the rest fall
-        below it. Wild cards are valued greedily, not by an exact maximum, so
-        a hand holding them gets no bound.
+        below it. A hand holding wild cards is valued greedily, not by an exact
+        maximum, and gets bounds of its own (``wild_worth``).
         """
+        if best_only and view.wild is not None and view.hand[view.wild] \
+                and not self.planner.capped:
+            scores = wild_worth.WildScores(self.planner, self.mirror, view.hand, view.wild)
+            return first + scores.scored(candidates, first)
         if not best_only or (view.wild is not None and view.hand[view.wild]):
             return first + [(score(self.worth(view, counts_minus(view.hand, p.cards))), p)
                             for p, score, _ in candidates]
