@@ -68,6 +68,7 @@ def test_every_candidates_worth_is_worth_wilds(drawn: tuple[int, Counts]) -> Non
             continue
         expected = reference.worth_wild(rest, wild)
         worth = scores.worth(scores._left(p, rest))
+        assert worth is not None
         if worth.exact:
             assert worth.value == expected, (hand, p)
         else:

@@ -107,7 +107,7 @@ class WildScores:
         best = max((s for s, _ in first), default=_NO)
         found: dict[int, float] = {}
         worths: dict[int, Worth] = {}
-        bounded: list[tuple[float, int, _Left]] = []
+        waiting: list[tuple[float, int, _Left]] = []
         for i, (p, score, bound) in enumerate(candidates):
             rest = counts_minus(self.hand, p.cards)
             if not rest[self.wild]:
@@ -115,23 +115,22 @@ class WildScores:
                 best = max(best, found[i])
                 continue
             left = self._left(p, rest)
-            limit = _INF
-            if rest[self.wild] == 1:
-                limit = self._best_bound(left)
-                if limit < _INF:
-                    limit = bound(limit + WILD_BONUS)
-            if limit == _INF:
-                worth = worths[i] = self.worth(left)
-                found[i] = score(worth.value)
-                best = max(best, found[i])
-            else:
-                bounded.append((limit, i, left))
-        bounded.sort(key=lambda item: -item[0])
-        for limit, i, left in bounded:
-            if limit < best - BOUND_MARGIN:
-                break  # this one and all after it score below the best
-            worth = worths[i] = self.worth(left)
-            found[i] = candidates[i][1](worth.value)
+            limit = self._first_bound(left)
+            if limit < _INF:
+                limit = bound(limit + WILD_BONUS * rest[self.wild])
+            waiting.append((limit, i, left))
+        # The most promising first, so that the best is found early. With one wild card
+        # left the first tries' bound is the candidate's; with more, only a guess at it.
+        waiting.sort(key=lambda item: -item[0])
+        for limit, i, left in waiting:
+            if left.rest[self.wild] == 1 and limit < best - BOUND_MARGIN:
+                continue  # it scores below the best
+            score, bound = candidates[i][1], candidates[i][2]
+            worth = self.worth(left, best, bound)
+            if worth is None:
+                continue  # its last card's tries are bounded below the best
+            worths[i] = worth
+            found[i] = score(worth.value)
             best = max(best, found[i])
         tied = sum(1 for s, _ in first if s >= best - TIE_MARGIN) \
             + sum(1 for v in found.values() if v >= best - TIE_MARGIN)
@@ -143,12 +142,15 @@ class WildScores:
 
     # -- the greedy, bounded ---------------------------------------------------------
 
-    def worth(self, left: _Left) -> Worth:
+    def worth(self, left: _Left, cutoff: float = _NO,
+              bound: Callable[[float], float] | None = None) -> Worth | None:
         """``Planner.worth_wild(left.rest)``: the same placement, tries bounded below skipped.
 
         Tries go to ``left.search``; where that is the mirrored one and tries tie
         but for the last bits, the tied are valued top-down again, so that the
         rank chosen is the lowest of the top-down best, as ``worth_wild``'s.
+        None if the last card's tries are all bounded and ``bound`` (the
+        candidate's score bound) of the best of them is below ``cutoff``.
         """
         planner, search, wild, limits = self.planner, left.search, self.wild, self.limits
         exact_search = search is planner
@@ -159,7 +161,8 @@ class WildScores:
         packed = search._pack(base) | (search._empty_slots << SLOT_SHIFT)
         placed = list(left.union) if left.union is not None else None
         value, exact = _NO, True
-        for _ in range(spare):
+        bonus = WILD_BONUS * spare
+        for placing in range(spare):
             tries = [r for r in range(TWO + 1) if base[r] < limits[r] and _useful(base, r)]
             family = self._family(placed, search) if placed is not None else None
             order: list[tuple[float, Rank]] = []
@@ -170,6 +173,9 @@ class WildScores:
                     limit = family[r] - left.own
                 order.append((limit, r))
             order.sort(key=lambda item: (-item[0], item[1]))
+            if bound is not None and placing == spare - 1 and order and order[0][0] < _INF \
+                    and bound(order[0][0] + bonus) < cutoff - BOUND_MARGIN:
+                return None
             values: dict[Rank, float] = {}
             best = _NO
             for limit, r in order:
@@ -189,11 +195,13 @@ class WildScores:
                     placed = None  # a union past a rank's count: no bounds from here
         if value == _NO:  # the last card had no rank to try: it stays at its own
             value, exact = planner._solve(down), True
-        bonus = WILD_BONUS * spare
         return Worth(value + bonus, exact, down, bonus)
 
-    def _best_bound(self, left: _Left) -> float:
-        """The most ``left.rest`` (one wild card) is worth without its bonus; inf: no bound."""
+    def _first_bound(self, left: _Left) -> float:
+        """The most the first card's tries of ``left.rest`` are worth; inf: no bound.
+
+        With one wild card left, it bounds the hand's worth less the bonus.
+        """
         if left.union is None:
             return _INF
         base = list(left.rest)
