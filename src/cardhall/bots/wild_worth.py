@@ -110,11 +110,12 @@ class WildScores:
         waiting: list[tuple[float, int, _Left]] = []
         for i, (p, score, bound) in enumerate(candidates):
             rest = counts_minus(self.hand, p.cards)
+            left = self._left(p, rest)
             if not rest[self.wild]:
-                found[i] = score(self.planner.worth(rest))
+                plain = worths[i] = self._plain(left)
+                found[i] = score(plain.value)
                 best = max(best, found[i])
                 continue
-            left = self._left(p, rest)
             limit = self._first_bound(left)
             if limit < _INF:
                 limit = bound(limit + WILD_BONUS * rest[self.wild])
@@ -196,6 +197,14 @@ class WildScores:
         if value == _NO:  # the last card had no rank to try: it stays at its own
             value, exact = planner._solve(down), True
         return Worth(value + bonus, exact, down, bonus)
+
+    def _plain(self, left: _Left) -> Worth:
+        """The worth of a rest without wild cards, from the search that shares more with it."""
+        planner, search = self.planner, left.search
+        state = planner._pack(left.rest) | (planner._empty_slots << SLOT_SHIFT)
+        if search is planner:
+            return Worth(planner._solve(state), True, state, 0.0)
+        return Worth(search.worth(left.rest), False, state, 0.0)
 
     def _first_bound(self, left: _Left) -> float:
         """The most the first card's tries of ``left.rest`` are worth; inf: no bound.
