@@ -37,7 +37,7 @@ from cardhall.bots.hands import Planner, _useful
 from cardhall.bots.hands import planner as shared_planner
 from cardhall.bots.packed import FIELD, SLOT_SHIFT
 from cardhall.bots.view import counts_minus
-from cardhall.cards import TWO, Counts, Rank, to_counts
+from cardhall.cards import TWO, Counts, Rank
 from cardhall.rules import Play
 
 _NO, _INF = float("-inf"), float("inf")
@@ -64,15 +64,12 @@ class Worth:
 
 @dataclass(frozen=True, slots=True)
 class _Left:
-    """What one candidate leaves, and what bounds the tries of its greedy."""
+    """What one candidate leaves, and the search its greedy's tries go to."""
 
     rest: Counts
-    #: The whole hand less its wild cards plus those the play placed (None: no bounds).
-    union: Counts | None
-    #: The worth of the play's cards as played, and the ranks where 2+ of its kickers ride.
-    own: float
-    riding: tuple[Rank, ...]
-    #: The search its tries go to (the top-down planner or the mirrored one).
+    #: The play's cards other than wild cards (the whole hand's base less the rest's).
+    real: Counts
+    #: The top-down planner or the mirrored one.
     search: Planner
 
 
@@ -88,11 +85,15 @@ class WildScores:
         self.limits = planner.rs.limits
         base = list(hand)
         base[wild] = 0
-        #: The whole hand without its wild cards, and its own greedy's placements.
+        #: The whole hand without its wild cards.
         self.base: Counts = tuple(base)
+        #: The whole hand's own greedy: the cards it has placed after each wild card (none
+        #: first), whose hands (``base`` plus them) have ``_family`` bounds.
         self.line = _line(planner, self.base, hand[wild], wild, self.limits)
-        #: (top-down?, union hand packed by its search) → rank → worth with a card more there.
-        self._families: dict[tuple[bool, int], dict[Rank, float]] = {}
+        #: Line index → rank → the line hand's worth with a card more there.
+        self._families: dict[int, dict[Rank, float]] = {}
+        #: Cards → the worth of their best split and the ranks where 2+ of its kickers ride.
+        self._splits: dict[Counts, tuple[float, tuple[Rank, ...]]] = {}
 
     def scored(self, candidates: Sequence[Candidate],
                first: Sequence[tuple[float, Play | None]]) -> list[tuple[float, Play]]:
@@ -116,7 +117,10 @@ class WildScores:
                 found[i] = score(plain.value)
                 best = max(best, found[i])
                 continue
-            limit = self._first_bound(left)
+            base = list(rest)
+            base[self.wild] = 0
+            tries = self._tries(left, base, [0] * len(base))
+            limit = max((t for t, _ in tries), default=_INF)
             if limit < _INF:
                 limit = bound(limit + WILD_BONUS * rest[self.wild])
             waiting.append((limit, i, left))
@@ -153,26 +157,18 @@ class WildScores:
         None if the last card's tries are all bounded and ``bound`` (the
         candidate's score bound) of the best of them is below ``cutoff``.
         """
-        planner, search, wild, limits = self.planner, left.search, self.wild, self.limits
+        planner, search, wild = self.planner, left.search, self.wild
         exact_search = search is planner
         base = list(left.rest)
         spare = base[wild]
         base[wild] = 0
         down = planner._pack(base) | (planner._empty_slots << SLOT_SHIFT)
         packed = search._pack(base) | (search._empty_slots << SLOT_SHIFT)
-        placed = list(left.union) if left.union is not None else None
+        placed = [0] * len(base)
         value, exact = _NO, True
         bonus = WILD_BONUS * spare
         for placing in range(spare):
-            tries = [r for r in range(TWO + 1) if base[r] < limits[r] and _useful(base, r)]
-            family = self._family(placed, search) if placed is not None else None
-            order: list[tuple[float, Rank]] = []
-            for r in tries:
-                limit = _INF
-                if family is not None and r in family \
-                        and not any(base[q] + (q == r) > 1 for q in left.riding):
-                    limit = family[r] - left.own
-                order.append((limit, r))
+            order = self._tries(left, base, placed)
             order.sort(key=lambda item: (-item[0], item[1]))
             if bound is not None and placing == spare - 1 and order and order[0][0] < _INF \
                     and bound(order[0][0] + bonus) < cutoff - BOUND_MARGIN:
@@ -188,15 +184,44 @@ class WildScores:
             if chosen is None:
                 chosen, value, exact = wild, _NO, True
             base[chosen] += 1
+            placed[chosen] += 1
             down += 1 << (FIELD * planner.position(chosen))
             packed += 1 << (FIELD * search.position(chosen))
-            if placed is not None:
-                placed[chosen] += 1
-                if placed[chosen] > limits[chosen]:
-                    placed = None  # a union past a rank's count: no bounds from here
         if value == _NO:  # the last card had no rank to try: it stays at its own
             value, exact = planner._solve(down), True
         return Worth(value + bonus, exact, down, bonus)
+
+    def _tries(self, left: _Left, base: list[int],
+               placed: list[int]) -> list[tuple[float, Rank]]:
+        """The ranks the next wild card is tried at, each with a bound on that try (inf: none).
+
+        ``base`` is the rest without wild cards plus those ``placed`` so far. The
+        try (``base`` and one card at ``r``) and the cards ``extra`` = the play's
+        own plus the line's placements less ``placed`` make a line hand plus one
+        card at ``r``; so the try is worth at most that family's worth less the
+        split of ``extra`` (where ``placed`` is within the line's cards, nothing
+        rides that the search could not reach, and no rank is past its count: the
+        family holds only ranks below their count).
+        """
+        limits = self.limits
+        options: list[tuple[dict[Rank, float], float, tuple[Rank, ...]]] = []
+        for j, line in enumerate(self.line):
+            if all(line[r] >= n for r, n in enumerate(placed)):
+                extra = tuple(a + b - c for a, b, c in zip(left.real, line, placed, strict=True))
+                own, riding = self._split(extra)
+                options.append((self._family(j), own, riding))
+        out: list[tuple[float, Rank]] = []
+        for r in range(TWO + 1):
+            if base[r] >= limits[r] or not _useful(base, r):
+                continue
+            limit = _INF
+            for family, own, riding in options:
+                worth = family.get(r)
+                if worth is not None and worth - own < limit \
+                        and not any(base[q] + (q == r) > 1 for q in riding):
+                    limit = worth - own
+            out.append((limit, r))
+        return out
 
     def _plain(self, left: _Left) -> Worth:
         """The worth of a rest without wild cards, from the search that shares more with it."""
@@ -206,57 +231,39 @@ class WildScores:
             return Worth(planner._solve(state), True, state, 0.0)
         return Worth(search.worth(left.rest), False, state, 0.0)
 
-    def _first_bound(self, left: _Left) -> float:
-        """The most the first card's tries of ``left.rest`` are worth; inf: no bound.
+    def _family(self, j: int) -> dict[Rank, float]:
+        """The ``j``-th line hand's worths with one card more at each rank below its count.
 
-        With one wild card left, it bounds the hand's worth less the bonus.
+        Top-down: but for the last line hand's, the whole hand's greedy's tries,
+        searched already. (Bounds, not worths: the mirrored tries share enough.)
         """
-        if left.union is None:
-            return _INF
-        base = list(left.rest)
-        base[self.wild] = 0
-        tries = [r for r in range(TWO + 1) if base[r] < self.limits[r] and _useful(base, r)]
-        family = self._family(list(left.union), left.search)
-        if family is None or not tries:
-            return _INF
-        out = _NO
-        for r in tries:
-            if r not in family or any(base[q] + (q == r) > 1 for q in left.riding):
-                return _INF
-            out = max(out, family[r] - left.own)
-        return out
-
-    def _family(self, union: list[int], search: Planner) -> dict[Rank, float] | None:
-        """The union hand's worths with one card more at each rank, if on the main line.
-
-        Only the hands the whole hand's own greedy placed its cards on get a
-        family (their top-down states are that greedy's already); any other
-        union gets none. A rank at its count gets no entry: no bound there.
-        """
-        if self.planner._pack(union) not in self.line:
-            return None
-        packed = search._pack(union)
-        key = (search is self.planner, packed)
-        found = self._families.get(key)
+        found = self._families.get(j)
         if found is None:
-            state = packed | (search._empty_slots << SLOT_SHIFT)
-            found = self._families[key] = {
-                r: search._solve(state + (1 << (FIELD * search.position(r))))
-                for r in range(TWO + 1) if union[r] < self.limits[r] and _useful(union, r)}
+            planner = self.planner
+            hand = [a + b for a, b in zip(self.base, self.line[j], strict=True)]
+            state = planner._pack(hand) | (planner._empty_slots << SLOT_SHIFT)
+            found = self._families[j] = {
+                r: planner._solve(state + (1 << (FIELD * planner.position(r))))
+                for r in range(TWO + 1) if hand[r] < self.limits[r] and _useful(hand, r)}
+        return found
+
+    def _split(self, cards: Counts) -> tuple[float, tuple[Rank, ...]]:
+        """The worth of the best split of ``cards``, and the ranks where 2+ of its kickers ride."""
+        found = self._splits.get(cards)
+        if found is None:
+            split = shared_planner(self.planner.rs).plan(cards)
+            riding = tuple(r for g in split.groups for r in set(g.kickers)
+                           if g.kickers.count(r) > 1)
+            found = self._splits[cards] = (split.worth, riding)
         return found
 
     def _left(self, p: Play, rest: Counts) -> _Left:
-        """What ``p`` leaves: the union of its cards as played with the whole hand, its search.
+        """What ``p`` leaves, and the search that shares more with the line's hands.
 
-        A wild card in the play stands for the rank its reading gives
-        (``as_main`` / ``as_kickers``). The search is the one that shares more
-        with the family's hands: top-down shares their states below the play's
-        lowest rank, mirrored those above its highest.
+        Top-down shares their states below the play's lowest rank, mirrored
+        those above its highest: the side with fewer of the rest's cards.
         """
-        main = p.as_main if p.as_main is not None else p.main
-        kickers = p.as_kickers if p.as_kickers is not None else p.kickers
-        natural = to_counts(main + kickers)
-        played = to_counts(p.cards)
+        real = [0 if r == self.wild else self.base[r] - n for r, n in enumerate(rest)]
         search = self.planner
         ranks = [r for r in p.cards if r != self.wild]
         if ranks and self.mirror is not None:
@@ -265,14 +272,7 @@ class WildScores:
             below = sum(n for r, n in enumerate(rest) if r <= high and r != self.wild)
             if below < above:
                 search = self.mirror
-        union = list(self.base)
-        for r, n in enumerate(natural):
-            union[r] += n - (played[r] if r != self.wild else 0)
-            if union[r] < 0 or union[r] > self.limits[r]:
-                return _Left(rest, None, 0.0, (), search)
-        split = shared_planner(self.planner.rs).plan(natural)
-        riding = tuple(r for g in split.groups for r in set(g.kickers) if g.kickers.count(r) > 1)
-        return _Left(rest, tuple(union), split.worth, riding, search)
+        return _Left(rest, tuple(real), search)
 
 
 def _choose(planner: Planner, down: int, values: dict[Rank, float],
@@ -299,12 +299,16 @@ def _choose(planner: Planner, down: int, values: dict[Rank, float],
 
 
 def _line(planner: Planner, base: Counts, spare: int, wild: Rank,
-          limits: Sequence[int]) -> set[int]:
-    """The hands (packed, no slots) the whole hand's greedy places its wild cards on."""
+          limits: Sequence[int]) -> list[Counts]:
+    """The whole hand's greedy (``worth_wild``'s): the cards placed after each card, none first.
+
+    Stops before the last card: its hand's family would be searches of its own.
+    """
     counts = list(base)
-    line = {planner._pack(counts)}
+    placed = [0] * len(base)
+    line = [tuple(placed)]
     packed = planner._pack(counts) | (planner._empty_slots << SLOT_SHIFT)
-    for _ in range(spare):
+    for _ in range(spare - 1):
         best, chosen = _NO, wild
         for r in range(TWO + 1):
             if counts[r] >= limits[r] or not _useful(counts, r):
@@ -313,6 +317,7 @@ def _line(planner: Planner, base: Counts, spare: int, wild: Rank,
             if value > best:
                 best, chosen = value, r
         counts[chosen] += 1
+        placed[chosen] += 1
         packed += 1 << (FIELD * planner.position(chosen))
-        line.add(planner._pack(counts))
+        line.append(tuple(placed))
     return line
