@@ -109,28 +109,31 @@ class WildScores:
         found: dict[int, float] = {}
         worths: dict[int, Worth] = {}
         waiting: list[tuple[float, int, _Left]] = []
-        for i, (p, score, bound) in enumerate(candidates):
+        for i, (p, _score, bound) in enumerate(candidates):
             rest = counts_minus(self.hand, p.cards)
             left = self._left(p, rest)
             if not rest[self.wild]:
-                plain = worths[i] = self._plain(left)
-                found[i] = score(plain.value)
-                best = max(best, found[i])
-                continue
-            base = list(rest)
-            base[self.wild] = 0
-            tries = self._tries(left, base, [0] * len(base))
-            limit = max((t for t, _ in tries), default=_INF)
+                limit = self._plain_bound(left)
+            else:
+                base = list(rest)
+                base[self.wild] = 0
+                tries = self._tries(left, base, [0] * len(base))
+                limit = max((t for t, _ in tries), default=_INF)
             if limit < _INF:
                 limit = bound(limit + WILD_BONUS * rest[self.wild])
             waiting.append((limit, i, left))
         # The most promising first, so that the best is found early. With one wild card
-        # left the first tries' bound is the candidate's; with more, only a guess at it.
+        # left or none the bound is the candidate's; with more, only a guess at it.
         waiting.sort(key=lambda item: -item[0])
         for limit, i, left in waiting:
-            if left.rest[self.wild] == 1 and limit < best - BOUND_MARGIN:
+            if left.rest[self.wild] <= 1 and limit < best - BOUND_MARGIN:
                 continue  # it scores below the best
             score, bound = candidates[i][1], candidates[i][2]
+            if not left.rest[self.wild]:
+                plain = worths[i] = self._plain(left)
+                found[i] = score(plain.value)
+                best = max(best, found[i])
+                continue
             worth = self.worth(left, best, bound)
             if worth is None:
                 continue  # its last card's tries are bounded below the best
@@ -221,6 +224,24 @@ class WildScores:
                         and not any(base[q] + (q == r) > 1 for q in riding):
                     limit = worth - own
             out.append((limit, r))
+        return out
+
+    def _plain_bound(self, left: _Left) -> float:
+        """The most a rest without wild cards is worth (inf: no bound).
+
+        The rest and the play's cards plus a line hand's placements make that
+        line hand: the rest is worth at most its worth less their split's.
+        """
+        planner = self.planner
+        out = _INF
+        for line in self.line:
+            extra = tuple(a + b for a, b in zip(left.real, line, strict=True))
+            own, riding = self._split(extra)
+            if any(left.rest[q] > 1 for q in riding):
+                continue
+            hand = [a + b for a, b in zip(self.base, line, strict=True)]
+            whole = planner._solve(planner._pack(hand) | (planner._empty_slots << SLOT_SHIFT))
+            out = min(out, whole - own)
         return out
 
     def _plain(self, left: _Left) -> Worth:
