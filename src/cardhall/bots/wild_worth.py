@@ -1,31 +1,36 @@
-"""A decision's scores for a hand holding wild cards (癞子): ``Planner.worth_wild``'s, with bounds.
+"""A decision's scores for a hand holding wild cards (癞子): ``Planner.worth_wild``'s, bounded.
 
 A hand holding wild cards is valued greedily (``Planner.worth_wild``): each
 wild card in turn goes to the rank where the hand is then worth most, so
 valuing the hand a candidate play leaves costs a split search per rank
-tried and wild card, and a lead has a hundred candidates: tens of
-thousands of search states a decision. The worths themselves are the
-greedy's, to the last bit; what is new is what is *not* searched.
+tried and wild card, and a lead has 100-300 candidates: tens of thousands
+of search states a decision. The worths here are the greedy's; what is new
+is what is *not* searched.
 
-**Ranks not tried.** The rest of the hand with its wild cards placed so far
-(``Z``) and one more at rank ``r``, and the play's own cards read as played
-(the wild cards in it standing where they stand, ``Q``), make a hand the
-whole hand makes with its wild cards placed: ``Z + Q + r``. A split of each
-is a split of that union, so the try is worth at most the union's worth less
-that of the play's cards (``Policy._bounds``' argument, under the same
-conditions: no kicker pair or trio of the play riding where the rest holds
-two or more, no rank past its count). The unions of every candidate that
-places its cards as the whole hand's own greedy does share one family of
-hands (``_family``), which that greedy searched already, so the bounds cost
-next to nothing; a try bounded below the best try found is not searched.
-The greedy breaks ties to the lowest rank: a try is skipped only if its bound
-is below the best by a margin, and every try searched is the top-down
-search's, so the rank chosen is the one the full greedy chooses.
+**Ranks not tried.** The whole hand's own greedy places its wild cards on a
+*line* of hands (``_line``: the base, then one more placed card each). A
+candidate's try is the rest of the hand without its wild cards, the ones
+placed so far (``placed``) and one more at rank ``r``; add the play's other
+cards and the line's placements that ``placed`` has not made, and it is a
+line hand plus ``r``, whose worth the whole hand's greedy searched (the
+line's *family*, ``_family``). A split of each part is a split of that
+hand, so the try is worth at most the family's worth less the split of the
+added cards (``Policy._bounds``' argument, under its conditions: no kicker
+pair or trio of theirs riding where the try holds two or more, no rank past
+its count). A try bounded below the best try found is not searched. The
+greedy breaks ties to the lowest rank: a try is skipped only below the best
+by a margin.
 
-**Candidates not scored.** A candidate that leaves one wild card is worth
-its best try plus the wild card's bonus, so at most the best bound of its
-tries plus that: as in ``Policy._scored``, a candidate whose score is bounded
-below the best found is left out, the most promising scored first.
+**Candidates not scored.** A candidate left with one wild card is worth its
+best try plus the card's bonus, one left with none its split (bounded the
+same way): so, as in ``Policy._scored``, a candidate bounded below the best
+found is left out, the most promising scored first; one left with more is
+left out at its last card, if every try of it is bounded below the best.
+
+**Two searches.** A low play's tries go to the mirrored search (``mirror``),
+which shares their states above the play; it sums the same worths in another
+order, so tries (and candidates) that tie the best but for the last bits
+are valued top-down again, whose bits the greedy's choice is made on.
 """
 
 from __future__ import annotations
