@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from cardhall.bots.hands import Planner, _useful
 from cardhall.bots.hands import planner as shared_planner
-from cardhall.bots.packed import FIELD, SLOT_SHIFT
+from cardhall.bots.packed import FIELD, GUARD, SLOT_SHIFT, pack, unpack
 from cardhall.bots.view import counts_minus
 from cardhall.cards import TWO, Counts, Rank
 from cardhall.rules import Play
@@ -52,6 +52,10 @@ BOUND_MARGIN = 1e-6
 TIE_MARGIN = 1e-6
 #: The bonus for each wild card held, as in ``Planner.worth_wild``.
 WILD_BONUS = 0.5
+#: Entries of the shared cache of small hands' splits before it is cleared (bounded memory).
+SPLITS_LIMIT = 1 << 16
+#: (rule set name, packed cards) → the worth of their best split, the ranks where 2+ ride.
+_SPLITS: dict[tuple[str, int], tuple[float, tuple[Rank, ...]]] = {}
 #: A candidate: the play, its score as a function of the worth left, and its bound.
 Candidate = tuple[Play, Callable[[float], float], Callable[[float], float]]
 
@@ -74,6 +78,8 @@ class _Left:
     rest: Counts
     #: The play's cards other than wild cards (the whole hand's base less the rest's).
     real: Counts
+    #: The same, packed (``packed.pack``).
+    real_packed: int
     #: The top-down planner or the mirrored one.
     search: Planner
 
@@ -95,10 +101,9 @@ class WildScores:
         #: The whole hand's own greedy: the cards it has placed after each wild card (none
         #: first), whose hands (``base`` plus them) have ``_family`` bounds.
         self.line = _line(planner, self.base, hand[wild], wild, self.limits)
+        self._line_packed = [pack(line) for line in self.line]
         #: Line index → rank → the line hand's worth with a card more there.
         self._families: dict[int, dict[Rank, float]] = {}
-        #: Cards → the worth of their best split and the ranks where 2+ of its kickers ride.
-        self._splits: dict[Counts, tuple[float, tuple[Rank, ...]]] = {}
 
     def scored(self, candidates: Sequence[Candidate],
                first: Sequence[tuple[float, Play | None]]) -> list[tuple[float, Play]]:
@@ -122,7 +127,7 @@ class WildScores:
             else:
                 base = list(rest)
                 base[self.wild] = 0
-                tries = self._tries(left, base, [0] * len(base))
+                tries = self._tries(left, base, 0)
                 limit = max((t for t, _ in tries), default=_INF)
             if limit < _INF:
                 limit = bound(limit + WILD_BONUS * rest[self.wild])
@@ -172,7 +177,7 @@ class WildScores:
         base[wild] = 0
         down = planner._pack(base) | (planner._empty_slots << SLOT_SHIFT)
         packed = search._pack(base) | (search._empty_slots << SLOT_SHIFT)
-        placed = [0] * len(base)
+        placed = 0  # the wild cards placed so far, packed
         value, exact = _NO, True
         bonus = WILD_BONUS * spare
         for placing in range(spare):
@@ -192,18 +197,17 @@ class WildScores:
             if chosen is None:
                 chosen, value, exact = wild, _NO, True
             base[chosen] += 1
-            placed[chosen] += 1
+            placed += 1 << (FIELD * chosen)
             down += 1 << (FIELD * planner.position(chosen))
             packed += 1 << (FIELD * search.position(chosen))
         if value == _NO:  # the last card had no rank to try: it stays at its own
             value, exact = planner._solve(down), True
         return Worth(value + bonus, exact, down, bonus)
 
-    def _tries(self, left: _Left, base: list[int],
-               placed: list[int]) -> list[tuple[float, Rank]]:
+    def _tries(self, left: _Left, base: list[int], placed: int) -> list[tuple[float, Rank]]:
         """The ranks the next wild card is tried at, each with a bound on that try (inf: none).
 
-        ``base`` is the rest without wild cards plus those ``placed`` so far. The
+        ``base`` is the rest without wild cards plus those ``placed`` (packed). The
         try (``base`` and one card at ``r``) and the cards ``extra`` = the play's
         own plus the line's placements less ``placed`` make a line hand plus one
         card at ``r``; so the try is worth at most that family's worth less the
@@ -213,10 +217,9 @@ class WildScores:
         """
         limits = self.limits
         options: list[tuple[dict[Rank, float], float, tuple[Rank, ...]]] = []
-        for j, line in enumerate(self.line):
-            if all(line[r] >= n for r, n in enumerate(placed)):
-                extra = tuple(a + b - c for a, b, c in zip(left.real, line, placed, strict=True))
-                own, riding = self._split(extra)
+        for j, line in enumerate(self._line_packed):
+            if ((line | GUARD) - placed) & GUARD == GUARD:  # placed within the line's cards
+                own, riding = self._split(left.real_packed + line - placed)
                 options.append((self._family(j), own, riding))
         out: list[tuple[float, Rank]] = []
         for r in range(TWO + 1):
@@ -239,9 +242,8 @@ class WildScores:
         """
         planner = self.planner
         out = _INF
-        for line in self.line:
-            extra = tuple(a + b for a, b in zip(left.real, line, strict=True))
-            own, riding = self._split(extra)
+        for line, packed in zip(self.line, self._line_packed, strict=True):
+            own, riding = self._split(left.real_packed + packed)
             if any(left.rest[q] > 1 for q in riding):
                 continue
             hand = [a + b for a, b in zip(self.base, line, strict=True)]
@@ -273,14 +275,18 @@ class WildScores:
                 for r in range(TWO + 1) if hand[r] < self.limits[r] and _useful(hand, r)}
         return found
 
-    def _split(self, cards: Counts) -> tuple[float, tuple[Rank, ...]]:
-        """The worth of the best split of ``cards``, and the ranks where 2+ of its kickers ride."""
-        found = self._splits.get(cards)
+    def _split(self, cards: int) -> tuple[float, tuple[Rank, ...]]:
+        """The worth of the best split of ``cards`` (packed), and the ranks where 2+ of its
+        kickers ride: exact, so shared by every bot (as ``planning._OWN``)."""
+        key = (self.planner.rs.name, cards)
+        found = _SPLITS.get(key)
         if found is None:
-            split = shared_planner(self.planner.rs).plan(cards)
+            split = shared_planner(self.planner.rs).plan(unpack(cards))
             riding = tuple(r for g in split.groups for r in set(g.kickers)
                            if g.kickers.count(r) > 1)
-            found = self._splits[cards] = (split.worth, riding)
+            if len(_SPLITS) > SPLITS_LIMIT:
+                _SPLITS.clear()
+            found = _SPLITS[key] = (split.worth, riding)
         return found
 
     def _left(self, p: Play, rest: Counts) -> _Left:
@@ -298,7 +304,7 @@ class WildScores:
             below = sum(n for r, n in enumerate(rest) if r <= high and r != self.wild)
             if below < above:
                 search = self.mirror
-        return _Left(rest, tuple(real), search)
+        return _Left(rest, tuple(real), pack(real), search)
 
 
 def _choose(planner: Planner, down: int, values: dict[Rank, float],
