@@ -31,8 +31,8 @@ from typing import Any
 from cardhall.bots import setup, trick_plan, wild_worth
 from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Planner
-from cardhall.bots.hands import planner as shared_planner
 from cardhall.bots.mirror import MirrorPlanner, fresh_above, fresh_below
+from cardhall.bots.own import own_split
 from cardhall.bots.packed import pack
 from cardhall.bots.relaxed import RelaxedPlanner
 from cardhall.bots.splits import Plan
@@ -51,9 +51,6 @@ from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 
 _NO, _INF = float("-inf"), float("inf")
-#: (rule set name, a play's cards) → the worth of their best split and the ranks where two
-#: or more of its kickers ride (see ``Policy._own``): exact, so shared by every bot.
-_OWN: dict[tuple[str, tuple[int, ...]], tuple[float, tuple[int, ...]]] = {}
 
 #: Worth bonus that makes a decision override the split (going out, a forced block).
 DECISIVE = 50.0
@@ -112,8 +109,6 @@ BOUND_MARGIN = 1e-6
 #: Over 30 seeded ddz4 games the 99th percentile of states searched per decision is 1 117
 #: at 1 or 2, 1 189 at 4, 1 271 at 6 and 1 573 without the relaxed search.
 RELAX_AT = 2
-#: Entries of the shared cache of plays' own splits before it is cleared (bounded memory).
-OWN_LIMIT = 1 << 17
 #: Candidate plays a decision scores in full (the split's own plays first, see
 #: ``shortlist``); None: every candidate.
 SHORTLIST: int | None = None
@@ -529,19 +524,7 @@ class Policy:
 
     def _own(self, p: Play) -> tuple[float, tuple[int, ...]]:
         """The worth of the best split of a play's cards, and the ranks where 2+ kickers ride."""
-        cards = _sorted_cards(p)
-        key = (self.rs.name, cards)
-        own = _OWN.get(key)
-        if own is None:
-            # The split of a few cards depends on the rules alone: the shared, uncapped
-            # planner finds it once for every bot.
-            split = shared_planner(self.rs).plan(to_counts(cards))
-            riding = tuple(r for g in split.groups for r in set(g.kickers)
-                           if g.kickers.count(r) > 1)
-            if len(_OWN) > OWN_LIMIT:
-                _OWN.clear()
-            own = _OWN[key] = (split.worth, riding)
-        return own
+        return own_split(self.rs, _sorted_cards(p))
 
 
 def _sorted_cards(p: Play) -> tuple[int, ...]:

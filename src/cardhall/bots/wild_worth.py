@@ -39,10 +39,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardhall.bots.hands import Planner, _useful
-from cardhall.bots.hands import planner as shared_planner
+from cardhall.bots.own import own_split
 from cardhall.bots.packed import FIELD, GUARD, SLOT_SHIFT, pack, unpack
 from cardhall.bots.view import counts_minus
-from cardhall.cards import TWO, Counts, Rank
+from cardhall.cards import TWO, Counts, Rank, from_counts
 from cardhall.rules import Play
 
 _NO, _INF = float("-inf"), float("inf")
@@ -52,10 +52,6 @@ BOUND_MARGIN = 1e-6
 TIE_MARGIN = 1e-6
 #: The bonus for each wild card held, as in ``Planner.worth_wild``.
 WILD_BONUS = 0.5
-#: Entries of the shared cache of small hands' splits before it is cleared (bounded memory).
-SPLITS_LIMIT = 1 << 16
-#: (rule set name, packed cards) → the worth of their best split, the ranks where 2+ ride.
-_SPLITS: dict[tuple[str, int], tuple[float, tuple[Rank, ...]]] = {}
 #: A candidate: the play, its score as a function of the worth left, and its bound.
 Candidate = tuple[Play, Callable[[float], float], Callable[[float], float]]
 
@@ -102,6 +98,8 @@ class WildScores:
         #: first), whose hands (``base`` plus them) have ``_family`` bounds.
         self.line = _line(planner, self.base, hand[wild], wild, self.limits)
         self._line_packed = [pack(line) for line in self.line]
+        #: Packed cards → their ``own_split`` (the same few cards come back every try).
+        self._splits: dict[int, tuple[float, tuple[Rank, ...]]] = {}
         #: Line index → rank → the line hand's worth with a card more there.
         self._families: dict[int, dict[Rank, float]] = {}
 
@@ -276,17 +274,10 @@ class WildScores:
         return found
 
     def _split(self, cards: int) -> tuple[float, tuple[Rank, ...]]:
-        """The worth of the best split of ``cards`` (packed), and the ranks where 2+ of its
-        kickers ride: exact, so shared by every bot (as ``planning._OWN``)."""
-        key = (self.planner.rs.name, cards)
-        found = _SPLITS.get(key)
+        """``own.own_split`` of ``cards`` (packed), kept for this decision by the packed int."""
+        found = self._splits.get(cards)
         if found is None:
-            split = shared_planner(self.planner.rs).plan(unpack(cards))
-            riding = tuple(r for g in split.groups for r in set(g.kickers)
-                           if g.kickers.count(r) > 1)
-            if len(_SPLITS) > SPLITS_LIMIT:
-                _SPLITS.clear()
-            found = _SPLITS[key] = (split.worth, riding)
+            found = self._splits[cards] = own_split(self.planner.rs, from_counts(unpack(cards)))
         return found
 
     def _left(self, p: Play, rest: Counts) -> _Left:
