@@ -45,6 +45,7 @@ import urllib.request
 from pathlib import Path
 
 import asyncpg
+from disk_probe import DiskProbe, DiskReport
 
 from cardhall.client.loadreport import Report, load_test, uptime
 from cardhall.client.loadtest import Plan
@@ -61,12 +62,16 @@ def config_toml(variant: str) -> str:
             "messages_per_second = 200\n")
 
 
-async def fresh_pg_database(server: str) -> str:
-    """A new empty database on the PostgreSQL server of ``server`` (a postgresql:// URL)."""
+async def fresh_pg_database(server: str, durable: bool = True) -> str:
+    """A new empty database on the PostgreSQL server of ``server`` (a postgresql:// URL);
+    not ``durable``: its commits do not wait for the disk (``synchronous_commit = off``),
+    a diagnosis only (``--unsafe-async-commit``)."""
     name = f"load_{secrets.token_hex(4)}"
     conn = await asyncpg.connect(server)
     try:
         await conn.execute(f'CREATE DATABASE "{name}"')
+        if not durable:
+            await conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     finally:
         await conn.close()
     return server.rsplit("/", 1)[0] + "/" + name
@@ -292,7 +297,8 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
     """Fresh servers, ``n`` clients at them: the report and the servers' CPU share (of one
     core, summed over the processes)."""
     tmp = Path(tempfile.mkdtemp(prefix="hall-load-"))
-    db = asyncio.run(fresh_pg_database(args.pg)) if args.pg else f"sqlite:///{tmp / 'hall.db'}"
+    db = asyncio.run(fresh_pg_database(args.pg, durable=not args.unsafe_async_commit)) \
+        if args.pg else f"sqlite:///{tmp / 'hall.db'}"
     if args.redis:
         asyncio.run(flush_redis(args.redis))
     served = [start_server(tmp / f"p{i}", db, args) for i in range(args.processes)]
@@ -300,6 +306,7 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
         if args.profile else None
     front = Failover([u for u, _ in served]) if args.kill_at is not None else None
     killed: list[float] = []
+    disk = DiskProbe(args.probe_dir or tmp)
     try:
         cpu0, t0 = sum(cpu_seconds(p.pid) for _, p in served), time.monotonic()
         plan = Plan(urls=tuple(front.urls if front else (u for u, _ in served)), room=ROOM,
@@ -315,9 +322,12 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
             report = load_test(plan, args.variant, ROOM)
         finally:
             scraper.stop()
+        window = (report.window_start, report.window_start + args.duration)
         print(f"  server p99 ms by stage over the window (bucket bounds): "
-              f"{scraper.window(report.window_start, report.window_start + args.duration)}",
-              flush=True)
+              f"{scraper.window(*window)}", flush=True)
+        synced = disk.report(*window)
+        print(f"  disk over the window (4 KB fdatasync, {disk.path.parent}): "
+              f"{synced.summary() if synced else 'no syncs'}", flush=True)
         cpu = (sum(cpu_seconds(p.pid) for _, p in served if p.poll() is None) - cpu0) / (
             time.monotonic() - t0) if not killed else 0.0
         if killed:
@@ -330,6 +340,7 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
                   f"{'never' if back is None else f'{back:.0f} s'}; per-second p99 ms: "
                   f"{' '.join(f'{x:.0f}' for x in report.p99_by_second)}", flush=True)
     finally:
+        disk.stop()
         if front is not None:
             front.close()
         if spy is not None:
@@ -337,23 +348,25 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
         for _, proc in served:
             stop(proc)
         shutil.rmtree(tmp, ignore_errors=True)
-    return report, cpu
+    return report, cpu, synced
 
 
 HEADER = ("| clients | actions/s | p50 ms | p99 ms | errors | settled | beans conserved "
-          "| server CPU | load-gen CPU | load avg (1/5/15) |\n"
-          "|---|---|---|---|---|---|---|---|---|---|")
+          "| server CPU | load-gen CPU | disk sync ms | load avg (1/5/15) |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|")
 
 
-def row(r: Report, cpu: float) -> str:
+def row(r: Report, cpu: float, disk: DiskReport | None) -> str:
     errs = ", ".join(f"{k} {v}" for k, v in sorted(r.errors.items())) or "0"
     return (f"| {r.clients} | {r.actions_per_s:.0f} | {r.p50_ms:.1f} | {r.p99_ms:.1f} | "
             f"{errs} | {r.settled} | {'yes' if not r.problems else 'NO'} | {cpu:.0%} | "
-            f"{r.client_cpu:.0%} | {r.load} |")
+            f"{r.client_cpu:.0%} | {disk.cell() if disk else '-'} | {r.load} |")
 
 
 def main(args: argparse.Namespace) -> None:
     where = "PostgreSQL" + (" + Redis" if args.redis else "") if args.pg else "SQLite"
+    if args.unsafe_async_commit:
+        where += " (NOT DURABLE: synchronous_commit off, to measure the disk's share)"
     print(f"{args.processes} process(es) on {where}, think {args.think} s, measured "
           f"{args.duration} s after a {args.ramp} s ramp, variant {args.variant}, "
           f"{args.workers} load process(es), {os.cpu_count()} cores; load avg {uptime()}")
@@ -361,8 +374,8 @@ def main(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.sweep.split(",")] if args.sweep else [args.clients]
     bent = None
     for n in counts:
-        report, cpu = one(n, args)
-        print(row(report, cpu), flush=True)
+        report, cpu, disk = one(n, args)
+        print(row(report, cpu, disk), flush=True)
         for p in report.problems[:5]:
             print(f"  {p}", flush=True)
         if report.p99_ms >= 100.0 and bent is None:
@@ -389,6 +402,12 @@ def parse() -> argparse.Namespace:
                         "--redis)")
     parser.add_argument("--kill-at", type=float, help="SIGKILL the last process this many "
                         "seconds after the load test starts (needs --processes 2 or more)")
+    parser.add_argument("--unsafe-async-commit", action="store_true", help="diagnosis "
+                        "only: the fresh PostgreSQL database commits without waiting for "
+                        "the disk, so the run shows what the hall costs without its fsyncs")
+    parser.add_argument("--probe-dir", help="where the disk probe writes (default: the "
+                        "run's temporary directory, the SQLite database's disk); give "
+                        "PostgreSQL's data disk when it is another")
     parser.add_argument("--log-level", default="warning")
     parser.add_argument("--profile", help="py-spy the server into this file (.svg, .json "
                         "speedscope, .txt collapsed)")
@@ -399,6 +418,8 @@ if __name__ == "__main__":
     parsed = parse()
     if parsed.processes > 1 and not (parsed.redis and parsed.pg):
         raise SystemExit("several processes need --pg and --redis")
+    if parsed.unsafe_async_commit and not parsed.pg:
+        raise SystemExit("--unsafe-async-commit is PostgreSQL's (needs --pg)")
     if parsed.kill_at is not None and parsed.processes < 2:
         raise SystemExit("--kill-at needs --processes 2 or more (another takes over)")
     main(parsed)

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import MirrorPlanner
+from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner
 from cardhall.bots.planning import Policy
 from cardhall.bots.view import counts_minus
-from cardhall.bots.wild_worth import TIE_MARGIN, WildScores
+from cardhall.bots.wild_worth import WildScores
 from cardhall.cards import BIG_JOKER, NUM_RANKS, RANK_CHARS, SMALL_JOKER, TWO, Counts
 from cardhall.rules import Play, RuleSet
 from cardhall.rules import get as get_rules

@@ -87,3 +87,23 @@ async def test_admin_adjust_never_makes_a_balance_negative(db: Database,
     assert await ledger.balance(db, pid) == 1000
     with pytest.raises(NotFound):
         await ledger.admin_adjust(db, "nobody", 5)
+
+
+async def test_a_tables_balances_items_and_locks_in_one_statement_each(
+        db: Database, economy: Economy) -> None:
+    """The batched reads a table and a settlement use agree with the one-player ones."""
+    a = (await accounts.create_guest(db, economy)).player.id
+    b = (await accounts.create_guest(db, economy)).player.id
+    await ledger.buy_golden_eye(db, a, economy, count=2)
+    async with db.transaction() as s:
+        ledger.add_entry(s, b, -300, "admin")
+    async with db.transaction() as s:
+        got = await ledger.balances_in(s, [b, a, b, "nobody"])
+        assert got == {a: await ledger.balance_in(s, a), b: await ledger.balance_in(s, b),
+                       "nobody": 0} == {a: 200, b: 700, "nobody": 0}
+        assert await ledger.items_of(s, [a, b], ledger.GOLDEN_EYE) == {a: 2, b: 0}
+        assert await ledger.balances_in(s, []) == {} == await ledger.items_of(s, [], "x")
+        locked = await ledger.lock_players(s, [b, a])
+        assert sorted(locked) == sorted([a, b]) and locked[a].id == a
+        with pytest.raises(NotFound, match="no player 'nobody'"):
+            await ledger.lock_players(s, [a, "nobody"])

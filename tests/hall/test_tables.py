@@ -31,9 +31,10 @@ from cardhall.hall.messages import (
     Settled,
     State,
 )
+from cardhall.hall.models import Game
 from cardhall.hall.peer import TableCall
 from cardhall.hall.seats import Command, Seat
-from cardhall.hall.service import Hall
+from cardhall.hall.service import ADOPT_AT_ONCE, Hall
 from cardhall.hall.table import Table
 
 WAIT = 20.0  # seconds a test waits for a message before failing
@@ -248,6 +249,36 @@ async def test_live_tables_are_rebuilt_after_a_crash_and_settle_once(db_url: str
         assert replay(stored.record).result() == settled[players[0]].result
         total = sum([await ledger.balance(db, p) for p in players])
         assert total <= 30_000
+        await again.close()
+    finally:
+        await db.close()
+
+
+async def test_every_orphaned_table_is_rebuilt_and_a_bad_record_stops_only_its_own(
+        db_url: str) -> None:
+    """Several tables rebuilt in one look (concurrently, ADOPT_AT_ONCE at a time); a game
+    whose record cannot be replayed is logged and left live, and every other table is
+    rebuilt all the same."""
+    await upgrade(db_url)
+    db = Database.open(db_url)
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None, turn_seconds=60.0))
+    for _ in range(ADOPT_AT_ONCE + 2):  # more tables than are rebuilt at once
+        players = await joined(hall)
+        await inbox.next(players[0], State)  # its game has started (and is logged)
+    seqs = {t.id: t.seq for t in hall.lobby.tables.values()}
+    games = {t.id: t.game_id for t in hall.lobby.tables.values()}
+    await hall.close()  # the process dies: the log is all there is
+    bad = sorted(seqs)[0]
+    async with db.transaction() as s:  # a record of a version no cardhall knows
+        stored = await s.get(Game, games[bad])
+        assert stored is not None
+        stored.record = {**(stored.record or {}), "version": 999}
+    try:
+        again, _ = await make_hall(db, room(bot_wait_seconds=None, turn_seconds=60.0))
+        assert {t.id: t.seq for t in again.lobby.tables.values()} == {
+            t: seq for t, seq in seqs.items() if t != bad}
+        kept = await get_game(db, games[bad] or "")
+        assert kept is not None and kept.status == "live"
         await again.close()
     finally:
         await db.close()

@@ -12,8 +12,8 @@ kicker rules and counters (a carrier met first opens slots, a kicker met
 first is a debt), so both find the same best worth; ``Policy`` asks each
 candidate of whichever search shares more with it.
 
-Worths are summed in another order, so the two may differ in the last bits;
-``Policy`` rounds what it compares (see ``planning.WORTH_DIGITS``).
+Worths are summed in another order, so the two may differ in the last bits:
+where that could decide (``TIE_MARGIN``), the top-down worth is taken.
 """
 
 from __future__ import annotations
@@ -47,6 +47,10 @@ class MirrorPlanner(Planner):
         return found
 
 
+#: Scores this close to the best tie but for the last bits: the two searches sum the same
+#: worths (multiples of 0.05) in other orders, so tied candidates scored from the mirrored
+#: one are scored again from the top-down one, whose bits break the tie.
+TIE_MARGIN = 1e-6
 #: Rule set name → highest rank → the main parts ending there, packed in reverse.
 _ENDING: dict[str, dict[Rank, list[_Move]]] = {}
 

@@ -31,7 +31,7 @@ from typing import Any
 from cardhall.bots import setup, trick_plan, wild_worth
 from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import MirrorPlanner, fresh_above, fresh_below
+from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_below
 from cardhall.bots.own import own_split
 from cardhall.bots.packed import pack
 from cardhall.bots.relaxed import RelaxedPlanner
@@ -98,10 +98,6 @@ KICKER_VARIANTS = 3
 #: ``PlanningBot.states`` holds it per bot, so that a script can seat a capped bot against
 #: the uncapped one.
 DECISION_STATES: int | None = None
-#: Scores this close to the best tie but for the last bits: the two searches (``mirror``) sum
-#: the same worths (multiples of 0.05) in other orders, so tied candidates scored from the
-#: mirrored one are scored again from the top-down one, whose bits break the tie.
-TIE_MARGIN = 1e-6
 #: Slack on the bound of a candidate's score (sums of the same worths in another order).
 BOUND_MARGIN = 1e-6
 #: Candidates whose bound needs the relaxed search (see ``Policy._bounds``) worth that

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardhall.bots.base import Observation
+from cardhall.bots.kitty import keep
 from cardhall.bots.view import detail, hand_counts, ranks_of
 from cardhall.cards import (
     BIG_JOKER,
@@ -146,26 +147,9 @@ def _bid(legal: Sequence[str], p: float) -> str:
 
 
 def _kitty(obs: Observation, legal: Sequence[str], policy: Policy) -> str:
-    """斗帝主: keep the kitty cards that raise the hand's worth, one at a time (greedy)."""
-    hand = list(hand_of(obs))
-    kitty = list(ranks_of(detail(obs).get("kitty", "")))
-    worth = policy.planner.worth
-    kept: list[int] = []
-    current = worth(hand)
-    while kitty:
-        best, best_rank = current, -1
-        for r in sorted(set(kitty)):
-            hand[r] += 1
-            value = worth(hand)
-            hand[r] -= 1
-            if value > best:
-                best, best_rank = value, r
-        if best_rank < 0:
-            break
-        hand[best_rank] += 1
-        kitty.remove(best_rank)
-        kept.append(best_rank)
-        current = best
+    """斗帝主: keep the kitty cards that raise the hand's worth, one at a time (``kitty``)."""
+    kitty = ranks_of(detail(obs).get("kitty", ""))
+    kept = keep(policy.planner, policy.mirror, hand_of(obs), kitty)
     want = f"take {format_ranks(kept)}" if kept else "take none"
     return want if want in legal else _non_committal(legal)
 

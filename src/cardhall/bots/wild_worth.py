@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardhall.bots.hands import Planner, _useful
+from cardhall.bots.mirror import TIE_MARGIN
 from cardhall.bots.own import own_split
 from cardhall.bots.packed import FIELD, GUARD, SLOT_SHIFT, pack, unpack
 from cardhall.bots.view import counts_minus
@@ -48,8 +49,6 @@ from cardhall.rules import Play
 _NO, _INF = float("-inf"), float("inf")
 #: Slack on a bound (sums of the same worths in another order), as ``planning.BOUND_MARGIN``.
 BOUND_MARGIN = 1e-6
-#: Worths this close tie but for the last bits, as ``planning.TIE_MARGIN``.
-TIE_MARGIN = 1e-6
 #: The bonus for each wild card held, as in ``Planner.worth_wild``.
 WILD_BONUS = 0.5
 #: A candidate: the play, its score as a function of the worth left, and its bound.

@@ -12,7 +12,7 @@ Each process has an id, a channel (``peer.py``'s typed messages) and an
   the table at once; one whose write is refused as fenced does the same. A lease
   that lapsed with nobody taking it is set again, and kept if the game still
   carries its token.
-- **Failover.** Every process looks, every half lease, for live games whose table
+- **Failover.** Every process looks, every quarter lease, for live games whose table
   has no lease (its owner died or stalled past the lease) and adopts them from
   the action log: turn timers and disconnect graces start anew there.
 - **Routing.** A command for a table held elsewhere goes to its owner's channel as
@@ -316,7 +316,7 @@ class RedisCoordinator:
     async def _adopt_loop(self) -> None:
         assert self._hall is not None
         while True:
-            await asyncio.sleep(self.lease_seconds / 2)
+            await asyncio.sleep(self.lease_seconds / 4)
             try:
                 await self._hall.adopt_orphans()
             except Exception:  # Redis or the database away, or one bad record: the

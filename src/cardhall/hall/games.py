@@ -37,7 +37,7 @@ from cardhall.games import VARIANTS
 from cardhall.hall.accounts import new_id
 from cardhall.hall.db import Database
 from cardhall.hall.errors import BadRequest, Conflict, Fenced, NotFound
-from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balance_in, lock_player
+from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balances_in, lock_players
 from cardhall.hall.models import Action, Game, ItemEntry, Player, Score, Stat, utcnow
 
 LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
@@ -344,13 +344,19 @@ def _check_players(what: str, given: Mapping[str, int], seated: set[str]) -> Non
             raise BadRequest(f"{what}: {pid!r} has {v!r}, not a whole number")
 
 
-async def _add_score(s: AsyncSession, player: Player, game_id: str, variant: str,
-                     points: int, beans: int, won: bool, now: datetime) -> None:
+async def _lock_stats(s: AsyncSession, player_ids: Collection[str],
+                      variant: str) -> dict[str, Stat]:
+    """The players' stats rows of ``variant`` that exist, locked (in id order)."""
+    rows = (await s.execute(select(Stat).where(Stat.player_id.in_(sorted(player_ids)),
+                                               Stat.variant == variant)
+                            .order_by(Stat.player_id).with_for_update())).scalars()
+    return {st.player_id: st for st in rows}
+
+
+def _add_score(s: AsyncSession, player: Player, stat: Stat | None, game_id: str,
+               variant: str, points: int, beans: int, won: bool, now: datetime) -> None:
     s.add(Score(game_id=game_id, player_id=player.id, variant=variant, points=points,
                 beans=beans, won=won, created=now))
-    stat = (await s.execute(select(Stat).where(Stat.player_id == player.id,
-                                               Stat.variant == variant)
-                            .with_for_update())).scalar_one_or_none()
     if stat is None:
         stat = Stat(player_id=player.id, variant=variant, games=0, wins=0, points=0, beans=0)
         s.add(stat)
@@ -410,11 +416,17 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
             raise BadRequest(f"winner {sorted(bad)[0]!r} is not seated in this game")
         applied: dict[str, int] = {}
         totals: dict[str, int] = {}
-        for pid in sorted(seats):  # one lock order for every settlement: no deadlocks
-            player = await lock_player(s, pid)
+        # A few statements for the whole table, not a few per player: the players
+        # locked (in id order, as every settlement: no deadlocks), the losers' balances,
+        # their stats for the variant.
+        players = await lock_players(s, seats)
+        have = await balances_in(s, [p for p in seats if deltas_by_player[p] < 0])
+        stats = await _lock_stats(s, seats, variant)
+        for pid in sorted(seats):
+            player = players[pid]
             delta = deltas_by_player[pid]
             if delta < 0:
-                delta = max(delta, -await balance_in(s, pid))
+                delta = max(delta, -have[pid])
             applied[pid] = delta
             used = (items_used or {}).get(pid, 0)
             if used:  # the Golden Eyes the game spent, once, with the game's settlement
@@ -422,8 +434,8 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
                                 game_id=game_id, created=now))
             if delta:
                 add_entry(s, pid, delta, reason, game_id=game_id, now=now)
-            await _add_score(s, player, game_id, variant, points_by_player[pid], delta,
-                             pid in won, now)
+            _add_score(s, player, stats.get(pid), game_id, variant, points_by_player[pid],
+                       delta, pid in won, now)
             totals[pid] = player.points
         beans = {str(seats[pid]): applied[pid] for pid in sorted(seats, key=seats.__getitem__)}
         game.beans = beans

@@ -10,6 +10,7 @@ serialised, see db.py), so two concurrent requests cannot both spend the same be
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, time
 
@@ -48,12 +49,38 @@ async def lock_player(session: AsyncSession, player_id: str) -> Player:
     return player
 
 
+async def lock_players(session: AsyncSession, player_ids: Collection[str]) -> dict[str, Player]:
+    """``lock_player`` for several players in one statement, locked in id order (the one
+    order every transaction here locks players in: no deadlocks); NotFound names the
+    first one missing."""
+    ids = sorted(set(player_ids))
+    rows = (await session.execute(select(Player).where(Player.id.in_(ids))
+                                  .order_by(Player.id).with_for_update())).scalars()
+    found = {p.id: p for p in rows}
+    if missing := [p for p in ids if p not in found]:
+        raise NotFound(f"no player {missing[0]!r}")
+    return found
+
+
 async def balance_in(session: AsyncSession, player_id: str) -> int:
     """The balance inside an open transaction: the sum of the player's entries."""
     total = await session.scalar(
         select(func.coalesce(func.sum(LedgerEntry.delta), 0))
         .where(LedgerEntry.player_id == player_id))
     return int(total or 0)
+
+
+async def balances_in(session: AsyncSession, player_ids: Collection[str]) -> dict[str, int]:
+    """Several players' balances in one statement (a table's seats: one round trip, not
+    one per player); a player with no entries (or no account) has 0."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(LedgerEntry.player_id, func.sum(LedgerEntry.delta))
+        .where(LedgerEntry.player_id.in_(ids)).group_by(LedgerEntry.player_id))
+    found = {str(p): int(total or 0) for p, total in rows.all()}
+    return {p: found.get(p, 0) for p in ids}
 
 
 def add_entry(session: AsyncSession, player_id: str, delta: int, reason: str,
@@ -129,6 +156,20 @@ async def items_in(session: AsyncSession, player_id: str, kind: str) -> int:
         select(func.coalesce(func.sum(ItemEntry.delta), 0))
         .where(ItemEntry.player_id == player_id, ItemEntry.kind == kind))
     return int(total or 0)
+
+
+async def items_of(session: AsyncSession, player_ids: Collection[str],
+                   kind: str) -> dict[str, int]:
+    """``items_in`` for several players in one statement."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(ItemEntry.player_id, func.sum(ItemEntry.delta))
+        .where(ItemEntry.player_id.in_(ids), ItemEntry.kind == kind)
+        .group_by(ItemEntry.player_id))
+    found = {str(p): int(total or 0) for p, total in rows.all()}
+    return {p: found.get(p, 0) for p in ids}
 
 
 async def items(db: Database, player_id: str, kind: str = GOLDEN_EYE) -> int:

@@ -16,7 +16,7 @@ from cardhall.games import GameState
 from cardhall.hall import games as stored
 from cardhall.hall.db import Database
 from cardhall.hall.journal import ActionJournal
-from cardhall.hall.ledger import GOLDEN_EYE, balance_in, items_in
+from cardhall.hall.ledger import GOLDEN_EYE, balances_in, items_of
 from cardhall.hall.levels import title_for
 from cardhall.hall.models import Player
 
@@ -91,11 +91,11 @@ class DbStore:
     async def golden_eyes(self, players: list[str]) -> dict[str, int]:
         """How many Golden Eyes each player holds: a 欢乐 game may spend them."""
         async with self.db.read() as s:
-            return {p: await items_in(s, p, GOLDEN_EYE) for p in players}
+            return await items_of(s, players, GOLDEN_EYE)
 
     async def balances(self, players: list[str]) -> dict[str, int]:
         async with self.db.read() as s:
-            return {p: await balance_in(s, p) for p in players}
+            return await balances_in(s, players)
 
     async def names(self, players: list[str]) -> dict[str, tuple[str, str]]:
         """Each player's name and title, for the seats."""
