@@ -28,11 +28,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cardhall.bots import setup, trick_plan
+from cardhall.bots import setup, trick_plan, wild_worth
 from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Planner
-from cardhall.bots.hands import planner as shared_planner
 from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_below
+from cardhall.bots.own import own_split
 from cardhall.bots.packed import pack
 from cardhall.bots.relaxed import RelaxedPlanner
 from cardhall.bots.splits import Plan
@@ -51,9 +51,6 @@ from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 
 _NO, _INF = float("-inf"), float("inf")
-#: (rule set name, a play's cards) → the worth of their best split and the ranks where two
-#: or more of its kickers ride (see ``Policy._own``): exact, so shared by every bot.
-_OWN: dict[tuple[str, tuple[int, ...]], tuple[float, tuple[int, ...]]] = {}
 
 #: Worth bonus that makes a decision override the split (going out, a forced block).
 DECISIVE = 50.0
@@ -108,8 +105,6 @@ BOUND_MARGIN = 1e-6
 #: Over 30 seeded ddz4 games the 99th percentile of states searched per decision is 1 117
 #: at 1 or 2, 1 189 at 4, 1 271 at 6 and 1 573 without the relaxed search.
 RELAX_AT = 2
-#: Entries of the shared cache of plays' own splits before it is cleared (bounded memory).
-OWN_LIMIT = 1 << 17
 #: Candidate plays a decision scores in full (the split's own plays first, see
 #: ``shortlist``); None: every candidate.
 SHORTLIST: int | None = None
@@ -437,9 +432,13 @@ class Policy:
         worth at most ``whole`` less the worth of its own cards (``_bounds``),
         and the bound function turns that into the score's. The most promising are
         scored first, so the best is found early and most of the rest fall
-        below it. Wild cards are valued greedily, not by an exact maximum, so
-        a hand holding them gets no bound.
+        below it. A hand holding wild cards is valued greedily, not by an exact
+        maximum, and gets bounds of its own (``wild_worth``).
         """
+        if best_only and view.wild is not None and view.hand[view.wild] \
+                and not self.planner.capped:
+            scores = wild_worth.WildScores(self.planner, self.mirror, view.hand, view.wild)
+            return first + scores.scored(candidates, first)
         if not best_only or (view.wild is not None and view.hand[view.wild]):
             return first + [(score(self.worth(view, counts_minus(view.hand, p.cards))), p)
                             for p, score, _ in candidates]
@@ -521,19 +520,7 @@ class Policy:
 
     def _own(self, p: Play) -> tuple[float, tuple[int, ...]]:
         """The worth of the best split of a play's cards, and the ranks where 2+ kickers ride."""
-        cards = _sorted_cards(p)
-        key = (self.rs.name, cards)
-        own = _OWN.get(key)
-        if own is None:
-            # The split of a few cards depends on the rules alone: the shared, uncapped
-            # planner finds it once for every bot.
-            split = shared_planner(self.rs).plan(to_counts(cards))
-            riding = tuple(r for g in split.groups for r in set(g.kickers)
-                           if g.kickers.count(r) > 1)
-            if len(_OWN) > OWN_LIMIT:
-                _OWN.clear()
-            own = _OWN[key] = (split.worth, riding)
-        return own
+        return own_split(self.rs, _sorted_cards(p))
 
 
 def _sorted_cards(p: Play) -> tuple[int, ...]:
