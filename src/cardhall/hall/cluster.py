@@ -328,10 +328,11 @@ class RedisCoordinator:
     def _value(self, lease: Lease) -> str:
         return f"{self.process} {lease.fence}"
 
-    async def acquire(self, table_id: str) -> Lease | None:
-        fence = await self.script(rk.ACQUIRE, [self.key(f"lease:{table_id}"),
-                                               self.key("fence")],
-                                  [self.process, self.lease_ms])
+    async def acquire(self, table_id: str, above: int | None = None) -> Lease | None:
+        keys = [self.key(f"lease:{table_id}"), self.key("fence")]
+        fence = await (self.script(rk.ACQUIRE, keys, [self.process, self.lease_ms])
+                       if above is None else
+                       self.script(rk.ADOPT, keys, [self.process, self.lease_ms, above]))
         return None if fence is None else Lease(table_id, int(fence))
 
     async def release(self, lease: Lease) -> None:

@@ -88,8 +88,10 @@ class Coordinator(Protocol):
 
     async def start(self, hall: Hall) -> None: ...
     async def close(self) -> None: ...
-    async def acquire(self, table_id: str) -> Lease | None:
-        """A lease on ``table_id``, or None when another live process holds it."""
+    async def acquire(self, table_id: str, above: int | None = None) -> Lease | None:
+        """A lease on ``table_id``, or None when another live process holds it; with
+        ``above`` (the token on the table's live game, to adopt it), also None when the
+        tokens drawn now would not be above it (they are raised for the next try)."""
     async def release(self, lease: Lease) -> None: ...
     async def unowned(self, table_ids: list[str]) -> list[str]:
         """Those of ``table_ids`` that no live process holds (to be adopted)."""
@@ -177,7 +179,7 @@ class LocalCoordinator:
     async def close(self) -> None:
         return None
 
-    async def acquire(self, table_id: str) -> Lease | None:
+    async def acquire(self, table_id: str, above: int | None = None) -> Lease | None:
         return Lease(table_id, None)
 
     async def release(self, lease: Lease) -> None:

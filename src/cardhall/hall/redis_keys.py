@@ -43,6 +43,21 @@ end
 
 ACQUIRE = _LEASE + "return lease(KEYS[1], KEYS[2], ARGV[1], ARGV[2])"
 
+#: Lua: ACQUIRE for adopting a table whose live game carries token ARGV[3]. If the lease
+#: is free but the counter is not above that token (Redis restarted empty), the counter
+#: is raised to it and the lease is *not* taken (nil): a live owner sets its lease again
+#: with the game's token at its next renewal, instead of finding it briefly taken by a
+#: token that cannot write (and dropping the table); if the owner is dead, the next look
+#: adopts with a token above the game's.
+ADOPT = _LEASE + """
+if redis.call('exists', KEYS[1]) == 0
+   and tonumber(redis.call('get', KEYS[2]) or '0') < tonumber(ARGV[3]) then
+  redis.call('set', KEYS[2], ARGV[3])
+  return nil
+end
+return lease(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
+"""
+
 #: Lua: KEYS = this process's ``alive`` key, the token counter, then its leases; ARGV =
 #: lease ms, then each lease's value ("{process} {fence}"). Renews ``alive`` and every
 #: lease still ours. One whose key expired (nobody took it) is set again with our value,

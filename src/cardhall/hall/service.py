@@ -98,7 +98,10 @@ class Hall:
 
     async def adopt(self, table_id: str) -> bool:
         """Rebuild ``table_id`` from its live game's log, if its lease can be had."""
-        lease = await self.coord.acquire(table_id)
+        found = await live_game_of(self.db, table_id)
+        if found is None:
+            return False
+        lease = await self.coord.acquire(table_id, above=found.fence)
         if lease is None:
             return False
         claimed = 0
