@@ -7,15 +7,18 @@ started the PostgreSQL half fails with the reason: CI must exercise both backend
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
+from redis.asyncio import Redis
 
 from cardhall.hall.config import Economy, Relief
 from cardhall.hall.db import Database, upgrade
 from tests.conftest import new_pg_database
+from tests.hall.redis_server import RedisServer
 
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -54,3 +57,22 @@ def hasher() -> PasswordHasher:
 def economy() -> Economy:
     return Economy(starting_beans=1_000, relief=Relief(amount=500, per_day=2, below=300),
                    golden_eye_price=400)
+
+
+@pytest.fixture
+def p() -> str:
+    """The test's own key prefix in the run's shared Redis."""
+    return f"test-{secrets.token_hex(4)}:"
+
+
+@pytest.fixture
+async def redis(redis_server: RedisServer, p: str) -> AsyncIterator[Redis]:
+    """A client of the run's Redis; the keys the test made (prefix ``p``) deleted after."""
+    client = Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        yield client
+    finally:
+        keys = [k async for k in client.scan_iter(f"{p}*")]
+        if keys:
+            await client.delete(*keys)
+        await client.aclose()

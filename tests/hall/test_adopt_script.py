@@ -8,32 +8,14 @@ raises the counter and leaves the lease free; the next try takes it above the ga
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import AsyncIterator
-
-import pytest
 from redis.asyncio import Redis
 
 from cardhall.hall import redis_keys as rk
-from tests.hall.redis_server import RedisServer
-
-
-@pytest.fixture
-async def redis(redis_server: RedisServer) -> AsyncIterator[tuple[Redis, str]]:
-    client = Redis.from_url(redis_server.url, decode_responses=True)
-    prefix = f"test-adopt-{secrets.token_hex(4)}:"
-    try:
-        yield client, prefix
-    finally:
-        keys = [k async for k in client.scan_iter(f"{prefix}*")]
-        if keys:
-            await client.delete(*keys)
-        await client.aclose()
 
 
 async def test_a_counter_below_the_games_token_is_raised_and_the_lease_left_free(
-        redis: tuple[Redis, str]) -> None:
-    client, p = redis
+        redis: Redis, p: str) -> None:
+    client = redis
     lease, counter = f"{p}lease:t1", f"{p}fence"
     # Redis lost its data: no counter, no lease; the game carries token 7.
     assert await client.eval(rk.ADOPT, 2, lease, counter, "proc-a", 5000, 7) is None
@@ -48,8 +30,8 @@ async def test_a_counter_below_the_games_token_is_raised_and_the_lease_left_free
 
 
 async def test_a_counter_above_the_games_token_adopts_at_once(
-        redis: tuple[Redis, str]) -> None:
-    client, p = redis
+        redis: Redis, p: str) -> None:
+    client = redis
     lease, counter = f"{p}lease:t2", f"{p}fence"
     await client.set(counter, "41")
     assert await client.eval(rk.ADOPT, 2, lease, counter, "proc-a", 5000, 41) == 42

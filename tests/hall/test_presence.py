@@ -3,33 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import secrets
-from collections.abc import AsyncIterator
 
-import pytest
 from redis.asyncio import Redis
 
 from cardhall.hall.presence import KeyWriter
-from tests.hall.redis_server import RedisServer
-
-
-@pytest.fixture
-def p() -> str:
-    """The test's own key prefix in the run's shared Redis."""
-    return f"test-presence-{secrets.token_hex(4)}:"
-
-
-@pytest.fixture
-async def redis(redis_server: RedisServer, p: str) -> AsyncIterator[Redis]:
-    """A client of the run's Redis; the keys the test made (prefix ``p``) deleted after."""
-    client = Redis.from_url(redis_server.url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        keys = [k async for k in client.scan_iter(f"{p}*")]
-        if keys:
-            await client.delete(*keys)
-        await client.aclose()
 
 
 async def test_writes_made_together_go_in_few_round_trips_in_order_each_with_its_answer(
