@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, time
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardhall.hall.config import Economy
@@ -73,12 +73,19 @@ async def balance_in(session: AsyncSession, player_id: str) -> int:
 async def balances_in(session: AsyncSession, player_ids: Collection[str]) -> dict[str, int]:
     """Several players' balances in one statement (a table's seats: one round trip, not
     one per player); a player with no entries (or no account) has 0."""
+    return await _sums(session, LedgerEntry, player_ids)
+
+
+async def _sums(session: AsyncSession, entries: type[LedgerEntry] | type[ItemEntry],
+                player_ids: Collection[str], *where: ColumnElement[bool]) -> dict[str, int]:
+    """Each player's sum of ``entries.delta`` (those matching ``where``), one GROUP BY
+    for them all; 0 for a player with none."""
     ids = sorted(set(player_ids))
     if not ids:
         return {}
     rows = await session.execute(
-        select(LedgerEntry.player_id, func.sum(LedgerEntry.delta))
-        .where(LedgerEntry.player_id.in_(ids)).group_by(LedgerEntry.player_id))
+        select(entries.player_id, func.sum(entries.delta))
+        .where(entries.player_id.in_(ids), *where).group_by(entries.player_id))
     found = {str(p): int(total or 0) for p, total in rows.all()}
     return {p: found.get(p, 0) for p in ids}
 
@@ -161,15 +168,7 @@ async def items_in(session: AsyncSession, player_id: str, kind: str) -> int:
 async def items_of(session: AsyncSession, player_ids: Collection[str],
                    kind: str) -> dict[str, int]:
     """``items_in`` for several players in one statement."""
-    ids = sorted(set(player_ids))
-    if not ids:
-        return {}
-    rows = await session.execute(
-        select(ItemEntry.player_id, func.sum(ItemEntry.delta))
-        .where(ItemEntry.player_id.in_(ids), ItemEntry.kind == kind)
-        .group_by(ItemEntry.player_id))
-    found = {str(p): int(total or 0) for p, total in rows.all()}
-    return {p: found.get(p, 0) for p in ids}
+    return await _sums(session, ItemEntry, player_ids, ItemEntry.kind == kind)
 
 
 async def items(db: Database, player_id: str, kind: str = GOLDEN_EYE) -> int:
