@@ -48,6 +48,8 @@ class CallReply(_Peer):
     code: ErrorCode | None = None  # None: done
     message: str = ""
     readings: list[str] | None = None  # ProtocolError.readings
+    #: The table is not run here (any more): the caller looks its owner up again.
+    moved: bool = False
 
 
 class Deliver(_Peer):
