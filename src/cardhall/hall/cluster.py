@@ -157,11 +157,11 @@ class ClusterOutbox:
     async def _forward(self, batch: list[tuple[str, ServerMessage]]) -> None:
         players = list(dict.fromkeys(p for p, _ in batch))
         where = await self.c.connected_at(players)  # one round trip, not two
-        by_process: dict[str, list[tuple[str, ServerMessage]]] = {}
+        by_process: dict[str, list[tuple[str, str]]] = {}
         for player, message in batch:
             process = where.get(player)
             if process is not None and process != self.c.process:
-                by_process.setdefault(process, []).append((player, message))
+                by_process.setdefault(process, []).append((player, message.model_dump_json()))
         for process, items in by_process.items():
             await self.c.publish(process, Deliver(items=items))
 
@@ -434,8 +434,8 @@ class RedisCoordinator:
                 if future is not None and not future.done():
                     future.set_result(message)
             case Deliver(items=items):
-                for player, msg in items:
-                    self.connections.send(player, msg)
+                for player, text in items:
+                    self.connections.send_text(player, text)
             case Supersede(player=player, conn=conn):
                 self.connections.supersede(player, conn)
             case Close(player=player, code=code, reason=reason):
