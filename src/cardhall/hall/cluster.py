@@ -193,6 +193,7 @@ class RedisCoordinator:
         self._scripts: dict[str, Any] = {}
         self._keeper: LeaseKeeper | None = None
         self._owners = OwnerCache()
+        self._pubsub: Any = None
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -209,7 +210,7 @@ class RedisCoordinator:
         self._hall = hall
         self.queues.rooms = list(hall.lobby.rooms)
         await self._heartbeat()
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self.key(f"p:{self.process}"))
         loop = asyncio.get_running_loop()
         lobby = hall.lobby
@@ -233,10 +234,12 @@ class RedisCoordinator:
             for lease in list(self._hall.lobby.leases.values()):
                 await self.release(lease)  # a clean stop: the others adopt at once
         await self.keys.close()
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
         await self.redis.delete(self.key(f"alive:{self.process}"),
                                 self.key(f"count:{self.process}"))
         await self.redis.srem(self.key("procs"), self.process)
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)  # it was given its pool
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
