@@ -30,7 +30,7 @@ from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
-    from cardhall.rules.wild import Head, KickerSet, Side, Spelt
+    from cardhall.rules.wild import Head, KickerSet, Side
 
 START, LENGTH, SECOND, KICKERS = 6, 10, 14, 18
 _CHAIN_MASK = (1 << (CHAIN_TOP + 1)) - 1
@@ -71,8 +71,6 @@ class MoveGen:
         #: ``_decode``'s parts: main part and subkey by the code's head, kickers by theirs.
         self._mains: dict[int, tuple[tuple[Rank, ...], Rank]] = {}
         self._kicker_sets: dict[int, tuple[Rank, ...]] = {}
-        #: The wildcard game's realised plays of a code and their texts (``wild.moves``'s memo).
-        self.wild_plays: dict[tuple[int, int, int, int], Spelt] = {}
         #: A main part / kicker set as wild cards realise it (``wild._sides``).
         self.wild_mains: dict[tuple[int, ...], tuple[Side, ...]] = {}
         self.wild_kickers: dict[tuple[int, ...], tuple[Side, ...]] = {}

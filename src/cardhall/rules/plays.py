@@ -93,24 +93,38 @@ def new_play(kind: str, key: Rank, length: int, main: tuple[Rank, ...],
              as_main: tuple[Rank, ...] | None, as_kickers: tuple[Rank, ...] | None) -> Play:
     """``Play(kind, key, ...)`` with every field given, for the generators' hot loops.
 
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``;
-    this writes the slots directly, which costs about half as much (a wildcard lead
-    makes thousands of new plays, and the play was the largest part of each). The
-    object is the same: equal, hashed and frozen alike (``tests/rules/test_plays.py``).
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``,
+    and even its slots' own setters cost a call each; a wildcard lead makes thousands
+    of new plays. So the fields are written as plain attributes of an unfrozen object
+    with the very same slots (``_Blank``), which then becomes a ``Play``: Python lets
+    an object change its class to one of the same layout. The object is the same:
+    equal, hashed, frozen and shown alike (``tests/rules/test_plays.py``); this costs
+    less than half of the slot setters.
     """
-    play = _new(Play)
-    _kind(play, kind)
-    _key(play, key)
-    _length(play, length)
-    _main(play, main)
-    _kickers(play, kickers)
-    _tier(play, tier)
-    _subkey(play, subkey)
-    _as_main(play, as_main)
-    _as_kickers(play, as_kickers)
-    return play
+    play: Any = _Blank()  # a Play once its class is set
+    play.kind = kind
+    play.key = key
+    play.length = length
+    play.main = main
+    play.kickers = kickers
+    play.tier = tier
+    play.subkey = subkey
+    play.as_main = as_main
+    play.as_kickers = as_kickers
+    play.__class__ = Play
+    return play  # type: ignore[no-any-return]
 
 
-_new = object.__new__
-_kind, _key, _length, _main, _kickers, _tier, _subkey, _as_main, _as_kickers = (
-    getattr(Play, f.name).__set__ for f in fields(Play))
+class _Blank:
+    """A ``Play`` being made (``new_play``): its slots, unfrozen."""
+
+    __slots__ = tuple(f.name for f in fields(Play))
+    kind: str
+    key: Rank
+    length: int
+    main: tuple[Rank, ...]
+    kickers: tuple[Rank, ...]
+    tier: int
+    subkey: Rank
+    as_main: tuple[Rank, ...] | None
+    as_kickers: tuple[Rank, ...] | None

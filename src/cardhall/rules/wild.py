@@ -47,8 +47,6 @@ KickerSet = tuple[tuple[Rank, ...], tuple["_Part", ...], int, str]
 #: A main part or kicker set as the wild cards realise it: wild cards spent, the cards,
 #: their text (a kicker set's after its ``+``).
 Side = tuple[int, tuple[Rank, ...], str]
-#: Plays and their texts (``spelt_moves``).
-Spelt = tuple[tuple[Play, ...], tuple[str, ...]]
 #: A way to cover a play (``_uses``): wild cards per part, their sum, the nonzero (part, count).
 _Way = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
@@ -191,15 +189,18 @@ def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
 
 
 def _realise_code(gen: MoveGen, code: int, head: Head, kick: KickerSet | None, short: int,
-                  wild: Rank, spend: int) -> Spelt:
+                  wild: Rank, spend: int, plays: list[Play], texts: list[str]) -> None:
     """The plays of a natural play (move ``code``: ``head`` and ``kick``) with at most
-    ``spend`` wild cards, and their texts.
+    ``spend`` wild cards, and their texts, onto ``plays`` and ``texts``.
 
     A play's main part and its kickers never share a rank, so a way to cover it is
     a way to cover the main part and one to cover the kickers (``_uses``' order is
     the main part's ways, each with the kickers' in turn), and each side is
     realised and spelt once (``_sides``) for every play it comes back in: a main
     part comes back beside dozens of kicker sets, a kicker set beside many main parts.
+    The plays themselves are not kept: what a code realises to depends on the
+    shortfall at each of its ranks, and two thirds of them are never asked for again
+    (a memo of them cost more than it saved, and its objects slowed the collector).
     """
     kind, rank, length, tier, subkey, main, parts, _, mask, size, text, singles = head
     key: tuple[int, ...] = (wild, code & HEAD_MASK, short & mask, spend)
@@ -222,29 +223,26 @@ def _realise_code(gen: MoveGen, code: int, head: Head, kick: KickerSet | None, s
             gen.wild_kickers, key, kicks, kick_parts, short, wild, spend, "+")
     bomb = kind == "bomb"
     as_text = "=" + text
-    plays: list[Play] = []
-    texts: list[str] = []
+    play, spell = plays.append, texts.append
     for in_main, new_main, main_text in mains:
         for in_kickers, new_kickers, kickers_text in kickers:
             n_wild = in_main + in_kickers
             if n_wild > spend:
                 continue
             if not n_wild:
-                plays.append(gen.play(code))
-                texts.append(text)
+                play(gen.play(code))
+                spell(text)
                 continue
             if n_wild == size:
                 if not alone:
                     continue
                 if bomb:
-                    plays.append(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
-                    texts.append(main_text + as_text)
+                    play(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
+                    spell(main_text + as_text)
                     continue
-            plays.append(new_play(kind, rank, length, new_main, new_kickers,
-                                  (SOFT if in_main else HARD) if bomb else tier, subkey,
-                                  main, kicks))
-            texts.append(main_text + kickers_text + as_text)
-    return tuple(plays), tuple(texts)
+            play(new_play(kind, rank, length, new_main, new_kickers,
+                          (SOFT if in_main else HARD) if bomb else tier, subkey, main, kicks))
+            spell(main_text + kickers_text + as_text)
 
 
 def _sides(memo: dict[tuple[int, ...], tuple[Side, ...]], key: tuple[int, ...],
@@ -303,17 +301,17 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
     out: list[Play] = []
     out_texts: list[str] = []
     gen = rs.gen
-    memo, heads, kicker_sets = gen.wild_plays, gen.wild_heads, gen.wild_kicker_sets
-    for table in (memo, heads, kicker_sets):
+    heads, kicker_sets = gen.wild_heads, gen.wild_kicker_sets
+    for table in (heads, kicker_sets):
         if len(table) > _MEMO_LIMIT:
             table.clear()
     room = gen.room(base, budget)
     # Only plays the wild cards can cover (most plays of the virtual hand cannot).
     for code in gen.codes(virtual, last, filter_bombs=False, room=room):
         # What a natural play realises to depends only on its shortfall at each rank
-        # and on the wild cards there are (see ``_uses``), which many hands share; what
-        # substitution needs of it, on its main part and its kicker set, which many
-        # codes share. More wild cards than the play has cards change nothing.
+        # and on the wild cards there are (see ``_uses``); what substitution needs of
+        # it, on its main part and its kicker set, which many codes share. More wild
+        # cards than the play has cards change nothing.
         head = heads.get(code & HEAD_MASK)
         if head is None:
             natural = gen.play(code)
@@ -329,22 +327,13 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
                 kick = kicker_sets[kick_key] = _kicker_set(gen.play(code).kickers, head[11])
             size += kick[2]
             packed += packed_kickers
-        spend = budget if budget < size else size
-        short = room.shortfall(packed)
-        key = (wild, code, short, spend)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = _realise_code(gen, code, head, kick, short, wild, spend)
-        plays, texts = found
-        if last is None:
-            out.extend(plays)
-            out_texts.extend(texts)
-        else:
-            for p, text in zip(plays, texts, strict=True):
-                if climb.ladder_beats(p, last):
-                    out.append(p)
-                    out_texts.append(text)
-    return out, out_texts
+        _realise_code(gen, code, head, kick, room.shortfall(packed), wild,
+                      budget if budget < size else size, out, out_texts)
+    if last is None:
+        return out, out_texts
+    beats = climb.ladder_beats
+    kept = [i for i, p in enumerate(out) if beats(p, last)]
+    return [out[i] for i in kept], [out_texts[i] for i in kept]
 
 
 _MEMO_LIMIT = 1 << 17
