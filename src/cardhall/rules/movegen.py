@@ -429,7 +429,7 @@ class Room:
 
     def __init__(self, natural: Sequence[int], budget: int, widths: int) -> None:
         self.budget = budget
-        self.short = [[max(0, w - k) for k in natural] for w in range(widths + 1)]
+        self.short = [list(map(_DEFICITS[w].__getitem__, natural)) for w in range(widths + 1)]
         # One pack: at most 4 of a rank, so 4 bits a rank hold it.
         self._have = sum(natural[r] << (4 * r) for r in range(NUM_RANKS))
         self._kicker_shorts: dict[int, int] = {}
@@ -467,4 +467,6 @@ class Room:
 
 
 _ONES = sum(1 << (4 * r) for r in range(NUM_RANKS))
+#: ``_DEFICITS[w][k]``: what ``k`` cards of a rank lack to make ``w`` of a kind.
+_DEFICITS = [tuple(max(0, w - k) for k in range(17)) for w in range(17)]
 _EIGHTS = _ONES << 3
