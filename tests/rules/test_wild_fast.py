@@ -39,6 +39,17 @@ def _short(rs: RuleSet, code: int, base: list[int], w: Rank) -> int:
     return sum(k if r == w else max(0, k - base[r]) for r, k in rs.gen.needs(code))
 
 
+def _coverable(rs: RuleSet, code: int, base: list[int], w: Rank, budget: int) -> bool:
+    """The wild cards can cover the play, and its single kickers are held (W6: a single
+    kicker is never a substitute; a wild card may be one as its own rank)."""
+    if _short(rs, code, base, w) > budget:
+        return False
+    play = rs.gen.play(code)
+    if play.kind not in rs.single_kicker_kinds:
+        return True
+    return all(r == w or play.kickers.count(r) <= base[r] for r in set(play.kickers))
+
+
 def _walk_uses(natural: Play, base: list[int], w: Rank, budget: int,
                singles: bool) -> Iterator[dict[Rank, int]]:
     """The original recursive enumeration of substitutions."""
@@ -115,9 +126,9 @@ def test_room_codes_are_the_covered_codes_in_order(deal: Deal, data: st.DataObje
         lasts.append(data.draw(st.sampled_from(follows)))
     for last in lasts:
         plain = [c for c in rs.gen.codes(virtual, last, filter_bombs=False)
-                 if _short(rs, c, base, rs.wild) <= budget]
+                 if _coverable(rs, c, base, rs.wild, budget)]
         fast = rs.gen.codes(virtual, last, filter_bombs=False,
-                            room=rs.gen.room(base, budget))
+                            room=rs.gen.room(base, budget, hand))
         assert fast == plain
 
 

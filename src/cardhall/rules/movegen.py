@@ -121,9 +121,12 @@ class MoveGen:
             need = self._needs[code] = tuple(counts.items())
         return need
 
-    def room(self, natural: Sequence[int], budget: int) -> Room:
-        """The wildcard filter of ``codes``: ``budget`` wild cards on top of ``natural``."""
-        return Room(natural, budget, self._widest)
+    def room(self, natural: Sequence[int], budget: int, held: Sequence[int]) -> Room:
+        """The wildcard filter of ``codes``: ``budget`` wild cards on top of ``natural``;
+        ``held`` is the hand itself, its wild cards at their own rank."""
+        if type(held) is not tuple:
+            held = tuple(held)
+        return Room(natural, budget, self._widest, self._hands.get(held) or self._scan(held))
 
     def play(self, code: int) -> Play:
         play = self._plays.get(code)
@@ -303,7 +306,10 @@ class MoveGen:
                         if left >= 0 and room.kicker_short(code >> KICKERS) <= left:
                             out.append(code)
                 else:
-                    kicks: Sequence[int] = self._kicker_codes(i, p, n, chain << s, hand)
+                    # W6: single kickers are never substitutes, so they are the hand's
+                    # own cards (a wild card among them plays its own rank).
+                    kicks: Sequence[int] = self._kicker_codes(
+                        i, p, n, chain << s, room.held if p.single_kickers else hand)
                     left = budget - short
                     # A kicker set lacks at most its own cards: past that, every one fits.
                     if left < n * (unit - width):
@@ -425,10 +431,12 @@ class Room:
     kind; a kicker set's shortfall is read from its packed counts at once.
     """
 
-    __slots__ = ("_have", "_kicker_shorts", "budget", "short")
+    __slots__ = ("_have", "_kicker_shorts", "budget", "held", "short")
 
-    def __init__(self, natural: Sequence[int], budget: int, widths: int) -> None:
+    def __init__(self, natural: Sequence[int], budget: int, widths: int, held: _Hand) -> None:
         self.budget = budget
+        #: The hand as it is (its wild cards at their own rank): where single kickers come from.
+        self.held = held
         self.short = [list(map(_DEFICITS[w].__getitem__, natural)) for w in range(widths + 1)]
         # One pack: at most 4 of a rank, so 4 bits a rank hold it.
         self._have = sum(natural[r] << (4 * r) for r in range(NUM_RANKS))

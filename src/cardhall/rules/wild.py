@@ -261,7 +261,7 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
     for table in (heads, kicker_sets, main_memo, kicker_memo):
         if len(table) > _MEMO_LIMIT:
             table.clear()
-    room = gen.room(base, budget)
+    room = gen.room(base, budget, counts)
     shortfall = room.shortfall
     wild_nibble = 15 << (4 * wild)
     plays: list[Play] = []
@@ -298,14 +298,10 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
             kicks, kick_parts, kick_size, kick_text, as_kickers = kick
             size = main_size + kick_size
             spend = budget if budget < size else size
-            kick_short = shortfall(packed_kickers)
             if singles and not packed_kickers & wild_nibble:
-                # W6: single kickers the hand lacks are never covered; held, they are
-                # played as they are.
-                if kick_short:
-                    continue
-                kickers = as_kickers
+                kickers = as_kickers  # W6: held, as ``room`` lists them, and played as they are
             else:
+                kick_short = shortfall(packed_kickers)
                 key: tuple[int, ...] = (wild, packed_kickers, kick_short, spend, singles)
                 found = kicker_memo.get(key)
                 kickers = found if found is not None else _sides(
