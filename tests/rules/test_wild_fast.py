@@ -1,7 +1,9 @@
 """The fast wildcard generator equals the plain one it replaced, order included.
 
-``wild.moves`` drops uncoverable plays inside generation (``movegen.Room``),
-enumerates substitutions with ``product`` and memoises realisations. The
+``wild.moves`` drops uncoverable plays inside generation (``movegen.Room``, which
+lists single kickers from the hand as it is), enumerates substitutions with
+``product``, realises the codes of one main part together and memoises each
+side (main part, kicker set) as the wild cards realise it. The
 order of legal actions is behaviour (the random and 托管 bots pick by
 position, golden games record it), so these properties compare lists, not
 sets, against the original algorithm written out here: every code of the
@@ -138,7 +140,7 @@ def test_moves_equal_the_original_algorithm_in_order(deal: Deal, data: st.DataOb
     rs, hand, other = deal
     assert rs.wild is not None
     assert rs.moves(hand) == old_moves(rs, hand, rs.wild, None)
-    assert rs.moves(hand) == old_moves(rs, hand, rs.wild, None)  # again: from the memo
+    assert rs.moves(hand) == old_moves(rs, hand, rs.wild, None)  # again: sides from the memo
     follows = rs.moves(other)
     if follows:
         last = data.draw(st.sampled_from(follows))
@@ -157,7 +159,7 @@ def test_spelt_moves_are_the_moves_with_the_texts_that_name_them(deal: Deal,
     if follows:
         lasts.append(data.draw(st.sampled_from(follows)))
     for last in lasts:
-        for _ in range(2):  # afresh, then from the memo
+        for _ in range(2):  # afresh, then with the sides from the memo
             plays, texts = rs.spelt_moves(hand, last)
             assert plays == rs.moves(hand, last)
             assert texts == [p.text + (f"={p.as_text}" if p.as_text else "") for p in plays]
