@@ -270,7 +270,6 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
     at = -1  # the head (main part) of the codes in hand, and what it needs:
     kind, rank, length, tier, subkey, main, parts, packed, mask, main_size, main_text, \
         singles = _NO_HEAD
-    main_short = spent = 0
     alone = bomb = False
     mains = _NO_KICKERS
     for code in gen.codes(virtual, last, filter_bombs=False, room=room):
@@ -283,7 +282,11 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
             kind, rank, length, tier, subkey, main, parts, packed, mask, main_size, \
                 main_text, singles = head
             main_short = shortfall(packed)
-            spent = -1
+            # A main part's ways never spend more wild cards than it has cards.
+            key: tuple[int, ...] = (wild, at, main_short, min(budget, main_size))
+            found = main_memo.get(key)
+            mains = found if found is not None else _sides(
+                main_memo, key, main, parts, main_short, wild, key[3], "")
             # W3: wild cards alone stand for themselves, so a play made only of them
             # must be all of the wild rank: one rank only, the wild one.
             alone = len(parts) == 1 and parts[0][0] == wild
@@ -302,7 +305,7 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
                 kickers = as_kickers  # W6: held, as ``room`` lists them, and played as they are
             else:
                 kick_short = shortfall(packed_kickers)
-                key: tuple[int, ...] = (wild, packed_kickers, kick_short, spend, singles)
+                key = (wild, packed_kickers, kick_short, spend, singles)
                 found = kicker_memo.get(key)
                 kickers = found if found is not None else _sides(
                     kicker_memo, key, kicks, kick_parts, kick_short, wild, spend, "+")
@@ -312,12 +315,6 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
             kicks, kickers, text, by_wilds_alone = (), _NO_KICKERS, main_text, alone
             size = main_size
             spend = budget if budget < size else size
-        if spend != spent:
-            spent = spend
-            key = (wild, at, main_short, spend)
-            found = main_memo.get(key)
-            mains = found if found is not None else _sides(
-                main_memo, key, main, parts, main_short, wild, spend, "")
         as_text = "=" + text
         for in_main, new_main, main_spelt in mains:
             for in_kickers, new_kickers, kickers_spelt in kickers:
