@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import random
 
 import pytest
@@ -40,6 +42,7 @@ def test_new_action_is_the_dataclass_action() -> None:
     assert type(made) is Action and not hasattr(made, "__dict__")
     assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
     assert dataclasses.astuple(made) == dataclasses.astuple(plain)
+    assert pickle.loads(pickle.dumps(made)) == plain and copy.deepcopy(made) == plain
     assert made.at(2) == Action("play", "337+44=333+44", 2) and made.at(None) is made
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.arg = "33"  # type: ignore[misc]

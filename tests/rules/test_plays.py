@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
@@ -30,6 +32,7 @@ def test_new_play_is_the_dataclass_play() -> None:
         assert made == plain and hash(made) == hash(plain)
         assert repr(made) == repr(plain) and made.to_json() == plain.to_json()
         assert dataclasses.astuple(made) == dataclasses.astuple(plain)
+        assert pickle.loads(pickle.dumps(made)) == plain and copy.deepcopy(made) == plain
 
 
 def test_new_play_is_frozen() -> None:
