@@ -1,4 +1,4 @@
-"""Wild plays' actions, made in bulk (``climbing._new_action``), are the actions
+"""Wild plays' actions, made in bulk (``climbing._make_action``), are the actions
 ``_play_action`` makes: same text, equal, hashed, frozen and shown alike."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from cardhall.games import new_game
 from cardhall.games.base import Action
-from cardhall.games.climbing import ClimbingGame, _new_action
+from cardhall.games.climbing import ClimbingGame, _make_action
 from cardhall.rules import Play
 
 
@@ -37,7 +37,7 @@ def test_wild_action_texts_are_the_play_actions_own() -> None:
 
 def test_new_action_is_the_dataclass_action() -> None:
     play = Play("trio_pair", 0, 1, (0, 0, 4), (1, 1), 0, -1, (0, 0, 0), (1, 1))
-    made = _new_action("337+44=333+44", play)
+    made = _make_action("play", "337+44=333+44", None, play)
     plain = Action("play", "337+44=333+44", None, play)
     assert type(made) is Action and not hasattr(made, "__dict__")
     assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)

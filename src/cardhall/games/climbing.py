@@ -17,9 +17,10 @@ when several cards of a rank could go, the marked card goes last
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+from itertools import repeat
 from typing import Any, ClassVar, cast
 
 from cardhall.cards import (
@@ -46,6 +47,7 @@ from cardhall.games.deal import given_deal
 from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
+from cardhall.rules.frozen import maker
 
 PASS = Action("pass")
 
@@ -337,7 +339,7 @@ class ClimbingGame(GameState):
             # A wild lead has thousands of plays, each made afresh (``wild.spelt_moves``),
             # and ``_play_action``'s text, as the rules spell it (each part once).
             plays, texts = self.rs.spelt_moves(hand, last)
-            actions = list(map(_new_action, texts, plays))
+            actions = list(map(_make_action, repeat("play"), texts, repeat(None), plays))
         else:
             actions = [self._play_action(p) for p in self.rs.moves(hand, last)]
         return actions if last is None else [PASS, *actions]
@@ -496,27 +498,9 @@ _RANK = tuple(card_rank(c) for c in range(54))
 _ACTIONS: dict[str, dict[int, Action]] = {}
 
 
-def _new_action(arg: str, play: Play) -> Action:
-    """``Action("play", arg, None, play)``, its fields written as plain attributes of
-    an object with its slots, which then becomes an ``Action`` (as ``rules.plays.new_play``
-    makes a play): a wild lead makes thousands."""
-    action: Any = _BlankAction()  # an Action once its class is set
-    action.verb = "play"
-    action.arg = arg
-    action.seat = None
-    action.play = play
-    action.__class__ = Action
-    return action  # type: ignore[no-any-return]
-
-
-class _BlankAction:
-    """An ``Action`` being made (``_new_action``): its slots, unfrozen."""
-
-    __slots__ = tuple(f.name for f in fields(Action))
-    verb: str
-    arg: str
-    seat: int | None
-    play: Play | None
+#: ``Action(verb, arg, seat, play)``, made in bulk (``rules.frozen``): a wild lead has
+#: thousands of plays.
+_make_action: Callable[[str, str, int | None, Play | None], Action] = maker(Action)
 
 
 def short_reason(reason: str, text: str, limit: int = 40) -> str:

@@ -11,10 +11,12 @@ cards actually played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cardhall.cards import RANK_CHARS, Rank, format_ranks
+from cardhall.rules.frozen import maker
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,43 +90,7 @@ def _text(main: tuple[Rank, ...], kickers: tuple[Rank, ...]) -> str:
     return f"{text}+{format_ranks(kickers)}" if kickers else text
 
 
-def new_play(kind: str, key: Rank, length: int, main: tuple[Rank, ...],
-             kickers: tuple[Rank, ...], tier: int, subkey: Rank,
-             as_main: tuple[Rank, ...] | None, as_kickers: tuple[Rank, ...] | None) -> Play:
-    """``Play(kind, key, ...)`` with every field given, for the generators' hot loops.
-
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``,
-    and even its slots' own setters cost a call each; a wildcard lead makes thousands
-    of new plays. So the fields are written as plain attributes of an unfrozen object
-    with the very same slots (``_Blank``), which then becomes a ``Play``: Python lets
-    an object change its class to one of the same layout. The object is the same:
-    equal, hashed, frozen and shown alike (``tests/rules/test_plays.py``); this costs
-    less than half of the slot setters.
-    """
-    play: Any = _Blank()  # a Play once its class is set
-    play.kind = kind
-    play.key = key
-    play.length = length
-    play.main = main
-    play.kickers = kickers
-    play.tier = tier
-    play.subkey = subkey
-    play.as_main = as_main
-    play.as_kickers = as_kickers
-    play.__class__ = Play
-    return play  # type: ignore[no-any-return]
-
-
-class _Blank:
-    """A ``Play`` being made (``new_play``): its slots, unfrozen."""
-
-    __slots__ = tuple(f.name for f in fields(Play))
-    kind: str
-    key: Rank
-    length: int
-    main: tuple[Rank, ...]
-    kickers: tuple[Rank, ...]
-    tier: int
-    subkey: Rank
-    as_main: tuple[Rank, ...] | None
-    as_kickers: tuple[Rank, ...] | None
+#: ``Play(kind, key, ...)`` with every field given, for the generators' hot loops
+#: (``rules.frozen``: a wildcard lead makes thousands of new plays).
+new_play: Callable[[str, Rank, int, tuple[Rank, ...], tuple[Rank, ...], int, Rank,
+                    tuple[Rank, ...] | None, tuple[Rank, ...] | None], Play] = maker(Play)
