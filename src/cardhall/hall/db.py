@@ -14,10 +14,10 @@ same guarantees from row locks (``SELECT … FOR UPDATE``, ``UPDATE … WHERE``)
 Waiting its turn inside SQLite means its busy handler: sleeps of up to 100 ms between
 tries, with no order among the waiters, so under load one writer (the action log) can
 be starved for a second. So on SQLite the writers of this process also queue on one
-FIFO ``asyncio.Lock`` before ``BEGIN IMMEDIATE``: they take the write lock in turn and
-nobody sleeps in the busy handler (which is left for other processes, e.g. ``cardhall
-admin``). Read-only work uses ``read()``: a plain deferred transaction, which in WAL
-mode neither waits for the writer nor holds it up.
+lock before ``BEGIN IMMEDIATE`` (``WriteLock``: in order, the action log first): they
+take the write lock in turn and nobody sleeps in the busy handler (which is left for
+other processes, e.g. ``cardhall admin``). Read-only work uses ``read()``: a plain
+deferred transaction, which in WAL mode neither waits for the writer nor holds it up.
 
 On PostgreSQL the connection pool is sized for the hall (``pool``, ``cardhall serve
 --db-pool``): it bounds the settlements, logins and reads that run at once; a task past
@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -73,6 +74,53 @@ APPLICATION = "cardhall"
 READ_ONLY = "cardhall_read_only"
 
 _DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
+
+
+class WriteLock:
+    """SQLite's write lock as this process's writers take it: in arrival order, but the
+    action log first.
+
+    Every table's next action waits for the log's batch, and everything else that
+    writes (a game's start, a settlement, a login) can wait a little: when a thousand
+    players quick-match at once, hundreds of games start together, and a batch queued
+    behind all their inserts held every table's next action for seconds (measured: a
+    log batch over 2.5 s at 1,000 clients). The log has one batch in flight at a time,
+    so the others still get the lock between two of its batches.
+    """
+
+    def __init__(self) -> None:
+        self._held = False
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._others: deque[asyncio.Future[None]] = deque()
+
+    @asynccontextmanager
+    async def hold(self, urgent: bool = False) -> AsyncIterator[None]:
+        if self._held or self._urgent or self._others:
+            waiter = asyncio.get_running_loop().create_future()
+            (self._urgent if urgent else self._others).append(waiter)
+            try:
+                await waiter  # handed the lock by release()
+            except BaseException:
+                if waiter.done() and not waiter.cancelled():
+                    self._release()  # handed over as we were cancelled: pass it on
+                elif waiter in (queue := self._urgent if urgent else self._others):
+                    queue.remove(waiter)  # release() skips it otherwise, as it is done
+                raise
+        else:
+            self._held = True
+        try:
+            yield
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        for queue in (self._urgent, self._others):
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)  # the lock passes to it, still held
+                    return
+        self._held = False
 
 
 class DatabaseError(ValueError):
@@ -149,7 +197,7 @@ class Database:
     #: PostgreSQL: the action log's own connection (a pool of one; see the module doc).
     log: AsyncEngine | None = None
     #: SQLite: this process's writers take the write lock in turn (see the module doc).
-    _writers: asyncio.Lock = field(default_factory=asyncio.Lock, compare=False, repr=False)
+    _writers: WriteLock = field(default_factory=WriteLock, compare=False, repr=False)
 
     @classmethod
     def open(cls, url: str | URL = DEFAULT_URL, **kwargs: Any) -> Database:
@@ -165,12 +213,13 @@ class Database:
                                       expire_on_commit=False), log)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[AsyncSession]:
+    async def transaction(self, urgent: bool = False) -> AsyncIterator[AsyncSession]:
+        """``urgent``: the action log's (on SQLite it takes the write lock first)."""
         if self.dialect != "sqlite":
             async with self.sessions() as session, session.begin():
                 yield session
             return
-        async with self._writers, self.sessions() as session, session.begin():
+        async with self._writers.hold(urgent), self.sessions() as session, session.begin():
             yield session
 
     @asynccontextmanager

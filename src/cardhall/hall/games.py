@@ -182,7 +182,7 @@ async def _append_pg(db: Database, rows: Sequence[ActionRow],
 
 async def _append_sqlite(db: Database, rows: Sequence[ActionRow]) -> set[tuple[str, int]]:
     ids = {r[0] for r in rows}
-    async with db.transaction() as s:
+    async with db.transaction(urgent=True) as s:
         stored = {g: f for g, f in (await s.execute(select(Game.id, Game.fence).where(
             Game.id.in_(ids), Game.status == LIVE))).all()}
         ok = [r for r in rows if r[0] in stored and r[5] in (None, stored[r[0]])]
