@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cardhall.bots import setup, trick_plan, wild_worth
+from cardhall.bots import set_answers, setup, trick_plan, wild_worth
 from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Planner
 from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_below
@@ -173,8 +173,7 @@ class Policy:
             return False, False
         most = max(against)
         if self.rs.comparison == "sets":
-            answers = self.rs.moves(pool, play)
-            return any(p.size <= most for p in answers), False
+            return set_answers.count(self.rs, pool, play, most) > 0, False
         kind = bomb = False
         gen = self.rs.gen
         for code in gen.codes(pool, play):
@@ -197,7 +196,7 @@ class Policy:
         """How many plays of its own kind the opponents might beat ``play`` with (pooled)."""
         most = max((view.counts[s] for s in view.against()), default=0)
         if self.rs.comparison == "sets":
-            return sum(1 for p in self.rs.moves(pool, play) if p.size <= most)
+            return set_answers.count(self.rs, pool, play, most)
         gen = self.rs.gen
         return sum(1 for code in gen.codes(pool, play)
                    if gen.play(code).size <= most and (play.tier or not gen.play(code).tier))
