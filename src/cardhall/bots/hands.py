@@ -84,6 +84,9 @@ from cardhall.rules import RuleSet
 MEMO_LIMIT = 200_000
 #: No effort cap (the search bot's rollouts and the tests): every state is searched.
 UNLIMITED = 1 << 62
+#: A memo choice: the move's number in the low bits (a rule set has ~1000), the next state's above.
+CHOICE_BITS = 24
+CHOICE_MASK = (1 << CHOICE_BITS) - 1
 _NO = float("-inf")
 
 
@@ -132,10 +135,10 @@ class Planner:
         self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(key, {})
         #: (top rank << FIELD | count held) → the search loop's steps there.
         self._steps: dict[int, tuple[Family, ...]] = _STEPS.setdefault(key, {})
-        #: state → (worth, number of the move taken or -1, the state it leads to): plain
-        #: numbers, which the garbage collector does not track (a full collection over
-        #: 200,000 tracked entries is a pause of tens of ms).
-        self._memo: dict[int, tuple[float, int, int]] = {}
+        #: state → its worth; → the move taken and the state it leads to (``CHOICE_BITS``): numbers,
+        #: which the collector does not track (a tuple a state cost a collection every 700).
+        self._memo: dict[int, float] = {}
+        self._choices: dict[int, int] = {}
         self._numbered: list[_Move] = _NUMBERED.setdefault(key, [])
         self._numbers: dict[int, int] = _NUMBERS.setdefault(key, {})
         self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(KINDS))
@@ -277,22 +280,22 @@ class Planner:
     def _solve(self, state: int) -> float:
         hit = self._memo.get(state)
         if hit is not None:
-            return hit[0]
+            return hit
         return self._expand(state)
 
     def _expand(self, state: int) -> float:
         """``_solve`` of a state not in the memo (the loop below looks there first)."""
         memo = self._memo
         if self._rough_memo:
-            hit = self._rough_memo.get(state)
-            if hit is not None:
+            rough = self._rough_memo.get(state)
+            if rough is not None:
                 self._cuts += 1  # a rough value: what is built on it is rough too
-                return hit[0]
+                return rough[0]
         h = state & HAND_MASK
         slots = state >> SLOT_SHIFT
         if slots != self._empty_slots and self._dead_tests.get(slots, True) \
                 and self._dead.hopeless(h, slots):
-            memo[state] = (_NO, -1, 0)  # what the search below would find, without it
+            memo[state] = _NO  # what the search below would find, without it
             return _NO
         if self._left <= 0:
             return self._rough(state)
@@ -300,7 +303,7 @@ class Planner:
         cuts = self._cuts
         if not h:
             value = 0.0 if settled(slots) else _NO
-            memo[state] = (value, -1, 0)
+            memo[state] = value
             return value
         top = (h.bit_length() - 1) // FIELD
         have = (h >> (FIELD * top)) & MASK
@@ -337,7 +340,7 @@ class Planner:
                     if opened >= 0:
                         nxt = rest | (opened << SLOT_SHIFT)
                         hit = memo.get(nxt)
-                        value = worth + (hit[0] if hit is not None else expand(nxt))
+                        value = worth + (hit if hit is not None else expand(nxt))
                         if value > best or (value == best and index < first):
                             best, choice, follow, first = value, move, nxt, index
                     if kicker < 0:
@@ -355,7 +358,7 @@ class Planner:
                         continue
                     nxt = rest | (left << SLOT_SHIFT)
                     hit = memo.get(nxt)
-                    value = ride_worth + (hit[0] if hit is not None else expand(nxt))
+                    value = ride_worth + (hit if hit is not None else expand(nxt))
                     if value > best or (value == best and index + 1 < first):
                         best, choice, follow, first = value, kicker, nxt, index + 1
         if self._cuts != cuts:
@@ -363,7 +366,10 @@ class Planner:
             return best
         if len(memo) > MEMO_LIMIT:
             memo.clear()
-        memo[state] = (best, choice, follow)
+            self._choices.clear()
+        memo[state] = best
+        if choice >= 0:
+            self._choices[state] = follow << CHOICE_BITS | choice
         return best
 
     def _steps_at(self, top: Rank, have: int) -> tuple[Family, ...]:
@@ -411,10 +417,11 @@ class Planner:
         """
         self._cuts += 1
         hit = self._rough_memo.get(state)
-        if hit is None:
-            hit = self._memo.get(state)
         if hit is not None:
             return hit[0]
+        exact = self._memo.get(state)
+        if exact is not None:
+            return exact
         h = state & HAND_MASK
         slots = state >> SLOT_SHIFT
         if not h:
@@ -491,15 +498,21 @@ class Planner:
         worth = self._solve(state)
         picked: list[_Move] = []
         while True:
-            entry = self._memo.get(state) or self._rough_memo.get(state)
-            if entry is None:
-                self._solve(state)
-                entry = self._memo.get(state) or self._rough_memo[state]
-            if entry[1] < 0:
+            if state not in self._memo and state not in self._rough_memo:
+                self._solve(state)  # cleared since (``MEMO_LIMIT``)
+            taken = self._taken(state)
+            if taken < 0:
                 break
-            picked.append(self._numbered[entry[1]])
-            state = entry[2]
+            picked.append(self._numbered[taken & CHOICE_MASK])
+            state = taken >> CHOICE_BITS
         return Plan(worth, tuple(self._attach(picked)))
+
+    def _taken(self, state: int) -> int:
+        """The move a solved state takes and the state it leads to, packed (-1: none)."""
+        if state in self._memo:
+            return self._choices.get(state, -1)
+        _, move, nxt = self._rough_memo[state]
+        return -1 if move < 0 else nxt << CHOICE_BITS | move
 
     def _attach(self, picked: list[_Move]) -> list[Group]:
         """Put each kicker on a carrier that opened a slot of its kind, either side of it."""
