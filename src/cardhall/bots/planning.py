@@ -510,8 +510,7 @@ class Policy:
         clashing: dict[int, list[int]] = {}
         for i, (p, _, bound) in enumerate(candidates):
             worth, riding = self._own(p)
-            held = to_counts(_sorted_cards(p))
-            clash = [r for r in riding if hand[r] - held[r] > 1]
+            clash = [r for r in riding if hand[r] - p.cards.count(r) > 1] if riding else []
             if clash:
                 clashing[i] = clash
             bounds.append(_INF if clash else bound(whole - worth))
