@@ -75,3 +75,22 @@ async def test_the_action_log_writes_while_every_pooled_connection_is_held(
     finally:
         await journal.close()
         await db.close()
+
+
+async def test_reads_run_in_autocommit_and_transactions_do_not(pg_server: PostgresServer) -> None:
+    """A read is one round trip (no BEGIN/COMMIT around its statement); a unit of work
+    that writes is still one transaction. ``now()`` is the start of the statement's
+    transaction: two statements of one transaction see the same instant, two in
+    autocommit two instants."""
+    url = await new_pg_database(pg_server)
+    await upgrade(url)
+    db = Database.open(url)
+    now = text("SELECT now()")
+    try:
+        for _ in range(2):  # the pooled connection goes back as it came, either way
+            async with db.read() as s:
+                assert await s.scalar(now) < await s.scalar(now)
+            async with db.transaction() as s:
+                assert await s.scalar(now) == await s.scalar(now)
+    finally:
+        await db.close()

@@ -1,13 +1,17 @@
-"""``new_play`` makes the same object ``Play(...)`` does: equal, hashed, frozen, shown alike."""
+"""``new_play`` (``rules.frozen.maker``) makes the same object ``Play(...)`` does: equal,
+hashed, frozen, shown and pickled alike."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
 from cardhall import rules
 from cardhall.rules import Play
+from cardhall.rules.frozen import maker
 from cardhall.rules.plays import new_play
 
 
@@ -30,6 +34,7 @@ def test_new_play_is_the_dataclass_play() -> None:
         assert made == plain and hash(made) == hash(plain)
         assert repr(made) == repr(plain) and made.to_json() == plain.to_json()
         assert dataclasses.astuple(made) == dataclasses.astuple(plain)
+        assert pickle.loads(pickle.dumps(made)) == plain and copy.deepcopy(made) == plain
 
 
 def test_new_play_is_frozen() -> None:
@@ -37,3 +42,24 @@ def test_new_play_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         play.key = 1  # type: ignore[misc]
     assert play == Play("single", 0, 1, (0,))
+
+
+def test_maker_refuses_what_it_cannot_make_alike() -> None:
+    """Only a dataclass with slots has a layout a blank object can share."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Loose:
+        a: int
+
+    with pytest.raises(TypeError, match="slots=True"):
+        maker(Loose)
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Tight:
+        a: int
+        b: str = "x"
+
+    made = maker(Tight)(1, "y")
+    assert type(made) is Tight and made == Tight(1, "y") and hash(made) == hash(Tight(1, "y"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.a = 2  # type: ignore[misc]

@@ -385,3 +385,34 @@ async def test_a_process_paused_past_its_lease_keeps_its_tables(
             assert "its lease had lapsed; taken again" in text
         finally:
             await close_all(clients)
+
+
+async def test_a_forwarding_process_looks_a_table_owner_up_once_per_lease(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """Two players on p1 play at p0's table: each of their actions is forwarded to p0,
+    but p1 reads p0's lease (GET and PTTL, ``owners``) only when the one it read may
+    have lapsed, not once per action."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        (a, b, c), table = await run_by_p0(p0, p1)
+        try:
+            r = Redis.from_url(redis_server.url, decode_responses=True)
+            try:
+                await r.config_resetstat()
+                started = time.monotonic()
+                settled = (await play_out([a, b, c], table, seed=7)).settled
+                elapsed = time.monotonic() - started
+                stats = await r.info("commandstats")
+            finally:
+                await r.aclose()
+            _, log = await stored(p0.db_url, settled["game"])
+            forwarded = sum(1 for x in log if x.seat in (a.states[table]["seat"],
+                                                         b.states[table]["seat"]))
+            lookups = int(stats.get("cmdstat_pttl", {}).get("calls", 0))
+            # A lease read has 2/3 to all of LEASE left (renewed every third of it).
+            bound = 1 + int(elapsed / (LEASE * 2 / 3))
+            print(f"{forwarded} actions forwarded in {elapsed:.1f} s, {lookups} lookups "
+                  f"(bound {bound})")
+            assert 1 <= lookups <= bound < forwarded, (lookups, bound, forwarded)
+            await check_settled_once([a, b, c], settled, p0.db_url)
+        finally:
+            await close_all([a, b, c])

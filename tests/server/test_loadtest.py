@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from cardhall.client.loadreport import check, find_room
-from cardhall.client.loadtest import Plan, run
+from cardhall.client.loadtest import Plan, read_again, run
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import cluster
@@ -171,3 +171,34 @@ async def test_the_ci_load_run(pg_server: PostgresServer, redis_server: RedisSer
             "--ramp", "5", timeout=600)
     assert status == 0, err
     assert_clean(report, 100)
+
+
+async def test_a_read_is_asked_again_when_its_connection_breaks() -> None:
+    """The end-of-run reads go over connections idle since the start, which the server
+    may close just as a read is sent on one: a real server here drops the first
+    connection without answering, and the read is asked again on a new one."""
+    seen: list[bool] = []  # per connection: answered?
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        if seen:  # every connection but the first gets its answer
+            body = b'{"beans": 7}'
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            await writer.drain()
+        seen.append(bool(seen))
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            async def me() -> object:
+                return (await http.get("/api/me")).json()
+            with pytest.raises(httpx.TransportError):
+                await read_again(me, tries=1)  # what the end check used to do
+            assert await read_again(me) == {"beans": 7}
+            assert seen == [False, True]
+    finally:
+        server.close()
+        await server.wait_closed()

@@ -52,7 +52,7 @@ class RelaxedPlanner(MirrorPlanner):
     def worth_at(self, counts: Sequence[int], ranks: frozenset[Rank]) -> float:
         """The worth of ``counts`` with pairs and trios riding at any count at ``ranks``."""
         if ranks != self._ranks:
-            self._ranks, self._memo, self._steps = ranks, {}, {}
+            self._ranks, self._memo, self._path, self._steps = ranks, {}, {}, {}
             self._fields = sum(MASK << (FIELD * self.position(r)) for r in ranks)
         return self.worth(counts)
 

@@ -20,6 +20,7 @@ its own event loop with the same clock, and their tallies are merged.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import multiprocessing
 import queue
@@ -301,6 +302,23 @@ async def gather_limited(calls: list[Callable[[], Any]], limit: int = HTTP_CONCU
     return list(await asyncio.gather(*(one(c) for c in calls)))
 
 
+async def read_again(read: Callable[[], Awaitable[Any]], tries: int = 3) -> Any:
+    """An idempotent read (a GET), sent again if its connection broke under it.
+
+    The clients' pooled HTTP connections sit idle through the run; the server closes
+    idle ones (keep-alive timeout), and a request sent on one just as it closes fails
+    with a transport error although the server did nothing wrong. A read may simply be
+    asked again; a write (``guest``) is never retried here.
+    """
+    for attempt in range(tries):
+        try:
+            return await read()
+        except httpx.TransportError:
+            if attempt == tries - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def drive(plan: Plan, share: range, wall_start: float | None,
                 progress: Callable[[Tally], None] | None = None) -> Tally:
     """Play clients ``share`` (indices into 0..clients) of ``plan``; return what they saw.
@@ -334,7 +352,7 @@ async def drive(plan: Plan, share: range, wall_start: float | None,
                 ticker.cancel()
         finally:
             gc.enable()
-        ends = await gather_limited([c.me for c in clients])
+        ends = await gather_limited([functools.partial(read_again, c.me) for c in clients])
         for c, start, end in zip(clients, made, ends, strict=True):
             tally.players[str(start["player"]["id"])] = Account(
                 c.server, str(start["token"]), int(start["player"]["beans"]), int(end["beans"]))

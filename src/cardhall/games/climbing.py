@@ -17,9 +17,10 @@ when several cards of a rank could go, the marked card goes last
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
+from itertools import repeat
 from typing import Any, ClassVar, cast
 
 from cardhall.cards import (
@@ -46,6 +47,7 @@ from cardhall.games.deal import given_deal
 from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
+from cardhall.rules.frozen import maker
 
 PASS = Action("pass")
 
@@ -333,28 +335,13 @@ class ClimbingGame(GameState):
                 if act is None:
                     act = cache[code] = self._play_action(gen.play(code))
                 actions.append(act)
+        elif type(self)._play_action is ClimbingGame._play_action:
+            # A wild lead has thousands of plays, each made afresh (``wild.spelt_moves``),
+            # and ``_play_action``'s text, as the rules spell it (each part once).
+            plays, texts = self.rs.spelt_moves(hand, last)
+            actions = list(map(_make_action, repeat("play"), texts, repeat(None), plays))
         else:
-            # A wild lead has thousands of plays, the same ones in many positions (the
-            # rules keep them, wild.moves's memo), so their actions are kept by identity.
-            # (An id is checked against the action's own play: ids are reused once freed.)
-            known = _ACTIONS.setdefault(f"{self.rs.name}:by-id", {})
-            if len(known) > 1 << 17:
-                known.clear()
-            actions = []
-            if type(self)._play_action is ClimbingGame._play_action:
-                # ``_play_action``'s text, as the rules spell it (each part once).
-                plays, texts = self.rs.spelt_moves(hand, last)
-                for p, arg in zip(plays, texts, strict=True):
-                    act = known.get(id(p))
-                    if act is None or act.play is not p:
-                        act = known[id(p)] = _new_action(arg, p)
-                    actions.append(act)
-            else:
-                for p in self.rs.moves(hand, last):
-                    act = known.get(id(p))
-                    if act is None or act.play is not p:
-                        act = known[id(p)] = self._play_action(p)
-                    actions.append(act)
+            actions = [self._play_action(p) for p in self.rs.moves(hand, last)]
         return actions if last is None else [PASS, *actions]
 
     def _begin_play(self, leader: int) -> None:
@@ -509,22 +496,11 @@ class ClimbingGame(GameState):
 _RANK = tuple(card_rank(c) for c in range(54))
 #: Interned play actions per rule set, by move code: a game's hot loop reuses them.
 _ACTIONS: dict[str, dict[int, Action]] = {}
-_setters = tuple(getattr(Action, f.name).__set__ for f in fields(Action))
 
 
-def _new_action(arg: str, play: Play) -> Action:
-    """``Action("play", arg, None, play)``, its slots written directly (as
-    ``rules.plays.new_play`` does a play's): a wild lead makes thousands."""
-    action = _NEW(Action)
-    verb, text, seat, played = _setters
-    verb(action, "play")
-    text(action, arg)
-    seat(action, None)
-    played(action, play)
-    return action
-
-
-_NEW = object.__new__
+#: ``Action(verb, arg, seat, play)``, made in bulk (``rules.frozen``): a wild lead has
+#: thousands of plays.
+_make_action: Callable[[str, str, int | None, Play | None], Action] = maker(Action)
 
 
 def short_reason(reason: str, text: str, limit: int = 40) -> str:

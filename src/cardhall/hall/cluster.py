@@ -47,6 +47,7 @@ from cardhall.hall.coordinator import Connections, Joined, Lease
 from cardhall.hall.games import game_fence, has_live_game
 from cardhall.hall.leases import LeaseKeeper, Renewal
 from cardhall.hall.messages import ProtocolError, ServerMessage
+from cardhall.hall.owners import OwnerCache
 from cardhall.hall.peer import (
     CallReply,
     Census,
@@ -155,12 +156,12 @@ class ClusterOutbox:
 
     async def _forward(self, batch: list[tuple[str, ServerMessage]]) -> None:
         players = list(dict.fromkeys(p for p, _ in batch))
-        where = await self.c.presence_of(players)
-        by_process: dict[str, list[tuple[str, ServerMessage]]] = {}
+        where = await self.c.connected_at(players)  # one round trip, not two
+        by_process: dict[str, list[tuple[str, str]]] = {}
         for player, message in batch:
             process = where.get(player)
             if process is not None and process != self.c.process:
-                by_process.setdefault(process, []).append((player, message))
+                by_process.setdefault(process, []).append((player, message.model_dump_json()))
         for process, items in by_process.items():
             await self.c.publish(process, Deliver(items=items))
 
@@ -191,6 +192,8 @@ class RedisCoordinator:
         self._tasks: set[asyncio.Task[None]] = set()
         self._scripts: dict[str, Any] = {}
         self._keeper: LeaseKeeper | None = None
+        self._owners = OwnerCache()
+        self._pubsub: Any = None
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -207,7 +210,7 @@ class RedisCoordinator:
         self._hall = hall
         self.queues.rooms = list(hall.lobby.rooms)
         await self._heartbeat()
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self.key(f"p:{self.process}"))
         loop = asyncio.get_running_loop()
         lobby = hall.lobby
@@ -231,10 +234,12 @@ class RedisCoordinator:
             for lease in list(self._hall.lobby.leases.values()):
                 await self.release(lease)  # a clean stop: the others adopt at once
         await self.keys.close()
+        if self._pubsub is not None:
+            await self._pubsub.aclose()
         await self.redis.delete(self.key(f"alive:{self.process}"),
                                 self.key(f"count:{self.process}"))
         await self.redis.srem(self.key("procs"), self.process)
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)  # it was given its pool
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -348,8 +353,22 @@ class RedisCoordinator:
         return [t for t, h in zip(table_ids, held, strict=True) if h is None]
 
     async def _owner(self, table_id: str) -> str | None:
-        held = await self.redis.get(self.key(f"lease:{table_id}"))
-        return None if held is None else str(held).split(" ", 1)[0]
+        """The process holding the table's lease, remembered until the lease may lapse
+        (``owners``)."""
+        known = self._owners.get(table_id)
+        if known is not None:
+            return known
+        read_at = time.monotonic()
+        key = self.key(f"lease:{table_id}")
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(key)
+            pipe.pttl(key)
+            held, ttl = await pipe.execute()  # one round trip
+        if held is None:
+            return None
+        owner = str(held).split(" ", 1)[0]
+        self._owners.put(table_id, owner, read_at, int(ttl))
+        return owner
 
     # -- routing -----------------------------------------------------------------------
 
@@ -358,8 +377,28 @@ class RedisCoordinator:
                                             message.model_dump_json()))
 
     async def forward(self, call: TableCall) -> None:
+        """Run ``call`` at the table's owner and raise its refusal, if any.
+
+        An owner remembered from an earlier call that is gone (nobody on its
+        channel) or no longer runs the table (it answers ``moved``) has not
+        applied the call: the owner is looked up again and asked once more. A call
+        that timed out is not sent again (it may have been applied).
+        """
+        cached = self._owners.get(call.table) is not None
+        reply = await self._call_owner(call)
+        if cached and (reply is None or reply.moved):
+            reply = await self._call_owner(call)
+        if reply is None:
+            raise ProtocolError("busy", f"table {call.table} is moving to another server: "
+                                "try again")
+        if reply.code is not None:
+            raise ProtocolError(reply.code, reply.message, reply.readings)
+
+    async def _call_owner(self, call: TableCall) -> CallReply | None:
+        """The owner's reply; None if nobody was listening on the owner's channel."""
         owner = await self._owner(call.table)
         if owner is None or owner == self.process:
+            self._owners.forget(call.table)
             raise await self._missing(call.table)
         self._ids += 1
         call = call.model_copy(update={"id": self._ids, "reply_to": self.process})
@@ -367,16 +406,18 @@ class RedisCoordinator:
         self._calls[call.id] = future
         try:
             if not await self.publish(owner, call):
-                raise ProtocolError("busy", f"table {call.table} is moving to another "
-                                    "server: try again")
+                self._owners.forget(call.table)
+                return None
             reply = await asyncio.wait_for(future, CALL_SECONDS)
         except TimeoutError:
+            self._owners.forget(call.table)
             raise ProtocolError("busy", f"table {call.table}'s server did not answer: "
                                 "try again") from None
         finally:
             self._calls.pop(call.id, None)
-        if reply.code is not None:
-            raise ProtocolError(reply.code, reply.message, reply.readings)
+        if reply.moved:
+            self._owners.forget(call.table)
+        return reply
 
     async def _listen(self, pubsub: Any) -> None:
         async for raw in pubsub.listen():
@@ -396,8 +437,8 @@ class RedisCoordinator:
                 if future is not None and not future.done():
                     future.set_result(message)
             case Deliver(items=items):
-                for player, msg in items:
-                    self.connections.send(player, msg)
+                for player, text in items:
+                    self.connections.send_text(player, text)
             case Supersede(player=player, conn=conn):
                 self.connections.supersede(player, conn)
             case Close(player=player, code=code, reason=reason):
@@ -422,14 +463,16 @@ class RedisCoordinator:
 
     async def _run_call(self, call: TableCall) -> None:
         assert self._hall is not None
-        reply = CallReply(id=call.id)
-        try:
-            if call.table not in self._hall.lobby.tables:
-                raise await self._missing(call.table)
-            await self._hall.lobby.run_call(call)
-        except ProtocolError as exc:
-            reply = CallReply(id=call.id, code=exc.code, message=str(exc),
-                              readings=exc.readings)
+        if call.table not in self._hall.lobby.tables:
+            missing = await self._missing(call.table)
+            reply = CallReply(id=call.id, code=missing.code, message=str(missing), moved=True)
+        else:
+            reply = CallReply(id=call.id)
+            try:
+                await self._hall.lobby.run_call(call)
+            except ProtocolError as exc:
+                reply = CallReply(id=call.id, code=exc.code, message=str(exc),
+                                  readings=exc.readings)
         if call.id:
             await self.publish(call.reply_to, reply)
 
@@ -454,13 +497,18 @@ class RedisCoordinator:
             return [table_id]
         return []
 
-    async def presence_of(self, players: list[str]) -> dict[str, str]:
-        """The process each of ``players`` is connected to, if it is alive."""
+    async def connected_at(self, players: list[str]) -> dict[str, str]:
+        """The process each of ``players``' presence key names, alive or not (a message
+        published to a dead process's channel reaches nobody, as it would have)."""
         if not players:
             return {}
         held = await self.redis.mget([self.key(f"presence:{p}") for p in players])
-        where = {p: str(h).split(" ", 1)[0]
-                 for p, h in zip(players, held, strict=True) if h is not None}
+        return {p: str(h).split(" ", 1)[0]
+                for p, h in zip(players, held, strict=True) if h is not None}
+
+    async def presence_of(self, players: list[str]) -> dict[str, str]:
+        """The process each of ``players`` is connected to, if it is alive."""
+        where = await self.connected_at(players)
         processes = sorted(set(where.values()))
         if not processes:
             return {}

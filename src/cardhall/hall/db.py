@@ -157,8 +157,11 @@ class Database:
         log = None
         if engine.dialect.name == "postgresql":  # connects when the log first writes
             log = make_engine(url, **{**kwargs, "pool": 1, "max_overflow": 0})
+        reading: dict[str, Any] = {READ_ONLY: True}
+        if log is not None:  # PostgreSQL: see ``read``
+            reading["isolation_level"] = "AUTOCOMMIT"
         return cls(engine, async_sessionmaker(engine, expire_on_commit=False),
-                   async_sessionmaker(engine.execution_options(**{READ_ONLY: True}),
+                   async_sessionmaker(engine.execution_options(**reading),
                                       expire_on_commit=False), log)
 
     @asynccontextmanager
@@ -172,8 +175,15 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        """A transaction that only reads: it sees one snapshot and writes nothing (on
-        SQLite it takes no write lock, so it never waits for the writers)."""
+        """Work that only reads, each statement on one snapshot (on SQLite a deferred
+        transaction: it takes no write lock, so it never waits for the writers).
+
+        On PostgreSQL it runs in autocommit: under READ COMMITTED a transaction gives
+        each statement a snapshot of its own anyway, so ``BEGIN`` and ``COMMIT`` around
+        the hall's reads (one statement each) were two round trips that bought nothing,
+        and a game's start reads balances and names several times. Work that needs
+        one snapshot across statements, or reads before it writes, uses
+        ``transaction()``."""
         async with (self.readers or self.sessions)() as session, session.begin():
             yield session
 

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from cardhall.hall.messages import ErrorCode, ServerMessage
+from cardhall.hall.messages import ErrorCode
 
 #: The table commands another process may ask of a table's owner.
 CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
@@ -48,13 +48,22 @@ class CallReply(_Peer):
     code: ErrorCode | None = None  # None: done
     message: str = ""
     readings: list[str] | None = None  # ProtocolError.readings
+    #: The table is not run here (any more): the caller looks its owner up again.
+    moved: bool = False
 
 
 class Deliver(_Peer):
-    """Messages for players whose connection this process holds, in the order sent."""
+    """Messages for players whose connection this process holds, in the order sent.
+
+    Each is (player, the message's JSON as his client gets it): serialized once, by the
+    process that made it, and written to the socket as it came. Parsing and validating a
+    ``state`` (its view, its legal actions) only to serialize it again cost the receiving
+    process more than the sending one's work on it; both are hall processes of one
+    version, and what the client receives is still a message the sender validated.
+    """
 
     type: Literal["deliver"] = "deliver"
-    items: list[tuple[str, Annotated[ServerMessage, Field(discriminator="type")]]]
+    items: list[tuple[str, str]]
 
 
 class Supersede(_Peer):

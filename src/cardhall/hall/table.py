@@ -35,8 +35,8 @@ from cardhall.hall.errors import Fenced
 from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
 from cardhall.hall.outbox import Outbox
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase, TableStore
-from cardhall.hall.spectator import spectator_view
 from cardhall.hall.timers import decision_seconds
+from cardhall.hall.views import Views
 
 log = logging.getLogger("cardhall.hall.table")
 
@@ -79,6 +79,7 @@ class Table:
         self.phase = TablePhase.WAITING
         self.dropped = False  # closed because another process owns the table now
         self.game: GameState | None = None
+        self.views = Views()  # of the game's current state, for its messages and timer
         self.game_id: str | None = None
         self.deadline: int | None = None  # ms since the epoch
         self.queue: asyncio.Queue[Command] = asyncio.Queue(QUEUE_LIMIT)
@@ -522,7 +523,7 @@ class Table:
         acting = game.acting
         waiting_humans = [s for s in acting if not self._machine_seat(s)]
         if waiting_humans:
-            view = game.observe(waiting_humans[0])
+            view = self.views.of(game, waiting_humans[0])
             seconds = decision_seconds(self.room.turn_seconds, view)
             self.deadline = int((time.time() + seconds) * 1000)
             token = (self.game_id, self.seq)
@@ -557,31 +558,32 @@ class Table:
     def _audience(self) -> list[str]:
         return [*self.humans(), *self.watchers]
 
-    def state_for(self, player: str) -> State:
-        """The ``state`` message for one player (or a watcher: seat -1, public view)."""
+    def state_for(self, player: str, players: list[SeatInfo] | None = None) -> State:
+        """The ``state`` message for one player (or a watcher: seat -1, public view);
+        ``players``: the seats as ``seat_infos`` gives them now (one list for every
+        message of a change)."""
         seat = self.seat_of(player)
         view = None
         if self.game is not None:
-            view = self.game.observe(seat) if seat is not None else self._public_view()
+            view = self.views.of(self.game, seat) if seat is not None else \
+                self.views.public(self.game)
         phase = {TablePhase.PLAYING: "playing", TablePhase.BETWEEN: "between"}.get(
             self.phase, "waiting")
         return State(table=self.id, room=self.room.id, game=self.game_id, seq=self.seq,
                      seat=-1 if seat is None else seat, view=view, deadline=self.deadline,
-                     players=self.seat_infos(), phase=phase,  # type: ignore[arg-type]
+                     players=players or self.seat_infos(),
+                     phase=phase,  # type: ignore[arg-type]
                      code=self.code, owner=self.owner)
-
-    def _public_view(self) -> dict[str, Any]:
-        assert self.game is not None
-        return spectator_view([self.game.observe(s) for s in range(len(self.seats))])
 
     def _send_state(self, player: str) -> None:
         self.outbox.send(player, self.state_for(player))
 
     def _broadcast(self) -> None:
+        players = self.seat_infos()
         for player in self._audience():
             if player in self.humans() and not self.seats[self.seat_of(player) or 0].connected:
                 continue
-            self._send_state(player)
+            self.outbox.send(player, self.state_for(player, players))
 
     # -- timers ------------------------------------------------------------------------
 

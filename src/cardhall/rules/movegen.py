@@ -30,7 +30,7 @@ from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
     from cardhall.rules.ruleset import RuleSet
-    from cardhall.rules.wild import Head, KickerSet, Side, Spelt
+    from cardhall.rules.wild import Head, KickerSet, Side
 
 START, LENGTH, SECOND, KICKERS = 6, 10, 14, 18
 _CHAIN_MASK = (1 << (CHAIN_TOP + 1)) - 1
@@ -71,8 +71,6 @@ class MoveGen:
         #: ``_decode``'s parts: main part and subkey by the code's head, kickers by theirs.
         self._mains: dict[int, tuple[tuple[Rank, ...], Rank]] = {}
         self._kicker_sets: dict[int, tuple[Rank, ...]] = {}
-        #: The wildcard game's realised plays of a code and their texts (``wild.moves``'s memo).
-        self.wild_plays: dict[tuple[int, int, int, int], Spelt] = {}
         #: A main part / kicker set as wild cards realise it (``wild._sides``).
         self.wild_mains: dict[tuple[int, ...], tuple[Side, ...]] = {}
         self.wild_kickers: dict[tuple[int, ...], tuple[Side, ...]] = {}
@@ -123,9 +121,12 @@ class MoveGen:
             need = self._needs[code] = tuple(counts.items())
         return need
 
-    def room(self, natural: Sequence[int], budget: int) -> Room:
-        """The wildcard filter of ``codes``: ``budget`` wild cards on top of ``natural``."""
-        return Room(natural, budget, self._widest)
+    def room(self, natural: Sequence[int], budget: int, held: Sequence[int]) -> Room:
+        """The wildcard filter of ``codes``: ``budget`` wild cards on top of ``natural``;
+        ``held`` is the hand itself, its wild cards at their own rank."""
+        if type(held) is not tuple:
+            held = tuple(held)
+        return Room(natural, budget, self._widest, self._hands.get(held) or self._scan(held))
 
     def play(self, code: int) -> Play:
         play = self._plays.get(code)
@@ -305,7 +306,10 @@ class MoveGen:
                         if left >= 0 and room.kicker_short(code >> KICKERS) <= left:
                             out.append(code)
                 else:
-                    kicks: Sequence[int] = self._kicker_codes(i, p, n, chain << s, hand)
+                    # W6: single kickers are never substitutes, so they are the hand's
+                    # own cards (a wild card among them plays its own rank).
+                    kicks: Sequence[int] = self._kicker_codes(
+                        i, p, n, chain << s, room.held if p.single_kickers else hand)
                     left = budget - short
                     # A kicker set lacks at most its own cards: past that, every one fits.
                     if left < n * (unit - width):
@@ -427,11 +431,13 @@ class Room:
     kind; a kicker set's shortfall is read from its packed counts at once.
     """
 
-    __slots__ = ("_have", "_kicker_shorts", "budget", "short")
+    __slots__ = ("_have", "_kicker_shorts", "budget", "held", "short")
 
-    def __init__(self, natural: Sequence[int], budget: int, widths: int) -> None:
+    def __init__(self, natural: Sequence[int], budget: int, widths: int, held: _Hand) -> None:
         self.budget = budget
-        self.short = [[max(0, w - k) for k in natural] for w in range(widths + 1)]
+        #: The hand as it is (its wild cards at their own rank): where single kickers come from.
+        self.held = held
+        self.short = [list(map(_DEFICITS[w].__getitem__, natural)) for w in range(widths + 1)]
         # One pack: at most 4 of a rank, so 4 bits a rank hold it.
         self._have = sum(natural[r] << (4 * r) for r in range(NUM_RANKS))
         self._kicker_shorts: dict[int, int] = {}
@@ -469,4 +475,6 @@ class Room:
 
 
 _ONES = sum(1 << (4 * r) for r in range(NUM_RANKS))
+#: ``_DEFICITS[w][k]``: what ``k`` cards of a rank lack to make ``w`` of a kind.
+_DEFICITS = [tuple(max(0, w - k) for k in range(17)) for w in range(17)]
 _EIGHTS = _ONES << 3

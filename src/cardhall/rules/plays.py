@@ -11,10 +11,12 @@ cards actually played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cardhall.cards import RANK_CHARS, Rank, format_ranks
+from cardhall.rules.frozen import maker
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,29 +90,7 @@ def _text(main: tuple[Rank, ...], kickers: tuple[Rank, ...]) -> str:
     return f"{text}+{format_ranks(kickers)}" if kickers else text
 
 
-def new_play(kind: str, key: Rank, length: int, main: tuple[Rank, ...],
-             kickers: tuple[Rank, ...], tier: int, subkey: Rank,
-             as_main: tuple[Rank, ...] | None, as_kickers: tuple[Rank, ...] | None) -> Play:
-    """``Play(kind, key, ...)`` with every field given, for the generators' hot loops.
-
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``;
-    this writes the slots directly, which costs about half as much (a wildcard lead
-    makes thousands of new plays, and the play was the largest part of each). The
-    object is the same: equal, hashed and frozen alike (``tests/rules/test_plays.py``).
-    """
-    play = _new(Play)
-    _kind(play, kind)
-    _key(play, key)
-    _length(play, length)
-    _main(play, main)
-    _kickers(play, kickers)
-    _tier(play, tier)
-    _subkey(play, subkey)
-    _as_main(play, as_main)
-    _as_kickers(play, as_kickers)
-    return play
-
-
-_new = object.__new__
-_kind, _key, _length, _main, _kickers, _tier, _subkey, _as_main, _as_kickers = (
-    getattr(Play, f.name).__set__ for f in fields(Play))
+#: ``Play(kind, key, ...)`` with every field given, for the generators' hot loops
+#: (``rules.frozen``: a wildcard lead makes thousands of new plays).
+new_play: Callable[[str, Rank, int, tuple[Rank, ...], tuple[Rank, ...], int, Rank,
+                    tuple[Rank, ...] | None, tuple[Rank, ...] | None], Play] = maker(Play)

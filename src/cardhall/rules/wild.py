@@ -22,13 +22,12 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement, compress, product
 from typing import TYPE_CHECKING
 
-from cardhall.cards import SMALL_JOKER, TWO, Rank, format_ranks
+from cardhall.cards import NUM_RANKS, RANK_CHARS, SMALL_JOKER, TWO, Rank, format_ranks
 from cardhall.rules import climb
 from cardhall.rules.movegen import HEAD_MASK, KICKERS
 from cardhall.rules.plays import Play, new_play
 
 if TYPE_CHECKING:
-    from cardhall.rules.movegen import MoveGen
     from cardhall.rules.ruleset import RuleSet
 
 SOFT, HARD, PURE = 1, 2, 3
@@ -42,13 +41,12 @@ _Part = tuple[Rank, int, int]
 #: single kickers.
 Head = tuple[str, Rank, int, int, Rank, tuple[Rank, ...], tuple["_Part", ...], int, int, int,
              str, bool]
-#: A kicker set as substitution sees it (``_kicker_set``): cards, parts, size, ``+`` text.
-KickerSet = tuple[tuple[Rank, ...], tuple["_Part", ...], int, str]
+#: A kicker set as substitution sees it (``_kicker_set``): cards, parts, size, ``+`` text,
+#: and itself as the one side natural single kickers realise to.
+KickerSet = tuple[tuple[Rank, ...], tuple["_Part", ...], int, str, tuple["Side", ...]]
 #: A main part or kicker set as the wild cards realise it: wild cards spent, the cards,
 #: their text (a kicker set's after its ``+``).
 Side = tuple[int, tuple[Rank, ...], str]
-#: Plays and their texts (``spelt_moves``).
-Spelt = tuple[tuple[Play, ...], tuple[str, ...]]
 #: A way to cover a play (``_uses``): wild cards per part, their sum, the nonzero (part, count).
 _Way = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]]
 
@@ -124,7 +122,8 @@ def _kicker_set(kickers: tuple[Rank, ...], singles: bool) -> KickerSet:
     """
     parts = tuple((r, k, 0 if singles else k - 1)
                   for r, k in ((r, kickers.count(r)) for r in dict.fromkeys(kickers)))
-    return kickers, parts, len(kickers), "+" + format_ranks(kickers)
+    text = "+" + format_ranks(kickers)
+    return kickers, parts, len(kickers), text, ((0, kickers, text),)
 
 
 def _uses(parts: tuple[_Part, ...], short: int, wild: Rank,
@@ -190,63 +189,6 @@ def _vectors(ranges: list[range], budget: int) -> list[tuple[int, ...]]:
     return found
 
 
-def _realise_code(gen: MoveGen, code: int, head: Head, kick: KickerSet | None, short: int,
-                  wild: Rank, spend: int) -> Spelt:
-    """The plays of a natural play (move ``code``: ``head`` and ``kick``) with at most
-    ``spend`` wild cards, and their texts.
-
-    A play's main part and its kickers never share a rank, so a way to cover it is
-    a way to cover the main part and one to cover the kickers (``_uses``' order is
-    the main part's ways, each with the kickers' in turn), and each side is
-    realised and spelt once (``_sides``) for every play it comes back in: a main
-    part comes back beside dozens of kicker sets, a kicker set beside many main parts.
-    """
-    kind, rank, length, tier, subkey, main, parts, _, mask, size, text, singles = head
-    key: tuple[int, ...] = (wild, code & HEAD_MASK, short & mask, spend)
-    mains = gen.wild_mains.get(key)
-    if mains is None:
-        mains = _sides(gen.wild_mains, key, main, parts, short, wild, spend, "")
-    kickers = _NO_KICKERS
-    kicks: tuple[Rank, ...] = ()
-    # W3: wild cards alone stand for themselves, so a play made only of them must be
-    # all of the wild rank: one rank only, the wild one.
-    alone = len(parts) == 1 and parts[0][0] == wild
-    if kick is not None:
-        kicks, kick_parts, kick_size, kick_text = kick
-        size += kick_size
-        text += kick_text
-        alone = False
-        key = (wild, code >> KICKERS, short & ~mask, spend, singles)
-        found = gen.wild_kickers.get(key)
-        kickers = found if found is not None else _sides(
-            gen.wild_kickers, key, kicks, kick_parts, short, wild, spend, "+")
-    bomb = kind == "bomb"
-    as_text = "=" + text
-    plays: list[Play] = []
-    texts: list[str] = []
-    for in_main, new_main, main_text in mains:
-        for in_kickers, new_kickers, kickers_text in kickers:
-            n_wild = in_main + in_kickers
-            if n_wild > spend:
-                continue
-            if not n_wild:
-                plays.append(gen.play(code))
-                texts.append(text)
-                continue
-            if n_wild == size:
-                if not alone:
-                    continue
-                if bomb:
-                    plays.append(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
-                    texts.append(main_text + as_text)
-                    continue
-            plays.append(new_play(kind, rank, length, new_main, new_kickers,
-                                  (SOFT if in_main else HARD) if bomb else tier, subkey,
-                                  main, kicks))
-            texts.append(main_text + kickers_text + as_text)
-    return tuple(plays), tuple(texts)
-
-
 def _sides(memo: dict[tuple[int, ...], tuple[Side, ...]], key: tuple[int, ...],
            cards: tuple[Rank, ...], parts: tuple[_Part, ...], short: int, wild: Rank,
            spend: int, head: str) -> tuple[Side, ...]:
@@ -258,7 +200,7 @@ def _sides(memo: dict[tuple[int, ...], tuple[Side, ...]], key: tuple[int, ...],
     sides = []
     for _, n_wild, subs in _uses(parts, short, wild, spend):
         played = _swap(cards, parts, subs, n_wild, wild)
-        sides.append((n_wild, played, head + format_ranks(played)))
+        sides.append((n_wild, played, head + bytes(played).translate(_CHARS).decode()))
     found = memo[key] = tuple(sides)
     return found
 
@@ -293,58 +235,112 @@ def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> 
 
 def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
                 last: Play | None) -> tuple[list[Play], list[str]]:
-    """``moves`` and each play's text (``RuleSet.spelt_moves``)."""
+    """``moves`` and each play's text (``RuleSet.spelt_moves``).
+
+    Every natural play of the virtual hand that the wild cards can cover (most
+    cannot: ``movegen.Room``) is realised in every way the rules allow. A play's
+    main part and its kickers never share a rank, so a way to cover it is a way to
+    cover the main part and one to cover the kickers (``_uses``' order is the main
+    part's ways, each with the kickers' in turn), and each side is realised and
+    spelt once (``_sides``) for every play it comes back in: the codes of one main
+    part come in a row, one per kicker set beside it, and a kicker set comes back
+    beside many main parts. What a side realises to depends only on its shortfall at
+    each rank and on the wild cards to spend, which many hands share. The plays
+    themselves are made afresh: two thirds of them are never asked for again (a
+    memo of them cost more than it saved, and its objects slowed the collector).
+    """
     budget = counts[wild]
     base = list(counts)
     base[wild] = 0
     virtual = list(base)
     for r in range(TWO + 1):
         virtual[r] = min(base[r] + budget, _PACK_COPIES)
-    out: list[Play] = []
-    out_texts: list[str] = []
     gen = rs.gen
-    memo, heads, kicker_sets = gen.wild_plays, gen.wild_heads, gen.wild_kicker_sets
-    for table in (memo, heads, kicker_sets):
+    heads, kicker_sets = gen.wild_heads, gen.wild_kicker_sets
+    main_memo, kicker_memo = gen.wild_mains, gen.wild_kickers
+    for table in (heads, kicker_sets, main_memo, kicker_memo):
         if len(table) > _MEMO_LIMIT:
             table.clear()
-    room = gen.room(base, budget)
-    # Only plays the wild cards can cover (most plays of the virtual hand cannot).
+    room = gen.room(base, budget, counts)
+    shortfall = room.shortfall
+    wild_nibble = 15 << (4 * wild)
+    plays: list[Play] = []
+    texts: list[str] = []
+    play, spell = plays.append, texts.append
+    at = -1  # the head (main part) of the codes in hand, and what it needs:
+    kind, rank, length, tier, subkey, main, parts, packed, mask, main_size, main_text, \
+        singles = _NO_HEAD
+    alone = bomb = False
+    mains = _NO_KICKERS
     for code in gen.codes(virtual, last, filter_bombs=False, room=room):
-        # What a natural play realises to depends only on its shortfall at each rank
-        # and on the wild cards there are (see ``_uses``), which many hands share; what
-        # substitution needs of it, on its main part and its kicker set, which many
-        # codes share. More wild cards than the play has cards change nothing.
-        head = heads.get(code & HEAD_MASK)
-        if head is None:
-            natural = gen.play(code)
-            head = heads[code & HEAD_MASK] = _head(natural, natural.kind in rs.single_kicker_kinds)
-        size, packed = head[9], head[7]
-        kick = None
+        if code & HEAD_MASK != at:
+            at = code & HEAD_MASK
+            head = heads.get(at)
+            if head is None:
+                natural = gen.play(code)
+                head = heads[at] = _head(natural, natural.kind in rs.single_kicker_kinds)
+            kind, rank, length, tier, subkey, main, parts, packed, mask, main_size, \
+                main_text, singles = head
+            main_short = shortfall(packed)
+            # A main part's ways never spend more wild cards than it has cards.
+            key: tuple[int, ...] = (wild, at, main_short, min(budget, main_size))
+            found = main_memo.get(key)
+            mains = found if found is not None else _sides(
+                main_memo, key, main, parts, main_short, wild, key[3], "")
+            # W3: wild cards alone stand for themselves, so a play made only of them
+            # must be all of the wild rank: one rank only, the wild one.
+            alone = len(parts) == 1 and parts[0][0] == wild
+            bomb = kind == "bomb"
         packed_kickers = code >> KICKERS
         if packed_kickers:
-            assert not packed_kickers & head[8], code  # the generators keep the sides apart
-            kick_key = packed_kickers << 1 | head[11]
-            kick = kicker_sets.get(kick_key)
+            assert not packed_kickers & mask, code  # the generators keep the sides apart
+            kick = kicker_sets.get(packed_kickers << 1 | singles)
             if kick is None:
-                kick = kicker_sets[kick_key] = _kicker_set(gen.play(code).kickers, head[11])
-            size += kick[2]
-            packed += packed_kickers
-        spend = budget if budget < size else size
-        short = room.shortfall(packed)
-        key = (wild, code, short, spend)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = _realise_code(gen, code, head, kick, short, wild, spend)
-        plays, texts = found
-        if last is None:
-            out.extend(plays)
-            out_texts.extend(texts)
+                kick = kicker_sets[packed_kickers << 1 | singles] = _kicker_set(
+                    gen.play(code).kickers, singles)
+            kicks, kick_parts, kick_size, kick_text, as_kickers = kick
+            size = main_size + kick_size
+            spend = budget if budget < size else size
+            if singles and not packed_kickers & wild_nibble:
+                kickers = as_kickers  # W6: held, as ``room`` lists them, and played as they are
+            else:
+                kick_short = shortfall(packed_kickers)
+                key = (wild, packed_kickers, kick_short, spend, singles)
+                found = kicker_memo.get(key)
+                kickers = found if found is not None else _sides(
+                    kicker_memo, key, kicks, kick_parts, kick_short, wild, spend, "+")
+            text = main_text + kick_text
+            by_wilds_alone = False
         else:
-            for p, text in zip(plays, texts, strict=True):
-                if climb.ladder_beats(p, last):
-                    out.append(p)
-                    out_texts.append(text)
-    return out, out_texts
+            kicks, kickers, text, by_wilds_alone = (), _NO_KICKERS, main_text, alone
+            size = main_size
+            spend = budget if budget < size else size
+        as_text = "=" + text
+        for in_main, new_main, main_spelt in mains:
+            for in_kickers, new_kickers, kickers_spelt in kickers:
+                n_wild = in_main + in_kickers
+                if n_wild > spend:
+                    continue
+                if not n_wild:
+                    play(gen.play(code))
+                    spell(text)
+                    continue
+                if n_wild == size:
+                    if not by_wilds_alone:
+                        continue
+                    if bomb:
+                        play(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
+                        spell(main_spelt + as_text)
+                        continue
+                play(new_play(kind, rank, length, new_main, new_kickers,
+                              (SOFT if in_main else HARD) if bomb else tier, subkey,
+                              main, kicks))
+                spell(main_spelt + kickers_spelt + as_text)
+    if last is None:
+        return plays, texts
+    beats = climb.ladder_beats
+    kept = [i for i, p in enumerate(plays) if beats(p, last)]
+    return [plays[i] for i in kept], [texts[i] for i in kept]
 
 
 _MEMO_LIMIT = 1 << 17
@@ -353,8 +349,11 @@ _WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[_Way, ...]] = {}
 _NO_KICKERS: tuple[Side, ...] = ((0, (), ""),)
 #: ``(w,) * n`` by wild rank ``w`` and count ``n`` (one pack: at most four wild cards).
 _WILDS = [[(w,) * n for n in range(_PACK_COPIES + 1)] for w in range(TWO + 1)]
-#: ``(w,) * n`` by wild rank ``w`` and count ``n`` (one pack: at most four wild cards).
-_WILDS = [[(w,) * n for n in range(_PACK_COPIES + 1)] for w in range(TWO + 1)]
+#: Rank to its character, for ``bytes.translate`` (an ascending tuple of ranks spelt at C
+#: speed: a realised side's text, ``format_ranks`` of what it plays).
+_CHARS = bytes.maketrans(bytes(range(NUM_RANKS)), RANK_CHARS.encode())
+#: No head yet (``spelt_moves`` reads one from the first code).
+_NO_HEAD: Head = ("", 0, 0, 0, -1, (), (), 0, 0, 0, "", False)
 
 
 def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:

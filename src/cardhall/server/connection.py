@@ -133,6 +133,10 @@ class Connection:
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; a full queue closes the connection as too slow."""
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, text: str) -> None:
+        """``send`` of a message already serialized (by another process: ``Deliver``)."""
         if self._close is not None:
             return
         if len(self._out) >= SEND_QUEUE:
@@ -140,7 +144,7 @@ class Connection:
             self._out.clear()
             self.close(CLOSE_TOO_SLOW, "too slow: reconnect for the full state")
             return
-        self._out.append((message.model_dump_json(), time.perf_counter()))
+        self._out.append((text, time.perf_counter()))
         self._wake.set()
 
     def error(self, code: ErrorCode, message: str, readings: list[str] | None = None) -> None:
@@ -202,6 +206,11 @@ class Registry:
         conn = self.by_player.get(player_id)
         if conn is not None:
             conn.send(message)
+
+    def send_text(self, player_id: str, text: str) -> None:
+        conn = self.by_player.get(player_id)
+        if conn is not None:
+            conn.send_text(text)
 
     def holds(self, player_id: str) -> bool:
         return player_id in self.by_player

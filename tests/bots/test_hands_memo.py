@@ -1,0 +1,92 @@
+"""The split search's memo holds plain numbers, and the split is read back from them.
+
+Each state's worth and its path link (the move taken, the state it leads to)
+are stored as a float and an int, which the garbage collector never tracks,
+so a search makes it collect no sooner; ``plan`` reads the split back from the
+links, and must find the hand's own cards in it, the same split whatever
+other hands the memo was filled by, before and after the memo is cleared.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardhall import rules
+from cardhall.bots import hands
+from cardhall.bots.hands import Planner
+from cardhall.bots.mirror import MirrorPlanner
+
+VARIANTS = ("ddz3", "ddz4", "ddz_emperor", "baohuang")
+
+
+def _hand(rs: rules.RuleSet, cards: Sequence[int]) -> list[int]:
+    deck = [r for r, n in enumerate(rs.limits) for _ in range(n)]
+    counts = [0] * len(rs.limits)
+    for i in cards:
+        counts[deck[i % len(deck)]] += 1
+    return counts
+
+
+def _cards(planner: Planner, counts: Sequence[int]) -> list[int]:
+    return sorted(r for g in planner.plan(counts).groups for r in g.cards)
+
+
+def test_a_search_allocates_nothing_the_collector_tracks() -> None:
+    rs = rules.get("ddz_emperor")
+    hand = _hand(rs, range(1, 69, 2))
+    Planner(rs).worth(hand)  # the move tables and slot caches it needs, made once per rule set
+    planner = Planner(rs)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        before = gc.get_count()[0]
+        planner.worth(hand)
+        made = gc.get_count()[0] - before
+    finally:
+        if enabled:
+            gc.enable()
+    assert len(planner._memo) > 5000  # a tuple per state would have counted that many
+    assert made < 10
+    assert not gc.is_tracked(planner._memo) and not gc.is_tracked(planner._path)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(VARIANTS), st.lists(st.integers(0, 999), min_size=1, max_size=34),
+       st.lists(st.integers(0, 999), min_size=1, max_size=34))
+def test_the_split_read_back_holds_the_hand_whatever_else_was_searched(
+        variant: str, cards: list[int], other: list[int]) -> None:
+    rs = rules.get(variant)
+    hand, before = _hand(rs, cards), _hand(rs, other)
+    fresh = Planner(rs)
+    split = fresh.plan(hand)
+    assert _cards(fresh, hand) == sorted(r for r, n in enumerate(hand) for _ in range(n))
+    shared = Planner(rs)
+    shared.plan(before)  # states the hand's search meets again, links written by another
+    assert shared.plan(hand) == split
+    assert shared.worth(hand) == split.worth
+
+
+def test_the_split_survives_the_memo_being_cleared(monkeypatch: pytest.MonkeyPatch) -> None:
+    rs = rules.get("ddz3")
+    hand = _hand(rs, range(0, 51, 3))  # a dealt hand of 17: some hundred states
+    fresh = Planner(rs)
+    split = fresh.plan(hand)
+    monkeypatch.setattr(hands, "MEMO_LIMIT", len(fresh._memo) // 3)  # cleared mid-search
+    small = Planner(rs)
+    assert small.plan(hand) == split
+    assert len(small._memo) <= len(fresh._memo) // 3 + 1
+    assert len(small._path) <= len(small._memo)
+
+
+def test_more_moves_than_a_link_numbers_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Fresh(MirrorPlanner):
+        tables = "/test-link-bits"  # move tables of its own, numbered from 0
+
+    monkeypatch.setattr(hands, "LINK_BITS", 3)
+    with pytest.raises(OverflowError, match="more moves than a path link numbers"):
+        Fresh(rules.get("ddz3")).worth(_hand(rules.get("ddz3"), range(0, 54, 3)))
