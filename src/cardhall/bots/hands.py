@@ -312,7 +312,7 @@ class Planner:
         top = (h.bit_length() - 1) // FIELD
         have = (h >> (FIELD * top)) & MASK
         best, choice, follow, first = _NO, -1, 0, -1
-        expand = self._expand
+        expand, look, shifted = self._expand, memo.get, slots << SLOT_SHIFT
         held = h | GUARD
         guard = GUARD
         slot_infos = SLOT_INFO
@@ -328,11 +328,11 @@ class Planner:
                     break  # this play is not in hand, nor any after it in the family
                 rest = h - delta
                 for worth, opens, unit, ride_worth, move, kicker, size, index in group:
-                    opened = slots
+                    opened = shifted  # the slot counters of the state it leads to, in place
                     if opens:
                         info = slot_infos.get(slots + opens) or slot_info(slots + opens)
                         if info[0]:
-                            opened = slots + opens
+                            opened = (slots + opens) << SLOT_SHIFT
                             if info[2]:
                                 if cards < 0:
                                     cards = card_count(h)
@@ -342,8 +342,8 @@ class Planner:
                                     info[1] > ((rest + deep_add) & guard).bit_count() * per_rank:
                                 opened = -1
                     if opened >= 0:
-                        nxt = rest | (opened << SLOT_SHIFT)
-                        hit = memo.get(nxt)
+                        nxt = rest | opened
+                        hit = look(nxt)
                         value = worth + (hit if hit is not None else expand(nxt))
                         if value > best or (value == best and index < first):
                             best, choice, follow, first = value, move, nxt, index
@@ -361,7 +361,7 @@ class Planner:
                     if info[1] and info[1] > ((rest + deep_add) & guard).bit_count() * per_rank:
                         continue
                     nxt = rest | (left << SLOT_SHIFT)
-                    hit = memo.get(nxt)
+                    hit = look(nxt)
                     value = ride_worth + (hit if hit is not None else expand(nxt))
                     if value > best or (value == best and index + 1 < first):
                         best, choice, follow, first = value, kicker, nxt, index + 1

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cardhall.bots import setup, trick_plan, wild_worth
+from cardhall.bots import set_answers, setup, trick_plan, wild_worth
 from cardhall.bots.base import Bot, BotError, Observation, bare
 from cardhall.bots.hands import Planner
 from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_below
@@ -173,8 +173,7 @@ class Policy:
             return False, False
         most = max(against)
         if self.rs.comparison == "sets":
-            answers = self.rs.moves(pool, play)
-            return any(p.size <= most for p in answers), False
+            return set_answers.count(self.rs, pool, play, most) > 0, False
         kind = bomb = False
         gen = self.rs.gen
         for code in gen.codes(pool, play):
@@ -197,7 +196,7 @@ class Policy:
         """How many plays of its own kind the opponents might beat ``play`` with (pooled)."""
         most = max((view.counts[s] for s in view.against()), default=0)
         if self.rs.comparison == "sets":
-            return sum(1 for p in self.rs.moves(pool, play) if p.size <= most)
+            return set_answers.count(self.rs, pool, play, most)
         gen = self.rs.gen
         return sum(1 for code in gen.codes(pool, play)
                    if gen.play(code).size <= most and (play.tier or not gen.play(code).tier))
@@ -257,11 +256,14 @@ class Policy:
         return picked
 
     def bossless(self, view: View, plays: list[Play], pool: Counts) -> bool:
-        """Whether no play of the hand is unbeatable, so that no split has a winning line.
+        """Whether no split of the hand has a winning line, seen without a search of it.
 
         So when the opponents can bomb any plain play (a bomb among the unseen
-        cards, no bigger than the hand of one of them), and none of the hand's
-        bombs is beyond all of theirs: cheap, against a search of the hand.
+        cards, no bigger than the hand of one of them): then only the hand's
+        bombs beyond all of theirs are unbeatable, and a line plays every group of
+        the split but one as such bombs. There is none if no bomb is, or if the
+        cards of the ranks no such bomb holds are in no one play of the hand (the
+        split's groups are plays of it): cheap, against a search of the hand.
         """
         most = max((view.counts[s] for s in view.against() if view.counts[s] > 0), default=0)
         plain = next((p for p in plays if not p.tier), None)
@@ -271,8 +273,12 @@ class Policy:
         if not any(gen.play(code).tier and gen.play(code).size <= most
                    for code in gen.codes(pool, plain)):
             return False
-        return all(any(gen.play(code).size <= most for code in gen.codes(pool, p))
-                   for p in plays if p.tier)
+        tops = {r for p in plays if p.tier and not any(
+            gen.play(code).size <= most for code in gen.codes(pool, p)) for r in p.cards}
+        need = [(r, n) for r, n in enumerate(view.hand) if n and r not in tops]
+        total = sum(n for _, n in need)
+        return not tops or not any(p.size >= total and all(p.cards.count(r) >= n for r, n in need)
+                                   for p in plays)
 
     def winning_line(self, view: View, plan: Plan, plays: list[Play], pool: Counts) -> Play | None:
         """If every play of the split but one is unbeatable, the biggest unbeatable one."""
@@ -511,8 +517,7 @@ class Policy:
         clashing: dict[int, list[int]] = {}
         for i, (p, _, bound) in enumerate(candidates):
             worth, riding = self._own(p)
-            held = to_counts(_sorted_cards(p))
-            clash = [r for r in riding if hand[r] - held[r] > 1]
+            clash = [r for r in riding if hand[r] - p.cards.count(r) > 1] if riding else []
             if clash:
                 clashing[i] = clash
             bounds.append(_INF if clash else bound(whole - worth))

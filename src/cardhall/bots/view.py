@@ -298,7 +298,7 @@ def legal_plays(obs: Observation, view: View,
     view whose list is not complete has its plays generated (``generated``).
     For the natural ladder games the plays are regenerated with the fast move
     generator and matched by text (a few microseconds per play); other texts
-    are read one by one.
+    are read one by one, each once per variant (``PlayReader``).
     """
     texts: Sequence[str] = obs.get("legal", ()) if legal is None else legal
     out: dict[str, Play | None] = {}
@@ -316,15 +316,14 @@ def legal_plays(obs: Observation, view: View,
         # Wildcard plays: generating them all (interned, texts remembered) is cheaper
         # than reading each offered text through its substitutions (~20 us a text).
         by_text = _with_texts(rs.moves(view.hand, view.trick))
-    read = reader(view.variant, view.wild) if rs.comparison == "ladder" else None
+    # 保皇's texts are read through the variant's shared reader too: its options (烤牌, 憋6)
+    # change how plays compare, not how a text reads, and a lead offers a hundred texts.
+    read = reader(view.variant, view.wild)
     for text in texts:
         if not text.startswith("play "):
             continue
         known = by_text.get(text)
-        if known is None:
-            arg = text[5:]
-            known = read.read(arg) if read is not None else rs.parse_play(arg)
-        out[text] = known
+        out[text] = known if known is not None else read.read(text[5:])
     return out
 
 
