@@ -44,8 +44,12 @@ def seq(page: Page) -> str:
 
 
 def wait_turn(page: Page) -> str:
-    """Wait until this seat may act or the game is settled: "turn" or "settled"."""
-    page.wait_for_selector(".settle, .controls button", timeout=TURN_MS * 3)
+    """Wait until this seat may act or the game is settled: "turn" or "settled".
+
+    An enabled button, not any: the controls stay drawn, disabled, while an answer is on
+    its way, and in a window where several seats answer at once a state for another
+    seat's answer can come first."""
+    page.wait_for_selector(".settle, .controls button:enabled", timeout=TURN_MS * 3)
     return "settled" if page.locator(".settle").count() else "turn"
 
 
@@ -61,7 +65,7 @@ def take_turn(page: Page) -> str:
     before = seq(page)
     controls = page.locator(".controls")
     done = ""
-    if controls.locator("button").count() == 0:
+    if controls.locator("button:enabled").count() == 0:
         return ""  # the turn went by meanwhile (a window closed): nothing to do
     if controls.locator("#play").count():
         play = controls.locator("#play")
@@ -91,8 +95,8 @@ def take_turn(page: Page) -> str:
             cards.nth(i).click()
         controls.locator("#pick").click()
         done = "pick"
-    elif controls.locator("button.act").count():
-        button = controls.locator("button.act").first
+    elif controls.locator("button.act:enabled").count():
+        button = controls.locator("button.act:enabled").first
         done = button.get_attribute("data-action") or button.get_attribute("data-verb") or "?"
         button.click()
     else:
