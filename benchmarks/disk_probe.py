@@ -77,6 +77,19 @@ class DiskProbe:
         os.close(self.fd)
         self.path.unlink(missing_ok=True)
 
+    def stalled_seconds(self, start: float, seconds: int) -> list[float]:
+        """For each second from ``start`` (wall time), the slowest sync over ``STALL_MS``
+        that was in progress during it (0: none): a stall holds every commit begun while
+        it lasts, so it marks each second it overlaps."""
+        worst = [0.0] * seconds
+        for t, d in self.samples:
+            if d <= STALL_MS:
+                continue
+            first, last = int(t - start), int(t + d / 1000.0 - start)
+            for i in range(max(0, first), min(seconds - 1, last) + 1):
+                worst[i] = max(worst[i], d)
+        return worst
+
     def report(self, start: float = 0.0, end: float = float("inf")) -> DiskReport | None:
         """The syncs begun between ``start`` and ``end`` (wall time), None if there were
         none."""

@@ -282,13 +282,16 @@ class Scraper:
         return "; ".join(parts)
 
 
-def recovery(report: Report, killed_at: float) -> float | None:
+def recovery(report: Report, killed_at: float,
+             stalled: list[float] | None = None) -> float | None:
     """Seconds from the kill until the per-second p99 stays under 100 ms to the window's
-    end (None: it never did)."""
+    end (None: it never did); with ``stalled`` (the disk probe's per-second stalls), in
+    every second the disk did not stall."""
     offset = killed_at - report.window_start
     seconds = report.p99_by_second
+    calm = [not (stalled and i < len(stalled) and stalled[i]) for i in range(len(seconds))]
     for s in range(max(0, int(offset)), len(seconds)):
-        if all(x < 100.0 for x in seconds[s:]):
+        if all(x < 100.0 for x, ok in zip(seconds[s:], calm[s:], strict=True) if ok):
             return max(0.0, s - offset)
     return None
 
@@ -333,12 +336,17 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
         if killed:
             lost = asyncio.run(live_games(db)) + report.unfinished
             back = recovery(report, killed[0])
+            stalled = disk.stalled_seconds(report.window_start, len(report.p99_by_second))
+            calm = recovery(report, killed[0], stalled)
             print(f"  SIGKILL of 1 of {len(served)} processes at "
                   f"{killed[0] - report.window_start:+.1f} s into the window: games lost "
                   f"{lost}, beans {'conserved' if not report.problems else 'NOT conserved'}, "
                   f"p99 back under 100 ms after "
-                  f"{'never' if back is None else f'{back:.0f} s'}; per-second p99 ms: "
-                  f"{' '.join(f'{x:.0f}' for x in report.p99_by_second)}", flush=True)
+                  f"{'never' if back is None else f'{back:.0f} s'} "
+                  f"({'never' if calm is None else f'{calm:.0f} s'} in the seconds the disk "
+                  f"did not stall); per-second p99 ms: "
+                  f"{' '.join(f'{x:.0f}' for x in report.p99_by_second)}; per-second disk "
+                  f"stall ms: {' '.join(f'{x:.0f}' for x in stalled)}", flush=True)
     finally:
         disk.stop()
         if front is not None:
