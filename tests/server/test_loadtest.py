@@ -202,3 +202,15 @@ async def test_a_read_is_asked_again_when_its_connection_breaks() -> None:
     finally:
         server.close()
         await server.wait_closed()
+
+
+def test_a_hall_that_refuses_the_guests_gets_a_clear_error(tmp_path: Path) -> None:
+    """A hall at its default guest limit refuses most of a load test's guests: the command
+    says so and what to change, in one line, not a traceback."""
+    for server in running_hall(tmp_path, limits="guests_per_minute = 3\n"):
+        out = subprocess.run([*CARDHALL, "loadtest", "--url", server.url, "--room", ROOM,
+                              "--clients", "8", "--duration", "2"],
+                             capture_output=True, text=True, timeout=120, check=False)
+        assert out.returncode == 1
+        assert "cardhall: the hall refused a guest: 429 rate_limited" in out.stderr, out.stderr
+        assert "guests_per_minute" in out.stderr and "Traceback" not in out.stderr

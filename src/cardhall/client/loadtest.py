@@ -38,7 +38,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 
 from cardhall import bots
-from cardhall.client.hall import ClientError, HallClient
+from cardhall.client.hall import ClientError, HallClient, HttpError
 
 Message = dict[str, Any]
 
@@ -332,7 +332,13 @@ async def drive(plan: Plan, share: range, wall_start: float | None,
     try:
         clients = [TimedClient(plan.url(i), http=https[plan.url(i)], timeout=TIMEOUT)
                    for i in share]
-        made = await gather_limited([c.guest for c in clients])
+        try:
+            made = await gather_limited([c.guest for c in clients])
+        except HttpError as exc:
+            hint = (" (the hall's [limits] guests_per_minute must leave room for the "
+                    f"{plan.clients} guests a load test makes: docs/operations.md)"
+                    if exc.code == "rate_limited" else "")
+            raise LoadError(f"the hall refused a guest: {exc}{hint}") from None
         wall = time.time() + 0.5 if wall_start is None else wall_start
         clock = Clock.at(wall, plan)
         tally.window_start = wall + plan.ramp
