@@ -99,7 +99,7 @@ def test_worker_processes_merge_their_figures(quiet_hall: HallProcess) -> None:
 
 def test_the_check_sees_a_bean_or_a_settlement_that_does_not_add_up(
         quiet_hall: HallProcess) -> None:
-    room, fee = asyncio.run(find_room((quiet_hall.url,), "ddz3", ROOM))
+    room, fee, _ = asyncio.run(find_room((quiet_hall.url,), "ddz3", ROOM))
     plan = Plan(urls=(quiet_hall.url,), room=room, clients=6, duration=2, think=0.1, ramp=0)
     tally = run(plan)
     beans, problems = asyncio.run(check(plan, tally, fee))
@@ -214,3 +214,17 @@ def test_a_hall_that_refuses_the_guests_gets_a_clear_error(tmp_path: Path) -> No
         assert out.returncode == 1
         assert "cardhall: the hall refused a guest: 429 rate_limited" in out.stderr, out.stderr
         assert "guests_per_minute" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_room_the_guests_cannot_afford_gets_a_clear_error(tmp_path: Path) -> None:
+    """(The built-in rooms without bots are the 高级场, beyond a new guest's beans.)"""
+    dear = ('[[rooms]]\nid = "dear"\nname = "dear"\nvariant = "ddz3"\nN = 10\nA = 5\n'
+            'min_beans = 999999\nturn_seconds = 30\n')
+    for server in running_hall(tmp_path, rooms=dear):
+        out = subprocess.run([*CARDHALL, "loadtest", "--url", server.url, "--room", "dear",
+                              "--clients", "6", "--duration", "2"],
+                             capture_output=True, text=True, timeout=120, check=False)
+        assert out.returncode == 1
+        assert "room dear asks 999999 beans to sit down and a new guest holds" in out.stderr, \
+            out.stderr
+        assert "Traceback" not in out.stderr

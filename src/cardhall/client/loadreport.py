@@ -108,10 +108,11 @@ class Report:
         return "\n".join(lines)
 
 
-async def find_room(urls: tuple[str, ...], variant: str, room: str | None) -> tuple[str, int]:
-    """The room to play in (the first of ``variant`` with no bots unless named) and its fee;
-    every server must have it."""
-    chosen: tuple[str, int] | None = None
+async def find_room(urls: tuple[str, ...], variant: str, room: str | None
+                    ) -> tuple[str, int, int]:
+    """The room to play in (the first of ``variant`` with no bots unless named), its fee
+    and the beans it asks to sit down; every server must have it."""
+    chosen: tuple[str, int, int] | None = None
     for url in urls:
         async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
             try:
@@ -127,7 +128,7 @@ async def find_room(urls: tuple[str, ...], variant: str, room: str | None) -> tu
                             f"{', '.join(r['id'] for r in rooms)})")
         if chosen is not None and chosen[0] != pick["id"]:
             raise LoadError(f"the servers differ: {chosen[0]!r} vs {pick['id']!r} at {url}")
-        chosen = (str(pick["id"]), int(pick["A"]))
+        chosen = (str(pick["id"]), int(pick["A"]), int(pick["min_beans"]))
     assert chosen is not None
     return chosen
 
@@ -264,8 +265,8 @@ def per_second_p99(tally: Tally, duration: float) -> list[float]:
 
 def load_test(plan: Plan, variant: str, room: str | None, out: Any = sys.stderr) -> Report:
     """Find the room, run the clients, check the beans: the whole ``cardhall loadtest``."""
-    room_id, fee = asyncio.run(find_room(plan.urls, variant, room))
-    plan = Plan(**{**asdict(plan), "room": room_id})
+    room_id, fee, min_beans = asyncio.run(find_room(plan.urls, variant, room))
+    plan = Plan(**{**asdict(plan), "room": room_id, "min_beans": min_beans})
     before = asyncio.run(server_counts(plan.urls))
     tally = run(plan, out)
     return asyncio.run(_measure(plan, fee, before, tally))

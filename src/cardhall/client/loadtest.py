@@ -71,6 +71,8 @@ class Plan:
     think: float = 1.0
     ramp: float = 5.0
     workers: int = 1
+    #: Beans the room asks to sit down (a guest holding fewer is refused every game).
+    min_beans: int = 0
 
     def url(self, i: int) -> str:
         return self.urls[i % len(self.urls)]
@@ -339,6 +341,11 @@ async def drive(plan: Plan, share: range, wall_start: float | None,
                     f"{plan.clients} guests a load test makes: docs/operations.md)"
                     if exc.code == "rate_limited" else "")
             raise LoadError(f"the hall refused a guest: {exc}{hint}") from None
+        poor = min((int(m["player"]["beans"]) for m in made), default=plan.min_beans)
+        if poor < plan.min_beans:
+            raise LoadError(f"room {plan.room} asks {plan.min_beans} beans to sit down and a new "
+                            f"guest holds {poor}: give the hall a room without bots that guests "
+                            "can afford, or more [economy] starting_beans (docs/operations.md)")
         wall = time.time() + 0.5 if wall_start is None else wall_start
         clock = Clock.at(wall, plan)
         tally.window_start = wall + plan.ramp
