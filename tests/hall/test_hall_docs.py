@@ -18,11 +18,16 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 def test_operations_example_config_loads() -> None:
     text = (DOCS / "operations.md").read_text(encoding="utf-8")
-    (block,) = re.findall(r"```toml\n(.*?)```", text, re.S)
+    block, load_test = re.findall(r"```toml\n(.*?)```", text, re.S)
     cfg = parse_config(block)
     assert [r.id for r in cfg.rooms] == ["happy-novice", "baohuang-kaopai"]
     assert cfg.room("baohuang-kaopai").resolved_options()["kaopai"] is True
     assert cfg.economy.relief.per_day == 3 and cfg.limits.messages_per_second == 20
+    # The load test's config: its guests can afford the built-in rooms without bots.
+    load = parse_config(load_test)
+    humans = [r for r in load.rooms if r.bot_wait_seconds is None]
+    assert humans and all(r.min_beans <= load.economy.starting_beans for r in humans)
+    assert load.limits.guests_per_minute >= 10_000
 
 
 def test_operations_describes_the_default_rooms() -> None:
