@@ -8,6 +8,7 @@ import pytest
 
 from cardhall.hall.levels import TABLE_B, level_for
 from cardhall.hall.limits import RateLimiter
+from tests.hall.clock import Clock
 
 BOUNDARIES = [  # (points, level number, title): each threshold and the point below it
     (-5, 1, "包身工"), (0, 1, "包身工"), (99, 1, "包身工"),
@@ -42,16 +43,8 @@ def test_table_b_has_23_rising_levels() -> None:
     assert level_for(150).next_threshold == 200
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_rate_limiter_sliding_window_per_key() -> None:
-    clock = Clock()
+    clock = Clock(1000.0)
     lim = RateLimiter(3, 60.0, clock=clock)
     assert [lim.allow("a") for _ in range(4)] == [True, True, True, False]
     assert lim.allow("b")                        # another address has its own window
@@ -64,7 +57,7 @@ def test_rate_limiter_sliding_window_per_key() -> None:
 
 
 def test_rate_limiter_forgets_idle_keys() -> None:
-    clock = Clock()
+    clock = Clock(1000.0)
     lim = RateLimiter(1, 10.0, clock=clock)
     for i in range(100):
         lim.allow(f"10.0.0.{i}")

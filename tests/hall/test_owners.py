@@ -4,18 +4,11 @@ lease it was read from, forgotten on demand, and at most ``limit`` tables are ke
 from __future__ import annotations
 
 from cardhall.hall.owners import OwnerCache
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.hall.clock import Clock
 
 
 def test_an_owner_lapses_with_the_lease_it_was_read_from() -> None:
-    clock = Clock()
+    clock = Clock(100.0)
     cache = OwnerCache(clock=clock)
     cache.put("t", "p0", read_at=99.5, ttl_ms=2000)  # read half a second ago: 1.5 s left
     assert cache.get("t") == "p0"
@@ -27,7 +20,7 @@ def test_an_owner_lapses_with_the_lease_it_was_read_from() -> None:
 
 
 def test_no_lease_time_left_or_none_at_all_is_not_remembered() -> None:
-    cache = OwnerCache(clock=Clock())
+    cache = OwnerCache(clock=Clock(100.0))
     cache.put("t", "p0", read_at=100.0, ttl_ms=0)
     cache.put("u", "p0", read_at=100.0, ttl_ms=-1)  # PTTL of a key without expiry
     cache.put("v", "p0", read_at=100.0, ttl_ms=-2)  # PTTL of a key that is gone
@@ -35,7 +28,7 @@ def test_no_lease_time_left_or_none_at_all_is_not_remembered() -> None:
 
 
 def test_forget_and_the_bound() -> None:
-    cache = OwnerCache(limit=3, clock=Clock())
+    cache = OwnerCache(limit=3, clock=Clock(100.0))
     for t in "abcd":
         cache.put(t, f"p-{t}", read_at=100.0, ttl_ms=5000)
     assert len(cache) == 3 and cache.get("a") is None  # the oldest went first
