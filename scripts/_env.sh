@@ -1,5 +1,6 @@
 # Sourced by scripts/hall and scripts/test: make ./.venv and install the project
-# (with the given extras) into it, again only when pyproject.toml has changed.
+# (with the given extras) into it, again only when pyproject.toml, setup.py or the C
+# source it builds (the bots' split search) has changed.
 # Needs python3 >= 3.11 with venv; everything else comes from PyPI.
 set -euo pipefail
 extras="${1:-}"
@@ -8,7 +9,7 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 stamp="$venv/.cardhall-installed-$extras"
-want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+want="$(cat pyproject.toml setup.py src/cardhall/bots/_search.c | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     spec="."

@@ -3,7 +3,9 @@
 # (the hall tests start, and stop, their own throwaway servers: tests/hall/pg.py,
 # tests/hall/redis_server.py) and chromium (the browser tests drive /usr/bin/chromium
 # through Playwright; Playwright's own download is not used) with a Chinese font
-# (fonts-wqy-microhei).
+# (fonts-wqy-microhei); and a C compiler with Python's headers, so that the install builds
+# the bots' split search in C (setup.py; without it the bots fall back to Python, slower,
+# and tests/bots/test_native_search.py fails).
 # Idempotent: installs only what is missing. Nothing is started here.
 set -euo pipefail
 missing=()
@@ -13,12 +15,18 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 # A Chinese font, so that the browser tests' screenshots show 出牌, not empty boxes.
 WQY=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
 [ -f "$WQY" ] || missing+=(fonts-wqy-microhei)
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+headers() {
+    python3 -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'
+}
+headers || missing+=(python3-dev)
 if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "scripts/services.sh: missing ${missing[*]}; as root run:" \
-         "apt-get install ${missing[*]} (the hall and browser tests need them)" >&2
+         "apt-get install ${missing[*]} (the hall, browser and bot tests need them)" >&2
     exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
@@ -32,3 +40,5 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null
 command -v redis-server >/dev/null
 [ -x /usr/bin/chromium ]
 [ -f "$WQY" ]
+command -v cc >/dev/null
+headers

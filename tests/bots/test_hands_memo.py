@@ -36,11 +36,12 @@ def _cards(planner: Planner, counts: Sequence[int]) -> list[int]:
     return sorted(r for g in planner.plan(counts).groups for r in g.cards)
 
 
-def test_a_search_allocates_nothing_the_collector_tracks() -> None:
+@pytest.mark.parametrize("native", [False, True], ids=["python", "c"])
+def test_a_search_allocates_nothing_the_collector_tracks(native: bool) -> None:
     rs = rules.get("ddz_emperor")
     hand = _hand(rs, range(1, 69, 2))
-    Planner(rs).worth(hand)  # the move tables and slot caches it needs, made once per rule set
-    planner = Planner(rs)
+    Planner(rs, native=native).worth(hand)  # the move tables and slot caches, once per rule set
+    planner = Planner(rs, native=native)
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -52,41 +53,47 @@ def test_a_search_allocates_nothing_the_collector_tracks() -> None:
             gc.enable()
     assert len(planner._memo) > 5000  # a tuple per state would have counted that many
     assert made < 10
-    assert not gc.is_tracked(planner._memo) and not gc.is_tracked(planner._path)
+    if not native:  # the C loop's memo holds no Python objects at all
+        assert not gc.is_tracked(planner._memo) and not gc.is_tracked(planner._path)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(VARIANTS), st.lists(st.integers(0, 999), min_size=1, max_size=34),
-       st.lists(st.integers(0, 999), min_size=1, max_size=34))
+       st.lists(st.integers(0, 999), min_size=1, max_size=34), st.booleans())
 def test_the_split_read_back_holds_the_hand_whatever_else_was_searched(
-        variant: str, cards: list[int], other: list[int]) -> None:
+        variant: str, cards: list[int], other: list[int], native: bool) -> None:
     rs = rules.get(variant)
     hand, before = _hand(rs, cards), _hand(rs, other)
-    fresh = Planner(rs)
+    fresh = Planner(rs, native=native)
     split = fresh.plan(hand)
     assert _cards(fresh, hand) == sorted(r for r, n in enumerate(hand) for _ in range(n))
-    shared = Planner(rs)
+    shared = Planner(rs, native=native)
     shared.plan(before)  # states the hand's search meets again, links written by another
     assert shared.plan(hand) == split
     assert shared.worth(hand) == split.worth
 
 
-def test_the_split_survives_the_memo_being_cleared(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("native", [False, True], ids=["python", "c"])
+def test_the_split_survives_the_memo_being_cleared(monkeypatch: pytest.MonkeyPatch,
+                                                   native: bool) -> None:
     rs = rules.get("ddz3")
     hand = _hand(rs, range(0, 51, 3))  # a dealt hand of 17: some hundred states
-    fresh = Planner(rs)
+    fresh = Planner(rs, native=native)
     split = fresh.plan(hand)
+    assert 0 < len(fresh._path) < len(fresh._memo)  # dead ends and the empty hand: no link
     monkeypatch.setattr(hands, "MEMO_LIMIT", len(fresh._memo) // 3)  # cleared mid-search
-    small = Planner(rs)
+    small = Planner(rs, native=native)
     assert small.plan(hand) == split
     assert len(small._memo) <= len(fresh._memo) // 3 + 1
     assert len(small._path) <= len(small._memo)
 
 
-def test_more_moves_than_a_link_numbers_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("native", [False, True], ids=["python", "c"])
+def test_more_moves_than_a_link_numbers_is_an_error(monkeypatch: pytest.MonkeyPatch,
+                                                    native: bool) -> None:
     class Fresh(MirrorPlanner):
-        tables = "/test-link-bits"  # move tables of its own, numbered from 0
+        tables = f"/test-link-bits-{native}"  # move tables of its own, numbered from 0
 
     monkeypatch.setattr(hands, "LINK_BITS", 3)
     with pytest.raises(OverflowError, match="more moves than a path link numbers"):
-        Fresh(rules.get("ddz3")).worth(_hand(rules.get("ddz3"), range(0, 54, 3)))
+        Fresh(rules.get("ddz3"), native=native).worth(_hand(rules.get("ddz3"), range(0, 54, 3)))

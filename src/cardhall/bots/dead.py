@@ -60,6 +60,11 @@ class Dead:
         #: Slot counters → the debt tests of a state with them (None: nothing owed).
         self.tests: dict[int, tuple[_Test, ...] | None] = {}
 
+    @property
+    def adders(self) -> tuple[tuple[int, ...], ...]:
+        """The adders per slot kind, then for all kinds together (the C loop's tests)."""
+        return (*self._repay, self._repay_all)
+
     def hopeless(self, hand: int, slots: int) -> bool:
         """Whether the packed ``hand`` cannot repay the debts in the slot counters ``slots``."""
         tests = self.tests.get(slots, ())

@@ -45,15 +45,25 @@ play covering most cards first, no branching), kept apart from the exact
 memo so that exact answers stay exact. The cap counts states, not time, and
 each bot owns its planner, so a game replayed with the same seeds gets the
 same decisions.
+
+The loop itself also exists in C (``_search.c``, built at install where a C
+compiler is at hand): the same states, sums and ties, some forty times faster,
+since one search of a dealt two-pack hand costs 7-15 ms in Python and a live
+table's budget is 5 ms a decision. The Python loop stays the reference, the
+fallback and the one capped decisions run; tests hold the two to the same values
+and splits.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from cardhall.bots.dead import Dead
 from cardhall.bots.packed import (
+    BIT_PLANES,
     FIELD,
     FIELD_LIMIT,
     GUARD,
@@ -80,6 +90,17 @@ from cardhall.bots.steps import Family, Step, families
 from cardhall.cards import ACE, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, Rank
 from cardhall.rules import RuleSet
 
+try:
+    from cardhall.bots import _search
+except ImportError:  # not built (no C compiler at install): the Python loop alone
+    _search = None  # type: ignore[assignment]
+
+#: Whether the C loop is built (by the install, where a C compiler is at hand).
+NATIVE_BUILT = _search is not None
+#: Whether planners run the C loop by default: where it is built, unless the environment
+#: sets ``CARDHALL_PURE_PYTHON`` (to measure or debug the Python loop).
+NATIVE = _search is not None and not os.environ.get("CARDHALL_PURE_PYTHON")
+
 #: Memo entries kept per planner before the memo is cleared (bounded memory, ~40 MB).
 MEMO_LIMIT = 200_000
 #: No effort cap (the search bot's rollouts and the tests): every state is searched.
@@ -102,6 +123,52 @@ class _Move:
     rides: int
 
 
+class _Store(Protocol):
+    """What the search asks of its memo: a dict, or a view of the C loop's (``_search``)."""
+
+    def get(self, state: int, /) -> float | None: ...
+    def __setitem__(self, state: int, value: float, /) -> None: ...
+    def __len__(self) -> int: ...
+    def clear(self) -> None: ...
+
+
+class _Links(Protocol):
+    def get(self, state: int, /) -> int | None: ...
+    def __setitem__(self, state: int, link: int, /) -> None: ...
+    def __len__(self) -> int: ...
+    def clear(self) -> None: ...
+
+
+class _CoreMemo:
+    """The C loop's memo seen as the Python loop's ``_memo`` (worths)."""
+
+    def __init__(self, core: _search.Core) -> None:
+        self.get = core.value
+        self.clear = core.clear
+        self._core = core
+
+    def __setitem__(self, state: int, value: float) -> None:
+        self._core.set_value(state, value)
+
+    def __len__(self) -> int:
+        return self._core.size()
+
+
+class _CoreLinks:
+    """The C loop's memo seen as the Python loop's ``_path`` (path links)."""
+
+    def __init__(self, core: _search.Core) -> None:
+        self.get = core.link
+        self.clear = core.clear
+        self._core = core
+
+    def __setitem__(self, state: int, link: int) -> None:
+        self._core.set_link(state, link)
+
+    def __len__(self) -> int:
+        return self._core.links()
+
+
 class Planner:
     """The split search for one rule set; shared by every bot of that variant."""
 
@@ -109,8 +176,11 @@ class Planner:
     tables = ""
     #: Whether ranks are packed in reverse (``mirror``: the search goes from the 3s up).
     mirrored = False
+    #: Whether the search may run in the C loop; a subclass whose loop differs turns it off.
+    native = True
 
-    def __init__(self, rs: RuleSet) -> None:
+    def __init__(self, rs: RuleSet, native: bool | None = None) -> None:
+        """``native``: run the C loop (None: where it is built, see ``NATIVE``)."""
         self.rs = rs
         #: New states the current decision may still expand (see ``limit``).
         self._left = UNLIMITED
@@ -141,8 +211,8 @@ class Planner:
         #: state counted towards every collection: over 30 斗帝主 games with planning bots,
         #: 1,100 young collections and 7 full ones (up to 24 ms each, inside a decision);
         #: 136 and 1 with plain numbers, and a sixth less time in all.
-        self._memo: dict[int, float] = {}
-        self._path: dict[int, int] = {}
+        self._memo: _Store = {}
+        self._path: _Links = {}
         self._numbered: list[_Move] = _NUMBERED.setdefault(key, [])
         self._numbers: dict[int, int] = _NUMBERS.setdefault(key, {})
         self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(KINDS))
@@ -153,6 +223,45 @@ class Planner:
                              for r in range(TWO + 1))
         self._slots_per_rank = max((sum(o) for opts in self._carriers.values() for o in opts),
                                    default=0)
+        self._core = self._native_core() if self.native and (
+            NATIVE if native is None else native) else None
+
+    def _native_core(self, plain: _search.Core | None = None, fields: int = 0) -> _search.Core:
+        """The C loop over this planner's tables; its memo becomes ``_memo`` and ``_path``.
+
+        ``plain`` and ``fields``: states with none of the ``fields`` bits set are
+        valued by that core's search (``relaxed``).
+        """
+        if _search is None:
+            raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+        core = _search.Core(
+            self._native_steps, (FIELD, NUM_RANKS, SLOT_BITS, OFFSET, MAX_SLOTS, KINDS,
+                                 LINK_BITS),
+            HAND_MASK, GUARD, self._deep_add, BIT_PLANES, self._dead.adders,
+            self._empty_slots, self._slots_per_rank, MEMO_LIMIT, plain, fields, self.mirrored)
+        self._memo, self._path = _CoreMemo(core), _CoreLinks(core)
+        return core
+
+    def warm(self) -> None:
+        """Build the loop's steps at every top rank and count now, once per rule set.
+
+        They are shared by every planner of the rule set (converted, by every C
+        loop too); built as the search first meets each, they cost the decisions
+        of a process's first games up to ten milliseconds more each.
+        """
+        key = self.rs.name + self.tables
+        if key in _WARM:
+            return
+        for r in range(NUM_RANKS):
+            for have in range(1, self.rs.limits[r] + 1):
+                self._steps_at(self.position(r), have)
+                if _search is not None:
+                    self._native_steps(self.position(r), have)
+        _WARM.add(key)
+
+    def _native_steps(self, top: Rank, have: int) -> _search.Steps:
+        """``_steps_at`` converted for the C loop, once per table for the whole process."""
+        return converted(self._steps_at(top, have))
 
     def position(self, r: Rank) -> int:
         """Where rank ``r`` sits in a packed hand (the search takes the highest first)."""
@@ -272,6 +381,15 @@ class Planner:
         self._rough_memo.clear()
 
     @property
+    def fast(self) -> bool:
+        """Whether searches run in the C loop now (built, asked for, and no cap this decision).
+
+        Then a search costs so little that the bounds which save searches in
+        Python (``Policy._scored``, ``wild_worth``) cost more than they save.
+        """
+        return self._core is not None and not self._capped
+
+    @property
     def capped(self) -> bool:
         """Whether the current decision has a cap (``limit``)."""
         return self._capped
@@ -282,6 +400,9 @@ class Planner:
         return self._left <= 0
 
     def _solve(self, state: int) -> float:
+        core = self._core
+        if core is not None and not self._capped:
+            return core.solve(state)
         hit = self._memo.get(state)
         if hit is not None:
             return hit
@@ -564,6 +685,9 @@ class Planner:
         spare = base[wild]
         base[wild] = 0
         packed = self._pack(base) | (self._empty_slots << SLOT_SHIFT)
+        if self.fast:
+            assert self._core is not None
+            return self._core.worth_wild(packed, spare, wild, self.rs.limits)
         limits = self.rs.limits
         for _ in range(spare):
             best, best_rank = _NO, wild
@@ -603,6 +727,19 @@ _STEPS: dict[str, dict[int, tuple[Family, ...]]] = {}
 _NUMBERED: dict[str, list[_Move]] = {}
 _NUMBERS: dict[str, dict[int, int]] = {}
 _PLANNERS: dict[str, Planner] = {}
+#: Rule set names (with ``tables``) whose steps are all built (``warm``).
+_WARM: set[str] = set()
+#: id of a step table (``_steps_at``) → the table, kept alive so the id stays its own, and
+#: its conversion for the C loop.
+_NATIVE_STEPS: dict[int, tuple[tuple[Family, ...], _search.Steps]] = {}
+
+
+def converted(fams: tuple[Family, ...]) -> _search.Steps:
+    """A step table converted for the C loop, once per table for the whole process."""
+    found = _NATIVE_STEPS.get(id(fams))
+    if found is None:
+        found = _NATIVE_STEPS[id(fams)] = (fams, _search.Steps(fams))
+    return found[1]
 
 
 def planner(rs: RuleSet) -> Planner:

@@ -123,6 +123,9 @@ class Policy:
         #: The mirrored search with kickers riding at any count at some ranks: bounds where
         #: the plain one's fail (see ``_bounds``).
         self.relaxed = RelaxedPlanner(rs, self.mirror) if self.mirror is not None else None
+        for search in (self.planner, self.mirror, self.relaxed):
+            if search is not None:
+                search.warm()
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -442,7 +445,7 @@ class Policy:
         maximum, and gets bounds of its own (``wild_worth``).
         """
         if best_only and view.wild is not None and view.hand[view.wild] \
-                and not self.planner.capped:
+                and not self.planner.capped and not self.planner.fast:
             scores = wild_worth.WildScores(self.planner, self.mirror, view.hand, view.wild)
             return first + scores.scored(candidates, first)
         if not best_only or (view.wild is not None and view.hand[view.wild]):

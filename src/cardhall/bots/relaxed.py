@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardhall.bots.hands import _STEPS
+from cardhall.bots.hands import _STEPS, _WARM, NATIVE_BUILT, converted
 from cardhall.bots.mirror import MirrorPlanner
 from cardhall.bots.packed import FIELD, MASK
 from cardhall.bots.steps import Family
-from cardhall.cards import Rank
+from cardhall.cards import NUM_RANKS, Rank
 from cardhall.rules import RuleSet
 
 
@@ -40,7 +40,7 @@ class RelaxedPlanner(MirrorPlanner):
     """``MirrorPlanner`` whose pairs and trios ride at any count at some ranks (worths only)."""
 
     def __init__(self, rs: RuleSet, plain: MirrorPlanner) -> None:
-        super().__init__(rs)
+        super().__init__(rs, native=False)  # its C loop is made per rank set (``worth_at``)
         self._plain = plain
         self._ranks: frozenset[Rank] = frozenset()
         #: The relaxed ranks' count fields: a state with none of them set is a plain one.
@@ -54,7 +54,26 @@ class RelaxedPlanner(MirrorPlanner):
         if ranks != self._ranks:
             self._ranks, self._memo, self._path, self._steps = ranks, {}, {}, {}
             self._fields = sum(MASK << (FIELD * self.position(r)) for r in ranks)
+            plain = self._plain._core
+            if plain is not None:  # the C loop, handing plain states to the plain one's
+                self._core = self._native_core(plain, self._fields)
         return self.worth(counts)
+
+    def warm(self) -> None:
+        """``Planner.warm`` for the tables of every rank relaxed (the plain ones are the
+        plain search's)."""
+        key = self.rs.name + self.tables + "/any"
+        if key in _WARM:
+            return
+        for r in range(NUM_RANKS):
+            top = self.position(r)
+            for have in range(1, self.rs.limits[r] + 1):
+                loose = self._loose.get(top << FIELD | have)
+                if loose is None:
+                    loose = self._loose[top << FIELD | have] = self._build(top, have, True)
+                if NATIVE_BUILT:
+                    converted(loose)
+        _WARM.add(key)
 
     def _expand(self, state: int) -> float:
         if not state & self._fields:

@@ -1,0 +1,132 @@
+"""The split search's C loop (``_search.c``) finds what the Python loop finds, to the last bit.
+
+Every value a bot decides on comes from one of the two, so they must agree on
+every worth (the same sums in the same order), every split (the same ties
+broken the same way), the relaxed bounds and the wild-card greedy; and bots
+running either must play the same games. The C loop is built by the install
+(setup.py): where it is missing, the bots still play, many times slower, and
+the first test says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardhall import bots, rules
+from cardhall.bots import hands
+from cardhall.bots.hands import Planner
+from cardhall.bots.mirror import MirrorPlanner
+from cardhall.bots.packed import SLOT_SHIFT
+from cardhall.bots.relaxed import RelaxedPlanner
+from cardhall.games import VARIANTS, new_game
+
+CLIMBING = ("ddz2", "ddz3", "ddz4", "ddz5", "ddz3_happy", "ddz3_laizi", "ddz_emperor",
+            "baohuang")
+
+
+def _hand(rs: rules.RuleSet, cards: list[int]) -> list[int]:
+    deck = [r for r, n in enumerate(rs.limits) for _ in range(n)]
+    counts = [0] * len(rs.limits)
+    for i in cards:
+        counts[deck[i % len(deck)]] += 1
+    return counts
+
+
+def test_the_c_loop_is_built() -> None:
+    assert hands.NATIVE_BUILT, "cardhall.bots._search was not built: pip install -e ."
+    assert Planner(rules.get("ddz3"))._core is not None  # bots run it by default
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(CLIMBING), st.lists(st.integers(0, 9999), min_size=1, max_size=40),
+       st.booleans())
+def test_worths_and_splits_are_the_python_loops(variant: str, cards: list[int],
+                                                mirrored: bool) -> None:
+    rs = rules.get(variant)
+    hand = _hand(rs, cards)
+    kind = MirrorPlanner if mirrored else Planner
+    python, c = kind(rs, native=False), kind(rs, native=True)
+    assert c.worth(hand) == python.worth(hand)
+    if not mirrored:
+        assert c.plan(hand) == python.plan(hand)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(CLIMBING[:-1]), st.lists(st.integers(0, 9999), min_size=1, max_size=40),
+       st.sets(st.integers(0, 12), min_size=1, max_size=4))
+def test_relaxed_bounds_are_the_python_loops(variant: str, cards: list[int],
+                                             ranks: set[int]) -> None:
+    rs = rules.get(variant)
+    hand = _hand(rs, cards)
+    worths = []
+    for native in (False, True):
+        plain = MirrorPlanner(rs, native=native)
+        relaxed = RelaxedPlanner(rs, plain)
+        worths.append((relaxed.worth_at(hand, frozenset(ranks)), plain.worth(hand)))
+    assert worths[0] == worths[1]
+    assert worths[1][0] >= worths[1][1]  # a relaxation: never below the plain worth
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 9999), min_size=1, max_size=20), st.integers(0, 12),
+       st.integers(1, 4))
+def test_wild_worths_are_the_python_greedys(cards: list[int], wild: int, spare: int) -> None:
+    rs = rules.get("ddz3_laizi")
+    hand = _hand(rs, cards)
+    hand[wild] = min(rs.limits[wild], spare)
+    assert Planner(rs, native=True).worth_wild(hand, wild) \
+        == Planner(rs, native=False).worth_wild(hand, wild)
+
+
+def test_the_python_loop_shares_the_c_loops_memo() -> None:
+    """A capped decision runs the Python loop over the same memo (``Planner.limit``)."""
+    rs = rules.get("ddz_emperor")
+    hand = _hand(rs, list(range(1, 69, 2)))
+    planner = Planner(rs, native=True)
+    whole = planner.worth(hand)
+    state = planner._pack(hand) | (planner._empty_slots << SLOT_SHIFT)
+    assert planner._memo.get(state) == whole
+    planner.limit(10)  # far too few states for a search of its own
+    assert planner.worth(hand) == whole and not planner.spent
+    planner._memo[state + 1] = 1.5
+    assert planner._memo.get(state + 1) == 1.5
+    planner.limit(None)
+    assert planner.worth(hand) == whole
+
+
+@pytest.mark.parametrize("bad", [-1, 1 << 128, 2.5, "3"])
+def test_a_state_that_is_no_packed_hand_is_refused(bad: object) -> None:
+    planner = Planner(rules.get("ddz3"), native=True)
+    assert planner._core is not None
+    with pytest.raises((OverflowError, TypeError)):
+        planner._core.solve(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="top-down"):
+        MirrorPlanner(rules.get("ddz3"), native=True)._core.worth_wild(  # type: ignore[union-attr]
+            0, 1, 0, rules.get("ddz3").limits)
+
+
+def _trace(variant: str, games: int) -> str:
+    digest = hashlib.sha256()
+    for g in range(games):
+        state = new_game(variant, seed=500 + g)
+        seats = [bots.make("planning", variant=variant, seat=s, seed=g)
+                 for s in range(state.players)]
+        while not state.over:
+            seat = state.to_act
+            assert seat is not None
+            action = seats[seat].act(state.observe(seat))
+            digest.update(action.encode() + b"\n")
+            state.apply(action)
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v != "zhaopengyou"])
+def test_bots_play_the_same_games_on_either_loop(variant: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    c = _trace(variant, 6)
+    monkeypatch.setattr(hands, "NATIVE", False)
+    assert _trace(variant, 6) == c
