@@ -81,10 +81,11 @@ def test_the_split_survives_the_memo_being_cleared(monkeypatch: pytest.MonkeyPat
     fresh = Planner(rs, native=native)
     split = fresh.plan(hand)
     assert 0 < len(fresh._path) < len(fresh._memo)  # dead ends and the empty hand: no link
-    monkeypatch.setattr(hands, "MEMO_LIMIT", len(fresh._memo) // 3)  # cleared mid-search
+    limit = len(fresh._memo) // 3  # cleared mid-search
+    monkeypatch.setattr(hands, "NATIVE_MEMO_LIMIT" if native else "MEMO_LIMIT", limit)
     small = Planner(rs, native=native)
     assert small.plan(hand) == split
-    assert len(small._memo) <= len(fresh._memo) // 3 + 1
+    assert len(small._memo) <= limit + 1
     assert len(small._path) <= len(small._memo)
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from cardhall import bots, rules
 from cardhall.bots import hands
 from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import MirrorPlanner
+from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner
 from cardhall.bots.packed import SLOT_SHIFT
 from cardhall.bots.relaxed import RelaxedPlanner
 from cardhall.games import VARIANTS, new_game
@@ -82,6 +82,28 @@ def test_wild_worths_are_the_python_greedys(cards: list[int], wild: int, spare: 
         == Planner(rs, native=False).worth_wild(hand, wild)
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 9999), min_size=1, max_size=20), st.integers(0, 12),
+       st.integers(1, 4), st.tuples(st.integers(0, 12), st.integers(0, 12)))
+def test_wild_tries_from_either_search_place_the_cards_as_the_top_down_greedy(
+        cards: list[int], wild: int, spare: int, span: tuple[int, int]) -> None:
+    """``worth_wild_two``: each try from the search sharing more, ties valued top-down."""
+    rs = rules.get("ddz3_laizi")
+    hand = _hand(rs, cards)
+    hand[wild] = 0
+    down, up = Planner(rs, native=True), MirrorPlanner(rs, native=True)
+    assert down._core is not None and up._core is not None
+    low, high = sorted(span)
+    value, exact, state = down._core.worth_wild_two(
+        down._pack(hand) | (down._empty_slots << SLOT_SHIFT), spare, wild, rs.limits, up._core,
+        up._pack(hand) | (up._empty_slots << SLOT_SHIFT), low, high, TIE_MARGIN)
+    counts = list(hand)
+    counts[wild] = spare
+    greedy = Planner(rs, native=False).worth_wild(counts, wild)
+    assert down._core.solve(state) + 0.5 * spare == greedy  # the greedy's placement, exactly
+    assert value == greedy if exact else abs(value - greedy) < TIE_MARGIN
+
+
 def test_the_python_loop_shares_the_c_loops_memo() -> None:
     """A capped decision runs the Python loop over the same memo (``Planner.limit``)."""
     rs = rules.get("ddz_emperor")
@@ -104,9 +126,11 @@ def test_a_state_that_is_no_packed_hand_is_refused(bad: object) -> None:
     assert planner._core is not None
     with pytest.raises((OverflowError, TypeError)):
         planner._core.solve(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="never 0"):
+        planner._core.solve(0)  # no slot counters: no state the search makes
     with pytest.raises(ValueError, match="top-down"):
         MirrorPlanner(rules.get("ddz3"), native=True)._core.worth_wild(  # type: ignore[union-attr]
-            0, 1, 0, rules.get("ddz3").limits)
+            planner._empty_slots << SLOT_SHIFT, 1, 0, rules.get("ddz3").limits)
 
 
 def _trace(variant: str, games: int) -> str:

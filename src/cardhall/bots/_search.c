@@ -71,15 +71,21 @@ typedef struct {
     Table table;
 } Steps;
 
+/* A memo entry: 24 bytes, so that the lookups the loop makes touch few cache lines. The key
+ * is never 0 (a state holds its slot counters), 0 marks a free entry; a NaN worth, none yet.
+ * Path links sit in an array of their own, at the same index (0: none). */
 typedef struct {
-    u128 key, link;
+    uint64_t lo, hi;
     double value;
-    uint8_t used, has_value, has_link;
 } Entry;
+
+#define USED(e) ((e)->lo | (e)->hi)
+#define HOLDS(e, key) ((e)->lo == (uint64_t)(key) && (e)->hi == (uint64_t)((key) >> 64))
 
 typedef struct Core {
     PyObject_HEAD
     Entry *entries;
+    u128 *links;
     size_t cap, count, limit;
     Steps *tables[TABLES];
     PyObject *steps_at;
@@ -114,6 +120,16 @@ static int to_u128(PyObject *obj, u128 *out) {
     Py_DECREF(high);
     if (hi == (unsigned long long)-1 && PyErr_Occurred()) return -1;
     *out = ((u128)hi << 64) | lo;
+    return 0;
+}
+
+/* A search state: never 0, since it holds its slot counters (0 marks a free memo entry). */
+static int to_state(PyObject *obj, u128 *out) {
+    if (to_u128(obj, out) < 0) return -1;
+    if (!*out) {
+        PyErr_SetString(PyExc_ValueError, "a search state holds its slot counters: never 0");
+        return -1;
+    }
     return 0;
 }
 
@@ -156,8 +172,8 @@ static size_t slot_of(u128 key, size_t cap) {
 
 static Entry *find(Core *c, u128 key) {
     size_t i = slot_of(key, c->cap);
-    while (c->entries[i].used) {
-        if (c->entries[i].key == key) return &c->entries[i];
+    while (USED(&c->entries[i])) {
+        if (HOLDS(&c->entries[i], key)) return &c->entries[i];
         i = (i + 1) & (c->cap - 1);
     }
     return NULL;
@@ -166,18 +182,24 @@ static Entry *find(Core *c, u128 key) {
 static int grow(Core *c) {
     size_t cap = c->cap * 2;
     Entry *fresh = calloc(cap, sizeof(Entry));
-    if (fresh == NULL) {
+    u128 *links = calloc(cap, sizeof(u128));
+    if (fresh == NULL || links == NULL) {
+        free(fresh);
+        free(links);
         PyErr_NoMemory();
         return -1;
     }
     for (size_t i = 0; i < c->cap; i++) {
-        if (!c->entries[i].used) continue;
-        size_t j = slot_of(c->entries[i].key, cap);
-        while (fresh[j].used) j = (j + 1) & (cap - 1);
+        if (!USED(&c->entries[i])) continue;
+        size_t j = slot_of(((u128)c->entries[i].hi << 64) | c->entries[i].lo, cap);
+        while (USED(&fresh[j])) j = (j + 1) & (cap - 1);
         fresh[j] = c->entries[i];
+        links[j] = c->links[i];
     }
     free(c->entries);
+    free(c->links);
     c->entries = fresh;
+    c->links = links;
     c->cap = cap;
     return 0;
 }
@@ -188,31 +210,34 @@ static Entry *entry(Core *c, u128 key) {
     if (e != NULL) return e;
     if ((c->count + 1) * 2 > c->cap && grow(c) < 0) return NULL;
     size_t i = slot_of(key, c->cap);
-    while (c->entries[i].used) i = (i + 1) & (c->cap - 1);
+    while (USED(&c->entries[i])) i = (i + 1) & (c->cap - 1);
     e = &c->entries[i];
-    memset(e, 0, sizeof(Entry));
-    e->used = 1;
-    e->key = key;
+    e->lo = (uint64_t)key;
+    e->hi = (uint64_t)(key >> 64);
+    e->value = NAN;
+    c->links[i] = 0;
     c->count++;
     return e;
 }
 
 static void clear(Core *c) {
     memset(c->entries, 0, c->cap * sizeof(Entry));
+    memset(c->links, 0, c->cap * sizeof(u128));
     c->count = 0;
     c->linked = 0;
+}
+
+static void set_link(Core *c, Entry *e, u128 link) {
+    u128 *at = &c->links[e - c->entries];
+    c->linked += !*at;
+    *at = link;
 }
 
 static int store(Core *c, u128 state, double value, int linked, u128 link) {
     Entry *e = entry(c, state);
     if (e == NULL) return -1;
     e->value = value;
-    e->has_value = 1;
-    if (linked) {
-        e->link = link;
-        c->linked += !e->has_link;
-        e->has_link = 1;
-    }
+    if (linked) set_link(c, e, link);
     return 0;
 }
 
@@ -301,9 +326,9 @@ static int load_table(Table *t, PyObject *fams) {
             ns += PyTuple_GET_SIZE(PyTuple_GET_ITEM(group, 1));
         }
     }
-    t->fam = calloc(nf ? nf : 1, sizeof(Family));
-    t->groups = calloc(ng ? ng : 1, sizeof(Group));
-    t->steps = calloc(ns ? ns : 1, sizeof(Step));
+    t->fam = calloc(nf > 0 ? (size_t)nf : 1, sizeof(Family));
+    t->groups = calloc(ng > 0 ? (size_t)ng : 1, sizeof(Group));
+    t->steps = calloc(ns > 0 ? (size_t)ns : 1, sizeof(Step));
     if (!t->fam || !t->groups || !t->steps) {
         PyErr_NoMemory();
         goto fail;
@@ -393,7 +418,7 @@ static double expand(Core *c, u128 state);
 
 static inline double solve(Core *c, u128 state) {
     Entry *e = find(c, state);
-    if (e != NULL && e->has_value) return e->value;
+    if (e != NULL && !isnan(e->value)) return e->value;
     return expand(c, state);
 }
 
@@ -510,13 +535,86 @@ static double worth_wild(Core *c, u128 packed, int spare, int wild, const int *l
     return value + 0.5 * spare;
 }
 
+/* Cards of packed hand ``h`` at ranks ``lo`` to ``hi`` (top-down packing). */
+static int cards_between(Core *c, u128 h, int lo, int hi) {
+    u128 below = hi + 1 >= NUM_RANKS ? ~(u128)0 : (((u128)1 << (FIELD * (hi + 1))) - 1);
+    u128 above = lo <= 0 ? ~(u128)0 : ~(((u128)1 << (FIELD * lo)) - 1);
+    return card_count(c, h & below & above);
+}
+
+/* ``worth_wild`` with each try from the search that meets fewer new cards (``m``: the mirrored
+ * one, ``up`` the same hand packed for it), the top-down one sharing the states below the
+ * lowest rank the try's hand changes (the play's ``low``, the ranks placed, the try's), the
+ * mirrored one those above the highest. The two sum the same worths in other orders, so
+ * where a round's best tries come within ``margin``, those are valued top-down again: the
+ * rank chosen is the top-down greedy's. ``*exact``: whether the worth is the top-down one to
+ * the last bit; ``*state``: the top-down state of the placed hand (to value it again). */
+static double worth_wild_two(Core *c, Core *m, u128 down, u128 up, int spare, int wild,
+                             const int *limits, int low, int high, double margin, int *exact,
+                             u128 *state) {
+    double values[TWO + 1], last = NAN;
+    int tried[TWO + 1], flags[TWO + 1], last_exact = 1;
+    u128 hand = down & c->hand_mask;
+    for (int k = 0; k < spare; k++) {
+        double top = -INFINITY;
+        int n = 0;
+        for (int r = 0; r <= TWO; r++) {
+            int count = (int)((down >> (FIELD * r)) & MASK);
+            if (count >= limits[r]) continue;
+            int useful = count || (r > 0 && ((down >> (FIELD * (r - 1))) & MASK))
+                || (r < ACE && ((down >> (FIELD * (r + 1))) & MASK));
+            if (!useful) continue;
+            int lo = r < low ? r : low, hi = r > high ? r : high;
+            int mirrored = cards_between(c, hand, 0, hi) < cards_between(c, hand, lo, NUM_RANKS);
+            double value = mirrored
+                ? solve(m, up + ((u128)1 << (FIELD * (NUM_RANKS - 1 - r))))
+                : solve(c, down + ((u128)1 << (FIELD * r)));
+            if (c->failed || m->failed) return NAN;
+            tried[n] = r, values[n] = value, flags[n] = !mirrored, n++;
+            if (value > top) top = value;
+        }
+        int close = 0, loose = 0;
+        for (int i = 0; i < n; i++) {
+            if (values[i] >= top - margin) close++, loose += !flags[i];
+        }
+        if (close > 1 && loose) {
+            for (int i = 0; i < n; i++) {
+                if (values[i] >= top - margin && !flags[i]) {
+                    values[i] = solve(c, down + ((u128)1 << (FIELD * tried[i])));
+                    if (c->failed) return NAN;
+                    flags[i] = 1;
+                }
+            }
+        }
+        double best = -INFINITY;
+        int chosen = wild, pick = -1;
+        for (int i = 0; i < n; i++) {
+            if (values[i] > best) best = values[i], chosen = tried[i], pick = i;
+        }
+        down += (u128)1 << (FIELD * chosen);
+        up += (u128)1 << (FIELD * (NUM_RANKS - 1 - chosen));
+        hand = down & c->hand_mask;
+        if (chosen < low) low = chosen;
+        if (chosen > high) high = chosen;
+        if (pick >= 0) last = values[pick], last_exact = flags[pick];
+        else last = NAN;
+    }
+    if (isnan(last)) { /* no rank was tried for the last card: it stays at its own */
+        last = solve(c, down);
+        last_exact = 1;
+    }
+    *exact = last_exact;
+    *state = down;
+    return last + 0.5 * spare;
+}
+
 /* -- the Python type -------------------------------------------------------------------- */
 
 static int read_adders(PyObject *seq, u128 **out, int *n) {
     PyObject *fast = PySequence_Fast(seq, "adders are a sequence of ints");
     if (fast == NULL) return -1;
     Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    *out = calloc(len ? len : 1, sizeof(u128));
+    *out = calloc(len > 0 ? (size_t)len : 1, sizeof(u128));
     if (*out == NULL) {
         Py_DECREF(fast);
         PyErr_NoMemory();
@@ -601,7 +699,8 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwargs) {
     Py_DECREF(fast);
     c->cap = 1 << 12;
     c->entries = calloc(c->cap, sizeof(Entry));
-    if (c->entries == NULL) {
+    c->links = calloc(c->cap, sizeof(u128));
+    if (c->entries == NULL || c->links == NULL) {
         PyErr_NoMemory();
         return -1;
     }
@@ -624,6 +723,7 @@ static void Core_dealloc(Core *c) {
     Py_CLEAR(c->plain);
     for (int k = 0; k <= KINDS; k++) free(c->repay[k]);
     free(c->entries);
+    free(c->links);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -649,7 +749,7 @@ static int ready(Core *c) {
 
 static PyObject *Core_solve(Core *c, PyObject *arg) {
     u128 state;
-    if (!ready(c) || to_u128(arg, &state) < 0) return NULL;
+    if (!ready(c) || to_state(arg, &state) < 0) return NULL;
     c->failed = 0;
     double value = solve(c, state);
     if (c->failed) {
@@ -664,7 +764,7 @@ static PyObject *Core_worth_wild(Core *c, PyObject *args) {
     int spare, wild, bounds[TWO + 1];
     u128 state;
     if (!ready(c) || !PyArg_ParseTuple(args, "OiiO", &key, &spare, &wild, &limits)
-            || to_u128(key, &state) < 0)
+            || to_state(key, &state) < 0)
         return NULL;
     if (c->mirrored) {
         PyErr_SetString(PyExc_ValueError, "wild cards are valued top-down only");
@@ -689,28 +789,76 @@ static PyObject *Core_worth_wild(Core *c, PyObject *args) {
     return PyFloat_FromDouble(value);
 }
 
+static int read_limits(PyObject *limits, int *bounds) {
+    PyObject *fast = PySequence_Fast(limits, "limits are a sequence of ints");
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) <= TWO) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "a limit per rank up to the 2s");
+        return -1;
+    }
+    for (int r = 0; r <= TWO; r++) bounds[r] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, r));
+    Py_DECREF(fast);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *Core_worth_wild_two(Core *c, PyObject *args) {
+    PyObject *key, *limits, *mirror, *up_key;
+    int spare, wild, low, high, bounds[TWO + 1], exact = 1;
+    double margin;
+    u128 down, up, state = 0;
+    if (!ready(c) || !PyArg_ParseTuple(args, "OiiOOOiid", &key, &spare, &wild, &limits, &mirror,
+                                       &up_key, &low, &high, &margin)
+            || to_state(key, &down) < 0 || to_state(up_key, &up) < 0 || read_limits(limits, bounds) < 0)
+        return NULL;
+    if (c->mirrored || !PyObject_TypeCheck(mirror, Py_TYPE(c)) || !((Core *)mirror)->mirrored
+            || !ready((Core *)mirror)) {
+        PyErr_SetString(PyExc_ValueError, "a top-down core and a mirrored one");
+        return NULL;
+    }
+    if (wild < 0 || wild > TWO || spare < 0 || low < 0 || high >= NUM_RANKS || low > high) {
+        PyErr_SetString(PyExc_ValueError, "a wild rank up to 2, and the play's lowest and highest ranks");
+        return NULL;
+    }
+    Core *m = (Core *)mirror;
+    c->failed = m->failed = 0;
+    double value = worth_wild_two(c, m, down, up, spare, wild, bounds, low, high, margin, &exact,
+                                  &state);
+    if (c->failed || m->failed) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the split search failed");
+        return NULL;
+    }
+    PyObject *where = from_u128(state);
+    if (where == NULL) return NULL;
+    return Py_BuildValue("(dON)", value, exact ? Py_True : Py_False, where);
+}
+
 static PyObject *Core_value(Core *c, PyObject *arg) {
     u128 state;
-    if (!ready(c) || to_u128(arg, &state) < 0) return NULL;
+    if (!ready(c) || to_state(arg, &state) < 0) return NULL;
     Entry *e = find(c, state);
-    if (e == NULL || !e->has_value) Py_RETURN_NONE;
+    if (e == NULL || isnan(e->value)) Py_RETURN_NONE;
     return PyFloat_FromDouble(e->value);
 }
 
 static PyObject *Core_link(Core *c, PyObject *arg) {
     u128 state;
-    if (!ready(c) || to_u128(arg, &state) < 0) return NULL;
+    if (!ready(c) || to_state(arg, &state) < 0) return NULL;
     Entry *e = find(c, state);
-    if (e == NULL || !e->has_link) Py_RETURN_NONE;
-    return from_u128(e->link);
+    if (e == NULL || !c->links[e - c->entries]) Py_RETURN_NONE;
+    return from_u128(c->links[e - c->entries]);
 }
 
 static PyObject *Core_set_value(Core *c, PyObject *args) {
     PyObject *key;
     double value;
     u128 state;
-    if (!ready(c) || !PyArg_ParseTuple(args, "Od", &key, &value) || to_u128(key, &state) < 0)
+    if (!ready(c) || !PyArg_ParseTuple(args, "Od", &key, &value) || to_state(key, &state) < 0)
         return NULL;
+    if (isnan(value)) {
+        PyErr_SetString(PyExc_ValueError, "a worth is a number (NaN marks none in the memo)");
+        return NULL;
+    }
     if (store(c, state, value, 0, 0) < 0) return NULL;
     Py_RETURN_NONE;
 }
@@ -718,14 +866,16 @@ static PyObject *Core_set_value(Core *c, PyObject *args) {
 static PyObject *Core_set_link(Core *c, PyObject *args) {
     PyObject *key, *link;
     u128 state, packed;
-    if (!ready(c) || !PyArg_ParseTuple(args, "OO", &key, &link) || to_u128(key, &state) < 0
+    if (!ready(c) || !PyArg_ParseTuple(args, "OO", &key, &link) || to_state(key, &state) < 0
             || to_u128(link, &packed) < 0)
         return NULL;
+    if (!packed) {
+        PyErr_SetString(PyExc_ValueError, "a path link names the state it leads to");
+        return NULL;
+    }
     Entry *e = entry(c, state);
     if (e == NULL) return NULL;
-    e->link = packed;
-    c->linked += !e->has_link;
-    e->has_link = 1;
+    set_link(c, e, packed);
     Py_RETURN_NONE;
 }
 
@@ -750,6 +900,9 @@ static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)Core_solve, METH_O, "The worth of a packed state (searched if new)."},
     {"worth_wild", (PyCFunction)Core_worth_wild, METH_VARARGS,
      "Planner.worth_wild of a packed state without its wild cards: (state, spare, wild, limits)."},
+    {"worth_wild_two", (PyCFunction)Core_worth_wild_two, METH_VARARGS,
+     "worth_wild with each try from the cheaper search: (state, spare, wild, limits, mirror, "
+     "mirror's state, the play's lowest rank, highest, tie margin) -> (worth, exact, state)."},
     {"value", (PyCFunction)Core_value, METH_O, "The memo's worth of a state, or None."},
     {"link", (PyCFunction)Core_link, METH_O, "The memo's path link of a state, or None."},
     {"set_value", (PyCFunction)Core_set_value, METH_VARARGS, "Put a worth in the memo."},

@@ -445,7 +445,10 @@ class Policy:
         maximum, and gets bounds of its own (``wild_worth``).
         """
         if best_only and view.wild is not None and view.hand[view.wild] \
-                and not self.planner.capped and not self.planner.fast:
+                and not self.planner.capped:
+            if self.planner.fast and self.mirror is not None and self.mirror.fast:
+                return first + wild_worth.fast_scores(self.planner, self.mirror, view.hand,
+                                                      view.wild, candidates, first)
             scores = wild_worth.WildScores(self.planner, self.mirror, view.hand, view.wild)
             return first + scores.scored(candidates, first)
         if not best_only or (view.wild is not None and view.hand[view.wild]):

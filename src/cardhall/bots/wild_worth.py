@@ -343,3 +343,49 @@ def _line(planner: Planner, base: Counts, spare: int, wild: Rank,
         packed += 1 << (FIELD * planner.position(chosen))
         line.append(tuple(placed))
     return line
+
+
+def fast_scores(planner: Planner, mirror: Planner, hand: Counts, wild: Rank,
+                candidates: Sequence[Candidate],
+                first: Sequence[tuple[float, Play | None]]) -> list[tuple[float, Play]]:
+    """Every candidate's score as ``worth_wild`` values the hand it leaves, on the C loop.
+
+    There a search costs less than the bounds above would save, so every
+    candidate is valued; each try of its greedy goes to the search meeting fewer
+    new cards (``_search.c``'s ``worth_wild_two`` re-values a round's near-tied
+    tries top-down, so the ranks placed are the top-down greedy's), and where
+    candidates tie the best but for the last bits, the ones valued by the
+    mirrored search are valued top-down again, as ``WildScores.scored`` does.
+    """
+    core, up_core = planner._core, mirror._core
+    assert core is not None and up_core is not None
+    limits = planner.rs.limits
+    down_slots = planner._empty_slots << SLOT_SHIFT
+    up_slots = mirror._empty_slots << SLOT_SHIFT
+    worths: list[tuple[float, bool, int, float]] = []  # worth, exact, top-down state, bonus
+    for p, _score, _bound in candidates:
+        rest = counts_minus(hand, p.cards)
+        base = list(rest)
+        spare = base[wild]
+        base[wild] = 0
+        ranks = [r for r in p.cards if r != wild] or [wild]
+        low, high = min(ranks), max(ranks)
+        down = planner._pack(base) | down_slots
+        if spare:
+            worth, exact, state = core.worth_wild_two(
+                down, spare, wild, limits, up_core, mirror._pack(base) | up_slots, low, high,
+                TIE_MARGIN)
+            worths.append((worth, exact, state, WILD_BONUS * spare))
+        elif sum(base[:high + 1]) < sum(base[low:]):
+            worths.append((up_core.solve(mirror._pack(base) | up_slots), False, down, 0.0))
+        else:
+            worths.append((core.solve(down), True, down, 0.0))
+    scores = [c[1](w[0]) for c, w in zip(candidates, worths, strict=True)]
+    best = max([s for s, _ in first] + scores, default=_NO)
+    tied = sum(1 for s, _ in first if s >= best - TIE_MARGIN) \
+        + sum(1 for s in scores if s >= best - TIE_MARGIN)
+    if tied > 1:
+        for i, (_worth, exact, state, bonus) in enumerate(worths):
+            if not exact and scores[i] >= best - TIE_MARGIN:
+                scores[i] = candidates[i][1](core.solve(state) + bonus)
+    return [(s, c[0]) for s, c in zip(scores, candidates, strict=True)]
