@@ -42,6 +42,7 @@ from cardhall.bots.view import (
     counts_minus,
     generated_plays,
     legal_plays,
+    play_cards,
     play_text,
     read_view,
     rule_set,
@@ -207,9 +208,9 @@ class Policy:
     @staticmethod
     def candidates(plays: Iterable[Play]) -> list[Play]:
         """One play per set of cards, and only the few lowest kicker choices per main part."""
-        by_cards: dict[tuple[int, ...], Play] = {}
+        by_cards: dict[int, Play] = {}
         for p in plays:
-            cards = _sorted_cards(p)
+            cards = play_cards(p)  # the multiset as one int: no sorting, no tuple
             old = by_cards.get(cards)
             if old is None or (old.tier and not p.tier):
                 by_cards[cards] = p  # the same cards read as a bomb double the stake: avoid
@@ -219,7 +220,8 @@ class Policy:
             groups.setdefault((p.kind, p.key, p.length, p.tier, main), []).append(p)
         out: list[Play] = []
         for group in groups.values():
-            group.sort(key=lambda p: sorted(p.kickers, reverse=True))
+            if len(group) > 1:
+                group.sort(key=lambda p: sorted(p.kickers, reverse=True))
             out.extend(group[:KICKER_VARIANTS])
         return out
 

@@ -25,7 +25,7 @@ wild cards it holds (ddz-laizi §4: soft, hard, pure).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -327,6 +327,10 @@ def legal_plays(obs: Observation, view: View,
     return out
 
 
+#: Decisions whose generated plays are kept: a bot and its caller ask for one decision's
+#: twice. A wildcard lead's are thousands of objects, which every full collection of the
+#: garbage collector walks while they live (256 kept made such a pass some 20 ms).
+_GENERATED_LIMIT = 8
 _GENERATED: dict[tuple[str, str | None, bool, bool, Counts, Play | None], list[Play]] = {}
 #: id of a generated play → (the play, kept alive so the id stays its own; its action text).
 _TEXTS: dict[int, tuple[Play, str]] = {}
@@ -375,59 +379,72 @@ def generated_plays(obs: Observation, view: View) -> list[Play]:
     index = obs.get("plays")
     plays = rs.moves(view.hand, view.trick)
     if index is not None:
-        accepted = _accepted(index)
-        if accepted is not None:
-            plays = [p for p in plays if _packed(p.cards) in accepted]
+        accepts = _acceptor(index)
+        if accepts is not None:
+            plays = [p for p in plays if accepts(play_cards(p))]
         else:
             plays = [p for p in plays if judge(index, _selection(p.cards))]
-    if len(_GENERATED) > 256:
+    if len(_GENERATED) > _GENERATED_LIMIT:
         _GENERATED.clear()
     _GENERATED[key] = plays
     return plays
 
 
-def _accepted(index: Mapping[str, Any]) -> set[int] | None:
-    """The card multisets an index accepts, packed (``_packed``); None: labels not ranks.
+def _acceptor(index: Mapping[str, Any]) -> Callable[[int], bool] | None:
+    """Whether the index accepts a multiset of ranks (packed as ``_packed``); None: labels
+    not ranks.
 
-    Its nodes are shared between selections, so the completions of each node
-    are listed once (a node belongs to one label level) and combined upwards.
+    The index is walked once per distinct multiset (``judge``'s walk, on the packed
+    counts) and the answer kept: a wildcard lead's thousands of plays are some
+    fifteen hundred multisets, and listing every selection the index accepts first
+    cost more than walking those.
     """
     rank_of = {label: r for r, label in enumerate(_LABELS)}
     labels = index["labels"]
     if any(label not in rank_of for label in labels):
         return None
-    units = [1 << (_FIELD * rank_of[label]) for label in labels]
-    nodes = index["nodes"]
-    depth = len(labels)
-    below: dict[int, set[int]] = {}
+    shifts = [_FIELD * rank_of[label] for label in labels]
+    allowed = sum(((1 << _FIELD) - 1) << shift for shift in shifts)
+    nodes, root = index["nodes"], index["root"]
+    seen: dict[int, bool] = {}
 
-    def completions(level: int, node: int) -> set[int]:
-        if level == depth:
-            return {0} if node == 1 else set()
-        found = below.get(node)
+    def accepts(packed: int) -> bool:
+        found = seen.get(packed)
         if found is None:
-            found = set()
-            unit = units[level]
-            for k, child in enumerate(nodes[node] if node > 1 else ()):
-                if child:
-                    add = k * unit
-                    found.update(add + c for c in completions(level + 1, child))
-            below[node] = found
+            node = 0 if packed & ~allowed else root
+            for shift in shifts:
+                if not node:
+                    break
+                kids = nodes[node] if node > 1 else ()
+                k = (packed >> shift) & ((1 << _FIELD) - 1)
+                node = kids[k] if k < len(kids) else 0
+            found = seen[packed] = node == 1
         return found
-
-    return completions(0, index["root"])
+    return accepts
 
 
 def _packed(cards: Iterable[int]) -> int:
-    """A multiset of ranks as one int, ``_FIELD`` bits a rank (as ``_accepted`` packs)."""
+    """A multiset of ranks as one int, ``_FIELD`` bits a rank (as ``_acceptor`` reads them)."""
     h = 0
     for r in cards:
         h += 1 << (_FIELD * r)
     return h
 
 
+def play_cards(p: Play) -> int:
+    """``_packed(p.cards)``, without making the tuple: a wildcard lead has thousands of plays."""
+    h = 0
+    units = _UNITS
+    for r in p.main:
+        h += units[r]
+    for r in p.kickers:
+        h += units[r]
+    return h
+
+
 #: Bits per rank in ``_packed`` (up to 63 cards of one rank).
 _FIELD = 6
+_UNITS = [1 << (_FIELD * r) for r in range(NUM_RANKS)]
 
 
 def _selection(cards: Iterable[int]) -> dict[str, int]:

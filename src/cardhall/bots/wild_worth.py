@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from cardhall.bots.hands import Planner, _useful
 from cardhall.bots.mirror import TIE_MARGIN
 from cardhall.bots.own import own_split
-from cardhall.bots.packed import FIELD, GUARD, SLOT_SHIFT, pack, unpack
+from cardhall.bots.packed import FIELD, GUARD, HAND_MASK, SLOT_SHIFT, card_count, pack, unpack
 from cardhall.bots.view import counts_minus
 from cardhall.cards import TWO, Counts, Rank, from_counts
 from cardhall.rules import Play
@@ -345,6 +345,11 @@ def _line(planner: Planner, base: Counts, spare: int, wild: Rank,
     return line
 
 
+def _below(r: int) -> int:
+    """The count fields of ranks up to ``r`` in a top-down packed hand (none if negative)."""
+    return (1 << (FIELD * (r + 1))) - 1 if r >= 0 else 0
+
+
 def fast_scores(planner: Planner, mirror: Planner, hand: Counts, wild: Rank,
                 candidates: Sequence[Candidate],
                 first: Sequence[tuple[float, Play | None]]) -> list[tuple[float, Play]]:
@@ -360,24 +365,38 @@ def fast_scores(planner: Planner, mirror: Planner, hand: Counts, wild: Rank,
     core, up_core = planner._core, mirror._core
     assert core is not None and up_core is not None
     limits = planner.rs.limits
-    down_slots = planner._empty_slots << SLOT_SHIFT
-    up_slots = mirror._empty_slots << SLOT_SHIFT
+    base = list(hand)
+    base[wild] = 0
+    # The whole hand without its wild cards, packed for each search; a candidate's rest is
+    # that less the play's other cards, one subtraction a card (no repacking per candidate).
+    whole_down = planner._pack(base) | (planner._empty_slots << SLOT_SHIFT)
+    whole_up = mirror._pack(base) | (mirror._empty_slots << SLOT_SHIFT)
+    down_unit = [1 << (FIELD * planner.position(r)) for r in range(len(base))]
+    up_unit = [1 << (FIELD * mirror.position(r)) for r in range(len(base))]
+    held = hand[wild]
     worths: list[tuple[float, bool, int, float]] = []  # worth, exact, top-down state, bonus
     for p, _score, _bound in candidates:
-        rest = counts_minus(hand, p.cards)
-        base = list(rest)
-        spare = base[wild]
-        base[wild] = 0
-        ranks = [r for r in p.cards if r != wild] or [wild]
-        low, high = min(ranks), max(ranks)
-        down = planner._pack(base) | down_slots
+        down, up, spare, low, high = whole_down, whole_up, held, wild, wild
+        first_real = True
+        for r in p.cards:
+            if r == wild:
+                spare -= 1
+                continue
+            down -= down_unit[r]
+            up -= up_unit[r]
+            if first_real:
+                low = high = r
+                first_real = False
+            elif r < low:
+                low = r
+            elif r > high:
+                high = r
         if spare:
             worth, exact, state = core.worth_wild_two(
-                down, spare, wild, limits, up_core, mirror._pack(base) | up_slots, low, high,
-                TIE_MARGIN)
+                down, spare, wild, limits, up_core, up, low, high, TIE_MARGIN)
             worths.append((worth, exact, state, WILD_BONUS * spare))
-        elif sum(base[:high + 1]) < sum(base[low:]):
-            worths.append((up_core.solve(mirror._pack(base) | up_slots), False, down, 0.0))
+        elif card_count(down & _below(high)) < card_count(down & HAND_MASK & ~_below(low - 1)):
+            worths.append((up_core.solve(up), False, down, 0.0))
         else:
             worths.append((core.solve(down), True, down, 0.0))
     scores = [c[1](w[0]) for c, w in zip(candidates, worths, strict=True)]
