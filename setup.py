@@ -6,6 +6,9 @@ it, and the bots run the same search in Python (``cardhall.bots.hands``), slower
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("cardhall.bots._search", ["src/cardhall/bots/_search.c"],
+SOURCES = [f"src/cardhall/bots/{name}.c" for name in ("_search", "_search_tables", "_search_loop")]
+
+setup(ext_modules=[Extension("cardhall.bots._search", SOURCES,
+                             depends=["src/cardhall/bots/_search.h"],
                              extra_compile_args=["-O2", "-fno-fast-math", "-std=c11"],
                              optional=True)])

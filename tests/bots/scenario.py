@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from cardhall.cards import format_ranks, parse_ranks
 from cardhall.games import GameState, new_game
 from cardhall.games.climbing import ClimbingGame
+from cardhall.rules import RuleSet
 
 
 def deal(variant: str, fixed: dict[int, str], kitty: str = "") -> dict[str, Any]:
@@ -45,3 +47,13 @@ def ddz3(fixed: dict[int, str], *actions: str) -> GameState:
     for action in actions:
         state.apply(action)
     return state
+
+
+def hand_from(rs: RuleSet, cards: Sequence[int]) -> list[int]:
+    """Rank counts of the cards at positions ``cards`` (mod the deck) of ``rs``'s full deck:
+    a hypothesis strategy's integers as a hand that its rule set can hold."""
+    deck = [r for r, n in enumerate(rs.limits) for _ in range(n)]
+    counts = [0] * len(rs.limits)
+    for i in cards:
+        counts[deck[i % len(deck)]] += 1
+    return counts

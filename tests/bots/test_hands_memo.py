@@ -18,18 +18,14 @@ from hypothesis import strategies as st
 
 from cardhall import rules
 from cardhall.bots import hands
+from cardhall.bots import native as native_loop
 from cardhall.bots.hands import Planner
 from cardhall.bots.mirror import MirrorPlanner
+from tests.bots.scenario import hand_from
 
 VARIANTS = ("ddz3", "ddz4", "ddz_emperor", "baohuang")
 
 
-def _hand(rs: rules.RuleSet, cards: Sequence[int]) -> list[int]:
-    deck = [r for r, n in enumerate(rs.limits) for _ in range(n)]
-    counts = [0] * len(rs.limits)
-    for i in cards:
-        counts[deck[i % len(deck)]] += 1
-    return counts
 
 
 def _cards(planner: Planner, counts: Sequence[int]) -> list[int]:
@@ -39,7 +35,7 @@ def _cards(planner: Planner, counts: Sequence[int]) -> list[int]:
 @pytest.mark.parametrize("native", [False, True], ids=["python", "c"])
 def test_a_search_allocates_nothing_the_collector_tracks(native: bool) -> None:
     rs = rules.get("ddz_emperor")
-    hand = _hand(rs, range(1, 69, 2))
+    hand = hand_from(rs, range(1, 69, 2))
     Planner(rs, native=native).worth(hand)  # the move tables and slot caches, once per rule set
     planner = Planner(rs, native=native)
     enabled = gc.isenabled()
@@ -63,7 +59,7 @@ def test_a_search_allocates_nothing_the_collector_tracks(native: bool) -> None:
 def test_the_split_read_back_holds_the_hand_whatever_else_was_searched(
         variant: str, cards: list[int], other: list[int], native: bool) -> None:
     rs = rules.get(variant)
-    hand, before = _hand(rs, cards), _hand(rs, other)
+    hand, before = hand_from(rs, cards), hand_from(rs, other)
     fresh = Planner(rs, native=native)
     split = fresh.plan(hand)
     assert _cards(fresh, hand) == sorted(r for r, n in enumerate(hand) for _ in range(n))
@@ -77,12 +73,12 @@ def test_the_split_read_back_holds_the_hand_whatever_else_was_searched(
 def test_the_split_survives_the_memo_being_cleared(monkeypatch: pytest.MonkeyPatch,
                                                    native: bool) -> None:
     rs = rules.get("ddz3")
-    hand = _hand(rs, range(0, 51, 3))  # a dealt hand of 17: some hundred states
+    hand = hand_from(rs, range(0, 51, 3))  # a dealt hand of 17: some hundred states
     fresh = Planner(rs, native=native)
     split = fresh.plan(hand)
     assert 0 < len(fresh._path) < len(fresh._memo)  # dead ends and the empty hand: no link
     limit = len(fresh._memo) // 3  # cleared mid-search
-    monkeypatch.setattr(hands, "NATIVE_MEMO_LIMIT" if native else "MEMO_LIMIT", limit)
+    monkeypatch.setattr(native_loop if native else hands, "MEMO_LIMIT", limit)
     small = Planner(rs, native=native)
     assert small.plan(hand) == split
     assert len(small._memo) <= limit + 1
@@ -97,4 +93,4 @@ def test_more_moves_than_a_link_numbers_is_an_error(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(hands, "LINK_BITS", 3)
     with pytest.raises(OverflowError, match="more moves than a path link numbers"):
-        Fresh(rules.get("ddz3"), native=native).worth(_hand(rules.get("ddz3"), range(0, 54, 3)))
+        Fresh(rules.get("ddz3"), native=native).worth(hand_from(rules.get("ddz3"), range(0, 54, 3)))

@@ -17,27 +17,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall import bots, rules
-from cardhall.bots import hands
+from cardhall.bots import native as native_loop
 from cardhall.bots.hands import Planner
 from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner
 from cardhall.bots.packed import SLOT_SHIFT
 from cardhall.bots.relaxed import RelaxedPlanner
 from cardhall.games import VARIANTS, new_game
+from tests.bots.scenario import hand_from
 
 CLIMBING = ("ddz2", "ddz3", "ddz4", "ddz5", "ddz3_happy", "ddz3_laizi", "ddz_emperor",
             "baohuang")
 
 
-def _hand(rs: rules.RuleSet, cards: list[int]) -> list[int]:
-    deck = [r for r, n in enumerate(rs.limits) for _ in range(n)]
-    counts = [0] * len(rs.limits)
-    for i in cards:
-        counts[deck[i % len(deck)]] += 1
-    return counts
 
 
 def test_the_c_loop_is_built() -> None:
-    assert hands.NATIVE_BUILT, "cardhall.bots._search was not built: pip install -e ."
+    assert native_loop.BUILT, "cardhall.bots._search was not built: pip install -e ."
     assert Planner(rules.get("ddz3"))._core is not None  # bots run it by default
 
 
@@ -47,7 +42,7 @@ def test_the_c_loop_is_built() -> None:
 def test_worths_and_splits_are_the_python_loops(variant: str, cards: list[int],
                                                 mirrored: bool) -> None:
     rs = rules.get(variant)
-    hand = _hand(rs, cards)
+    hand = hand_from(rs, cards)
     kind = MirrorPlanner if mirrored else Planner
     python, c = kind(rs, native=False), kind(rs, native=True)
     assert c.worth(hand) == python.worth(hand)
@@ -61,7 +56,7 @@ def test_worths_and_splits_are_the_python_loops(variant: str, cards: list[int],
 def test_relaxed_bounds_are_the_python_loops(variant: str, cards: list[int],
                                              ranks: set[int]) -> None:
     rs = rules.get(variant)
-    hand = _hand(rs, cards)
+    hand = hand_from(rs, cards)
     worths = []
     for native in (False, True):
         plain = MirrorPlanner(rs, native=native)
@@ -76,7 +71,7 @@ def test_relaxed_bounds_are_the_python_loops(variant: str, cards: list[int],
        st.integers(1, 4))
 def test_wild_worths_are_the_python_greedys(cards: list[int], wild: int, spare: int) -> None:
     rs = rules.get("ddz3_laizi")
-    hand = _hand(rs, cards)
+    hand = hand_from(rs, cards)
     hand[wild] = min(rs.limits[wild], spare)
     assert Planner(rs, native=True).worth_wild(hand, wild) \
         == Planner(rs, native=False).worth_wild(hand, wild)
@@ -89,7 +84,7 @@ def test_wild_tries_from_either_search_place_the_cards_as_the_top_down_greedy(
         cards: list[int], wild: int, spare: int, span: tuple[int, int]) -> None:
     """``worth_wild_two``: each try from the search sharing more, ties valued top-down."""
     rs = rules.get("ddz3_laizi")
-    hand = _hand(rs, cards)
+    hand = hand_from(rs, cards)
     hand[wild] = 0
     down, up = Planner(rs, native=True), MirrorPlanner(rs, native=True)
     assert down._core is not None and up._core is not None
@@ -107,7 +102,7 @@ def test_wild_tries_from_either_search_place_the_cards_as_the_top_down_greedy(
 def test_the_python_loop_shares_the_c_loops_memo() -> None:
     """A capped decision runs the Python loop over the same memo (``Planner.limit``)."""
     rs = rules.get("ddz_emperor")
-    hand = _hand(rs, list(range(1, 69, 2)))
+    hand = hand_from(rs, list(range(1, 69, 2)))
     planner = Planner(rs, native=True)
     whole = planner.worth(hand)
     state = planner._pack(hand) | (planner._empty_slots << SLOT_SHIFT)
@@ -152,5 +147,5 @@ def _trace(variant: str, games: int) -> str:
 def test_bots_play_the_same_games_on_either_loop(variant: str,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     c = _trace(variant, 6)
-    monkeypatch.setattr(hands, "NATIVE", False)
+    monkeypatch.setattr(native_loop, "NATIVE", False)
     assert _trace(variant, 6) == c

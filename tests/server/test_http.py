@@ -270,3 +270,11 @@ def test_admin_create_promotes_with_the_right_password(tmp_path: Path) -> None:
     wrong = subprocess.run([*CARDHALL, "admin", "create", "Keeper", "other-pw", "--db", db],
                            capture_output=True, text=True, timeout=60, check=False)
     assert wrong.returncode != 0 and "wrong name or password" in wrong.stderr
+
+
+def test_the_open_line_says_which_split_search_the_bots_run(hall: HallProcess) -> None:
+    """An install without a C compiler runs the bots' Python search: the log says so."""
+    lines = [json.loads(line) for line in hall.log.read_text().splitlines()
+             if line.startswith("{")]
+    opened = [line for line in lines if line.get("event") == "open"]
+    assert opened and opened[0]["bot_search"] == "c"

@@ -56,12 +56,13 @@ and splits.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING
 
+from cardhall.bots import native as native_loop
 from cardhall.bots.dead import Dead
+from cardhall.bots.moves import Move, as_kicker, attach
+from cardhall.bots.native import CoreLinks, CoreMemo, Links, Store
 from cardhall.bots.packed import (
     BIT_PLANES,
     FIELD,
@@ -85,92 +86,21 @@ from cardhall.bots.packed import (
     slot_info,
     slots_ok,
 )
-from cardhall.bots.splits import KICKER_TOP, TURN, Group, Plan, kicker_worth, play_worth
+from cardhall.bots.splits import KICKER_TOP, TURN, Group, Plan, play_worth
 from cardhall.bots.steps import Family, Step, families
 from cardhall.cards import ACE, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, Rank
 from cardhall.rules import RuleSet
 
-try:
-    from cardhall.bots import _search
-except ImportError:  # not built (no C compiler at install): the Python loop alone
-    _search = None  # type: ignore[assignment]
-
-#: Whether the C loop is built (by the install, where a C compiler is at hand).
-NATIVE_BUILT = _search is not None
-#: Whether planners run the C loop by default: where it is built, unless the environment
-#: sets ``CARDHALL_PURE_PYTHON`` (to measure or debug the Python loop).
-NATIVE = _search is not None and not os.environ.get("CARDHALL_PURE_PYTHON")
+if TYPE_CHECKING:
+    from cardhall.bots._search import Core, Steps
 
 #: Memo entries kept per planner before the memo is cleared (bounded memory, ~40 MB).
 MEMO_LIMIT = 200_000
-#: The same for the C loop, far lower: there a state costs tens of nanoseconds, and a memo of
-#: 200,000 states (some 10 MB) misses the processor's caches at nearly every look-up. Over
-#: 30 斗帝主 games the decisions' p99 was 5.24 ms at 200,000, 5.19 at 50,000, 4.56 at 20,000.
-NATIVE_MEMO_LIMIT = 20_000
 #: No effort cap (the search bot's rollouts and the tests): every state is searched.
 UNLIMITED = 1 << 62
 _NO = float("-inf")
 #: Bits of a path link that number the move taken; the state it leads to sits above.
 LINK_BITS = 20
-
-
-@dataclass(frozen=True, slots=True)
-class _Move:
-    """A main part the search may take out: its packed cards and what it opens or fills."""
-
-    delta: int
-    worth: float
-    group: Group
-    #: Slots opened, per slot kind (carriers), ``SLOT_BITS`` bits a kind.
-    opens: int
-    #: Group size when it may ride as a kicker (0: never).
-    rides: int
-
-
-class _Store(Protocol):
-    """What the search asks of its memo: a dict, or a view of the C loop's (``_search``)."""
-
-    def get(self, state: int, /) -> float | None: ...
-    def __setitem__(self, state: int, value: float, /) -> None: ...
-    def __len__(self) -> int: ...
-    def clear(self) -> None: ...
-
-
-class _Links(Protocol):
-    def get(self, state: int, /) -> int | None: ...
-    def __setitem__(self, state: int, link: int, /) -> None: ...
-    def __len__(self) -> int: ...
-    def clear(self) -> None: ...
-
-
-class _CoreMemo:
-    """The C loop's memo seen as the Python loop's ``_memo`` (worths)."""
-
-    def __init__(self, core: _search.Core) -> None:
-        self.get = core.value
-        self.clear = core.clear
-        self._core = core
-
-    def __setitem__(self, state: int, value: float) -> None:
-        self._core.set_value(state, value)
-
-    def __len__(self) -> int:
-        return self._core.size()
-
-
-class _CoreLinks:
-    """The C loop's memo seen as the Python loop's ``_path`` (path links)."""
-
-    def __init__(self, core: _search.Core) -> None:
-        self.get = core.link
-        self.clear = core.clear
-        self._core = core
-
-    def __setitem__(self, state: int, link: int) -> None:
-        self._core.set_link(state, link)
-
-    def __len__(self) -> int:
-        return self._core.links()
 
 
 class Planner:
@@ -180,11 +110,9 @@ class Planner:
     tables = ""
     #: Whether ranks are packed in reverse (``mirror``: the search goes from the 3s up).
     mirrored = False
-    #: Whether the search may run in the C loop; a subclass whose loop differs turns it off.
-    native = True
 
     def __init__(self, rs: RuleSet, native: bool | None = None) -> None:
-        """``native``: run the C loop (None: where it is built, see ``NATIVE``)."""
+        """``native``: run the C loop (None: where it is built, see ``native.NATIVE``)."""
         self.rs = rs
         #: New states the current decision may still expand (see ``limit``).
         self._left = UNLIMITED
@@ -204,8 +132,8 @@ class Planner:
         #: Slot counters → their debt tests (``Dead``'s cache; None: nothing owed).
         self._dead_tests = self._dead.tests
         key = rs.name + self.tables
-        self._moves: dict[tuple[Rank, int], list[_Move]] = _MOVES.setdefault(key, {})
-        self._greedy: dict[tuple[Rank, int], list[_Move]] = _GREEDY.setdefault(key, {})
+        self._moves: dict[tuple[Rank, int], list[Move]] = _MOVES.setdefault(key, {})
+        self._greedy: dict[tuple[Rank, int], list[Move]] = _GREEDY.setdefault(key, {})
         #: (top rank << FIELD | count held) → the search loop's steps there.
         self._steps: dict[int, tuple[Family, ...]] = _STEPS.setdefault(key, {})
         #: state → worth, and state → its path link (the number of the move taken, and above
@@ -215,9 +143,9 @@ class Planner:
         #: state counted towards every collection: over 30 斗帝主 games with planning bots,
         #: 1,100 young collections and 7 full ones (up to 24 ms each, inside a decision);
         #: 136 and 1 with plain numbers, and a sixth less time in all.
-        self._memo: _Store = {}
-        self._path: _Links = {}
-        self._numbered: list[_Move] = _NUMBERED.setdefault(key, [])
+        self._memo: Store = {}
+        self._path: Links = {}
+        self._numbered: list[Move] = _NUMBERED.setdefault(key, [])
         self._numbers: dict[int, int] = _NUMBERS.setdefault(key, {})
         self._empty_slots = sum(OFFSET << (SLOT_BITS * k) for k in range(KINDS))
         # A rank "deep enough" to carry holds at least the narrowest carrier's width; adding
@@ -227,24 +155,21 @@ class Planner:
                              for r in range(TWO + 1))
         self._slots_per_rank = max((sum(o) for opts in self._carriers.values() for o in opts),
                                    default=0)
-        self._core = self._native_core() if self.native and (
-            NATIVE if native is None else native) else None
+        use = native_loop.NATIVE if native is None else native
+        self._core = self._native_core() if use else None
 
-    def _native_core(self, plain: _search.Core | None = None, fields: int = 0) -> _search.Core:
+    def _native_core(self, plain: Core | None = None, fields: int = 0) -> Core:
         """The C loop over this planner's tables; its memo becomes ``_memo`` and ``_path``.
 
         ``plain`` and ``fields``: states with none of the ``fields`` bits set are
         valued by that core's search (``relaxed``).
         """
-        if _search is None:
-            raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
-        core = _search.Core(
+        core = native_loop.core(
             self._native_steps, (FIELD, NUM_RANKS, SLOT_BITS, OFFSET, MAX_SLOTS, KINDS,
                                  LINK_BITS),
             HAND_MASK, GUARD, self._deep_add, BIT_PLANES, self._dead.adders,
-            self._empty_slots, self._slots_per_rank, NATIVE_MEMO_LIMIT, plain, fields,
-            self.mirrored)
-        self._memo, self._path = _CoreMemo(core), _CoreLinks(core)
+            self._empty_slots, self._slots_per_rank, plain, fields, self.mirrored)
+        self._memo, self._path = CoreMemo(core), CoreLinks(core)
         return core
 
     def warm(self) -> None:
@@ -260,13 +185,13 @@ class Planner:
         for r in range(NUM_RANKS):
             for have in range(1, self.rs.limits[r] + 1):
                 self._steps_at(self.position(r), have)
-                if _search is not None:
+                if native_loop.BUILT:
                     self._native_steps(self.position(r), have)
         _WARM.add(key)
 
-    def _native_steps(self, top: Rank, have: int) -> _search.Steps:
+    def _native_steps(self, top: Rank, have: int) -> Steps:
         """``_steps_at`` converted for the C loop, once per table for the whole process."""
-        return converted(self._steps_at(top, have))
+        return native_loop.converted(self._steps_at(top, have))
 
     def position(self, r: Rank) -> int:
         """Where rank ``r`` sits in a packed hand (the search takes the highest first)."""
@@ -290,16 +215,16 @@ class Planner:
 
     # -- the moves at a top rank -----------------------------------------------------
 
-    def _moves_at(self, top: Rank, have: int) -> list[_Move]:
+    def _moves_at(self, top: Rank, have: int) -> list[Move]:
         """Every main part whose highest card is ``top``, given ``have`` cards of it."""
         cached = self._moves.get((top, have))
         if cached is None:
             cached = self._moves[top, have] = self._generate(top, have)
         return cached
 
-    def _generate(self, top: Rank, have: int) -> list[_Move]:
+    def _generate(self, top: Rank, have: int) -> list[Move]:
         """``_moves_at`` without the cache."""
-        out: list[_Move] = []
+        out: list[Move] = []
         rs = self.rs
         if top >= SMALL_JOKER:
             out.extend(self._joker_moves(top, have))
@@ -322,8 +247,8 @@ class Planner:
                     out.extend(self._move(p.kind, main, top, n, p.tier))
         return out
 
-    def _joker_moves(self, top: Rank, have: int) -> list[_Move]:
-        out: list[_Move] = []
+    def _joker_moves(self, top: Rank, have: int) -> list[Move]:
+        out: list[Move] = []
         if self.sets:
             # 保皇: jokers alone win like a top set; any number of either kind.
             small_max = self.rs.limits[SMALL_JOKER]
@@ -348,7 +273,7 @@ class Planner:
         return out
 
     def _move(self, kind: str, main: tuple[Rank, ...], key: Rank, length: int, tier: int,
-              worth: float | None = None) -> list[_Move]:
+              worth: float | None = None) -> list[Move]:
         """The search's moves for one main part: one per kicker option if it carries."""
         if worth is None:
             worth = play_worth(key, length, tier)
@@ -360,8 +285,8 @@ class Planner:
                          and size in self.kicker_sizes) else 0
         group = Group(kind, main, key, length, tier, worth)
         options = [] if tier else self._carriers.get((size // length, length > 1), [])
-        bare = _Move(delta, worth, group, 0, rides)
-        return [bare, *(_Move(delta, worth, group,
+        bare = Move(delta, worth, group, 0, rides)
+        return [bare, *(Move(delta, worth, group,
                               sum((n * length) << (SLOT_BITS * k) for k, n in enumerate(option)),
                               rides) for option in options)]
 
@@ -522,7 +447,7 @@ class Planner:
         for i, move in enumerate(self._moves_at(top, have)):
             kicker, unit, ride_worth = -1, 0, 0.0
             if move.rides in (1, have) or (move.rides and any_count):
-                riding = _as_kicker(move, move.rides - 1)
+                riding = as_kicker(move, move.rides - 1)
                 kicker, ride_worth = self._number(riding), riding.worth
                 unit = 1 << (SLOT_BITS * (move.rides - 1))
             deltas.append(move.delta)
@@ -530,7 +455,7 @@ class Planner:
                         len(move.group.main), 2 * i))
         return families(deltas, out)
 
-    def _number(self, move: _Move) -> int:
+    def _number(self, move: Move) -> int:
         """The move's number in ``_numbered`` (memo entries name moves by number)."""
         found = self._numbers.get(id(move))
         if found is None:
@@ -588,16 +513,16 @@ class Planner:
         self._rough_memo[state] = (_NO, -1, 0)
         return _NO
 
-    def _greedy_at(self, top: Rank, have: int) -> list[_Move]:
+    def _greedy_at(self, top: Rank, have: int) -> list[Move]:
         """The moves at ``top`` (riding ones included), those covering most turns first."""
         cached = self._greedy.get((top, have))
         if cached is not None:
             return cached
-        out: list[_Move] = []
+        out: list[Move] = []
         for move in self._moves_at(top, have):
             out.append(move)
             if move.rides and not move.opens:
-                out.append(_as_kicker(move, move.rides - 1))
+                out.append(as_kicker(move, move.rides - 1))
         # Saved turns first: a kicker saves its whole turn, a carrier opens slots for them.
         out.sort(key=lambda m: -(m.worth + TURN * len(m.group.main)
                                  + TURN * slot_count(m.opens)))
@@ -628,7 +553,7 @@ class Planner:
         """The best split itself, kickers attached to their carriers."""
         state = self._pack(counts) | (self._empty_slots << SLOT_SHIFT)
         worth = self._solve(state)
-        picked: list[_Move] = []
+        picked: list[Move] = []
         while True:
             entry = self._entry(state)
             if entry is None:
@@ -639,7 +564,7 @@ class Planner:
                 break
             picked.append(self._numbered[entry[1]])
             state = entry[2]
-        return Plan(worth, tuple(self._attach(picked)))
+        return Plan(worth, tuple(attach(picked)))
 
     def _entry(self, state: int) -> tuple[float, int, int] | None:
         """(worth, number of the move taken or -1, the state it leads to), if searched."""
@@ -650,35 +575,6 @@ class Planner:
         if link is None:
             return value, -1, 0
         return value, link & ((1 << LINK_BITS) - 1), link >> LINK_BITS
-
-    def _attach(self, picked: list[_Move]) -> list[Group]:
-        """Put each kicker on a carrier that opened a slot of its kind, either side of it."""
-        plays: list[tuple[Group, list[tuple[int, list[Rank]]]]] = []
-        waiting: list[tuple[int, tuple[Rank, ...]]] = []
-        for move in picked:
-            if move.rides < 0:
-                waiting.append((-move.rides - 1, move.group.main))
-                continue
-            slots: list[tuple[int, list[Rank]]] = [
-                (k, []) for k in range(KINDS)
-                for _ in range((move.opens >> (SLOT_BITS * k)) & SLOT_MASK)]
-            plays.append((move.group, slots))
-        for kind_index, cards in waiting:  # highest carrier first, as the search met them
-            for group, slots in plays:
-                free = next((s for s in slots if s[0] == kind_index and not s[1]
-                             and cards[0] not in group.main), None)
-                if free is not None:
-                    free[1].extend(cards)
-                    break
-            else:
-                plays.append((Group("single" if len(cards) == 1 else "pair", cards, cards[0],
-                                    1, 0, play_worth(cards[0], 1, 0)), []))
-        out = []
-        for group, slots in plays:
-            kickers = tuple(sorted(r for _, cards in slots for r in cards))
-            out.append(Group(group.kind, group.main, group.key, group.length, group.tier,
-                             group.worth, kickers) if kickers else group)
-        return sorted(out, key=lambda g: (g.key, len(g.cards)))
 
     # -- wild cards ------------------------------------------------------------------
 
@@ -709,14 +605,6 @@ class Planner:
         return self._solve(packed) + 0.5 * spare
 
 
-def _as_kicker(move: _Move, kind_index: int) -> _Move:
-    """The same cards riding in a slot of kind ``kind_index`` (``rides`` < 0 marks it)."""
-    worth = kicker_worth(move.group.key)
-    g = move.group
-    return _Move(move.delta, worth, Group("kicker", g.main, g.key, 1, 0, worth), 0,
-                 -1 - kind_index)
-
-
 def _useful(counts: Sequence[int], r: Rank) -> bool:
     """A wild card only helps at a rank held already or next to one (a chain's gap)."""
     if counts[r]:
@@ -726,27 +614,14 @@ def _useful(counts: Sequence[int], r: Rank) -> bool:
 
 #: Move tables per rule set name, shared by every planner of it (they depend on the rules
 #: alone); the memo is each planner's own.
-_MOVES: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
-_GREEDY: dict[str, dict[tuple[Rank, int], list[_Move]]] = {}
+_MOVES: dict[str, dict[tuple[Rank, int], list[Move]]] = {}
+_GREEDY: dict[str, dict[tuple[Rank, int], list[Move]]] = {}
 _STEPS: dict[str, dict[int, tuple[Family, ...]]] = {}
-_NUMBERED: dict[str, list[_Move]] = {}
+_NUMBERED: dict[str, list[Move]] = {}
 _NUMBERS: dict[str, dict[int, int]] = {}
 _PLANNERS: dict[str, Planner] = {}
 #: Rule set names (with ``tables``) whose steps are all built (``warm``).
 _WARM: set[str] = set()
-#: id of a step table (``_steps_at``) → the table, kept alive so the id stays its own, and
-#: its conversion for the C loop.
-_NATIVE_STEPS: dict[int, tuple[tuple[Family, ...], _search.Steps]] = {}
-
-
-def converted(fams: tuple[Family, ...]) -> _search.Steps:
-    """A step table converted for the C loop, once per table for the whole process."""
-    found = _NATIVE_STEPS.get(id(fams))
-    if found is None:
-        found = _NATIVE_STEPS[id(fams)] = (fams, _search.Steps(fams))
-    return found[1]
-
-
 def planner(rs: RuleSet) -> Planner:
     """A planner of a rule set shared by its callers (tests, calibration; no effort cap).
 

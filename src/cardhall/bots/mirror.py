@@ -18,7 +18,8 @@ where that could decide (``TIE_MARGIN``), the top-down worth is taken.
 
 from __future__ import annotations
 
-from cardhall.bots.hands import Planner, _Move
+from cardhall.bots.hands import Planner
+from cardhall.bots.moves import Move
 from cardhall.bots.packed import FIELD, card_count
 from cardhall.cards import NUM_RANKS, Rank
 
@@ -29,7 +30,7 @@ class MirrorPlanner(Planner):
     tables = "/mirror"
     mirrored = True
 
-    def _moves_at(self, top: Rank, have: int) -> list[_Move]:
+    def _moves_at(self, top: Rank, have: int) -> list[Move]:
         """The main parts whose *lowest* card is the rank at ``top``, given ``have`` of it."""
         cached = self._moves.get((top, have))
         if cached is None:
@@ -39,7 +40,7 @@ class MirrorPlanner(Planner):
                 if min(m.group.main) == low and m.group.main.count(low) <= have]
         return cached
 
-    def _ending_at(self, high: Rank) -> list[_Move]:
+    def _ending_at(self, high: Rank) -> list[Move]:
         """Every main part whose highest card is ``high`` (packed in reverse), made once."""
         found = _ENDING.setdefault(self.rs.name, {}).get(high)
         if found is None:
@@ -52,7 +53,7 @@ class MirrorPlanner(Planner):
 #: one are scored again from the top-down one, whose bits break the tie.
 TIE_MARGIN = 1e-6
 #: Rule set name → highest rank → the main parts ending there, packed in reverse.
-_ENDING: dict[str, dict[Rank, list[_Move]]] = {}
+_ENDING: dict[str, dict[Rank, list[Move]]] = {}
 
 
 def fresh_above(taken: int, seen: list[int], rest: int) -> int:

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardhall.bots.hands import _STEPS, _WARM, NATIVE_BUILT, converted
+from cardhall.bots import native
+from cardhall.bots.hands import _STEPS, _WARM
 from cardhall.bots.mirror import MirrorPlanner
 from cardhall.bots.packed import FIELD, MASK
 from cardhall.bots.steps import Family
@@ -71,8 +72,8 @@ class RelaxedPlanner(MirrorPlanner):
                 loose = self._loose.get(top << FIELD | have)
                 if loose is None:
                     loose = self._loose[top << FIELD | have] = self._build(top, have, True)
-                if NATIVE_BUILT:
-                    converted(loose)
+                if native.BUILT:
+                    native.converted(loose)
         _WARM.add(key)
 
     def _expand(self, state: int) -> float:

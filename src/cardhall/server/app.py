@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from cardhall.bots import native as native_loop
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
 from cardhall.hall.coordinator import Coordinator
@@ -93,8 +94,11 @@ class Server:
         self._hall = hall
         self._watch = asyncio.get_running_loop().create_task(self.metrics.watch_loop(),
                                                              name="loop-lag")
+        # Whether the bots' split search runs in C (an install without a C compiler falls
+        # back to the Python loop, many times slower: an operator should see it).
         log.info("hall open", extra={"event": "open", "rebuilt": rebuilt,
-                                     "rooms": len(self.config.rooms)})
+                                     "rooms": len(self.config.rooms),
+                                     "bot_search": "c" if native_loop.NATIVE else "python"})
 
     async def close(self) -> None:
         if self._watch is not None:
