@@ -49,9 +49,9 @@ same decisions.
 The loop itself also exists in C (``_search.c``, built at install where a C
 compiler is at hand): the same states, sums and ties, ten times faster and more
 (``benchmarks/search_bench.py``), since one search of a dealt 斗帝主 hand costs
-10-30 ms in Python and a live table's budget is 5 ms a decision. The Python loop stays the reference, the
-fallback and the one capped decisions run; tests hold the two to the same values
-and splits.
+10-30 ms in Python and a live table's budget is 5 ms a decision. The Python
+loop stays the reference, the fallback and the one capped decisions run; tests
+hold the two to the same values and splits.
 """
 
 from __future__ import annotations
