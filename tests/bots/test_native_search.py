@@ -128,6 +128,15 @@ def test_a_state_that_is_no_packed_hand_is_refused(bad: object) -> None:
             planner._empty_slots << SLOT_SHIFT, 1, 0, rules.get("ddz3").limits)
 
 
+def test_a_core_is_set_up_once() -> None:
+    planner = Planner(rules.get("ddz3"), native=True)
+    assert planner._core is not None
+    with pytest.raises(RuntimeError, match="set up once"):
+        planner._core.__init__()  # type: ignore[misc, call-arg]
+    assert planner.worth([3] * 13 + [1, 1]) == Planner(rules.get("ddz3"), native=False).worth(
+        [3] * 13 + [1, 1])
+
+
 def _trace(variant: str, games: int) -> str:
     digest = hashlib.sha256()
     for g in range(games):

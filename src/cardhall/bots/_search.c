@@ -27,6 +27,7 @@ static int read_adders(PyObject *seq, u128 **out, int *n) {
     PyObject *fast = PySequence_Fast(seq, "adders are a sequence of ints");
     if (fast == NULL) return -1;
     Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    free(*out);  /* a set-up that failed part way may be tried again */
     *out = calloc(len > 0 ? (size_t)len : 1, sizeof(u128));
     if (*out == NULL) {
         Py_DECREF(fast);
@@ -52,20 +53,22 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwargs) {
     PyObject *plain = Py_None, *fields = NULL;
     long long empty_slots, per_rank;
     Py_ssize_t limit;
+    int mirrored = 0;
+    if (c->entries != NULL || c->steps_at != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "a search core is set up once");
+        return -1;
+    }
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOLLn|OOp", names, &steps_at,
                                      &constants, &hand_mask, &guard, &deep_add, &planes, &repay,
                                      &empty_slots, &per_rank, &limit, &plain, &fields,
-                                     &c->mirrored))
+                                     &mirrored))
         return -1;
     if (plain != Py_None && !PyObject_TypeCheck(plain, Py_TYPE(c))) {
         PyErr_SetString(PyExc_TypeError, "plain is the plain search's core, or None");
         return -1;
     }
     if (fields != NULL && to_u128(fields, &c->fields) < 0) return -1;
-    if (c->entries != NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "a search core is set up once");
-        return -1;
-    }
+    c->mirrored = mirrored;
     int field, ranks, slot_bits, offset, max_slots, kinds;
     if (!PyArg_ParseTuple(constants, "iiiiiii", &field, &ranks, &slot_bits, &offset, &max_slots,
                           &kinds, &c->link_bits))
@@ -114,6 +117,10 @@ static int Core_init(Core *c, PyObject *args, PyObject *kwargs) {
     c->entries = calloc(c->cap, sizeof(Entry));
     c->links = calloc(c->cap, sizeof(u128));
     if (c->entries == NULL || c->links == NULL) {
+        free(c->entries);
+        free(c->links);
+        c->entries = NULL;
+        c->links = NULL;
         PyErr_NoMemory();
         return -1;
     }
