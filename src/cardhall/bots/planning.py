@@ -158,9 +158,9 @@ class Policy:
         hand, mirror = view.hand, self.mirror
         if mirror is None or self.planner.capped or (view.wild is not None and hand[view.wild]):
             return self.worth(view, rest), True
-        taken = pack(to_counts(play.cards))
+        taken, left = pack(to_counts(play.cards)), pack(rest)
         down, up = searched
-        if fresh_below(taken, up, pack(rest)) < fresh_above(taken, down, pack(rest)):
+        if fresh_below(taken, up, left) < fresh_above(taken, down, left):
             up.append(taken)
             return mirror.worth(rest), False
         down.append(taken)

@@ -381,7 +381,7 @@ def generated_plays(obs: Observation, view: View) -> list[Play]:
     if index is not None:
         accepts = _acceptor(index)
         if accepts is not None:
-            plays = [p for p in plays if accepts(play_cards(p))]
+            plays = _accepted_plays(plays, accepts)
         else:
             plays = [p for p in plays if judge(index, _selection(p.cards))]
     if len(_GENERATED) > _GENERATED_LIMIT:
@@ -394,10 +394,10 @@ def _acceptor(index: Mapping[str, Any]) -> Callable[[int], bool] | None:
     """Whether the index accepts a multiset of ranks (packed as ``_packed``); None: labels
     not ranks.
 
-    The index is walked once per distinct multiset (``judge``'s walk, on the packed
-    counts) and the answer kept: a wildcard lead's thousands of plays are some
-    fifteen hundred multisets, and listing every selection the index accepts first
-    cost more than walking those.
+    ``judge``'s walk, on the packed counts; ``_accepted_plays`` asks once per
+    distinct multiset: a wildcard lead's thousands of plays are some fifteen
+    hundred multisets, and listing every selection the index accepts first cost
+    more than walking those.
     """
     rank_of = {label: r for r, label in enumerate(_LABELS)}
     labels = index["labels"]
@@ -406,21 +406,40 @@ def _acceptor(index: Mapping[str, Any]) -> Callable[[int], bool] | None:
     shifts = [_FIELD * rank_of[label] for label in labels]
     allowed = sum(((1 << _FIELD) - 1) << shift for shift in shifts)
     nodes, root = index["nodes"], index["root"]
-    seen: dict[int, bool] = {}
 
     def accepts(packed: int) -> bool:
-        found = seen.get(packed)
-        if found is None:
-            node = 0 if packed & ~allowed else root
-            for shift in shifts:
-                if not node:
-                    break
-                kids = nodes[node] if node > 1 else ()
-                k = (packed >> shift) & ((1 << _FIELD) - 1)
-                node = kids[k] if k < len(kids) else 0
-            found = seen[packed] = node == 1
-        return found
+        node = 0 if packed & ~allowed else root
+        for shift in shifts:
+            if not node:
+                break
+            kids = nodes[node] if node > 1 else ()
+            k = (packed >> shift) & ((1 << _FIELD) - 1)
+            node = kids[k] if k < len(kids) else 0
+        return node == 1
     return accepts
+
+
+def _accepted_plays(plays: list[Play], accepts: Callable[[int], bool]) -> list[Play]:
+    """The plays whose cards ``accepts`` accepts, each multiset asked once.
+
+    One loop with ``play_cards`` written out: a wildcard lead has thousands of plays,
+    and two calls a play were a fifth of such a decision.
+    """
+    units = _UNITS
+    answers: dict[int, bool] = {}
+    out: list[Play] = []
+    for p in plays:
+        h = 0
+        for r in p.main:
+            h += units[r]
+        for r in p.kickers:
+            h += units[r]
+        ok = answers.get(h)
+        if ok is None:
+            ok = answers[h] = accepts(h)
+        if ok:
+            out.append(p)
+    return out
 
 
 def _packed(cards: Iterable[int]) -> int:
