@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING
 from cardhall.bots import native as native_loop
 from cardhall.bots.dead import Dead
 from cardhall.bots.moves import Move, as_kicker, attach
-from cardhall.bots.native import CoreLinks, CoreMemo, Links, Store
+from cardhall.bots.native import Links, Store
 from cardhall.bots.packed import (
     BIT_PLANES,
     FIELD,
@@ -169,7 +169,7 @@ class Planner:
                                  LINK_BITS),
             HAND_MASK, GUARD, self._deep_add, BIT_PLANES, self._dead.adders,
             self._empty_slots, self._slots_per_rank, plain, fields, self.mirrored)
-        self._memo, self._path = CoreMemo(core), CoreLinks(core)
+        self._memo, self._path = native_loop.views(core)
         return core
 
     def warm(self) -> None:
@@ -179,15 +179,22 @@ class Planner:
         loop too); built as the search first meets each, they cost the decisions
         of a process's first games up to ten milliseconds more each.
         """
-        key = self.rs.name + self.tables
+        key = self.rs.name + self.tables + self.warm_tables
         if key in _WARM:
             return
         for r in range(NUM_RANKS):
             for have in range(1, self.rs.limits[r] + 1):
-                self._steps_at(self.position(r), have)
-                if native_loop.BUILT:
-                    self._native_steps(self.position(r), have)
+                table = self._warm_at(self.position(r), have)
+                if native_loop.NATIVE:
+                    native_loop.converted(table)
         _WARM.add(key)
+
+    #: Which of its tables ``warm`` builds (``_warm_at``), named for ``_WARM``.
+    warm_tables = ""
+
+    def _warm_at(self, top: Rank, have: int) -> tuple[Family, ...]:
+        """The table ``warm`` builds at ``top`` and ``have``: the loop's own steps."""
+        return self._steps_at(top, have)
 
     def _native_steps(self, top: Rank, have: int) -> Steps:
         """``_steps_at`` converted for the C loop, once per table for the whole process."""
@@ -622,6 +629,8 @@ _NUMBERS: dict[str, dict[int, int]] = {}
 _PLANNERS: dict[str, Planner] = {}
 #: Rule set names (with ``tables``) whose steps are all built (``warm``).
 _WARM: set[str] = set()
+
+
 def planner(rs: RuleSet) -> Planner:
     """A planner of a rule set shared by its callers (tests, calibration; no effort cap).
 

@@ -28,12 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardhall.bots import native
-from cardhall.bots.hands import _STEPS, _WARM
+from cardhall.bots.hands import _STEPS
 from cardhall.bots.mirror import MirrorPlanner
 from cardhall.bots.packed import FIELD, MASK
 from cardhall.bots.steps import Family
-from cardhall.cards import NUM_RANKS, Rank
+from cardhall.cards import Rank
 from cardhall.rules import RuleSet
 
 
@@ -60,21 +59,11 @@ class RelaxedPlanner(MirrorPlanner):
                 self._core = self._native_core(plain, self._fields)
         return self.worth(counts)
 
-    def warm(self) -> None:
-        """``Planner.warm`` for the tables of every rank relaxed (the plain ones are the
-        plain search's)."""
-        key = self.rs.name + self.tables + "/any"
-        if key in _WARM:
-            return
-        for r in range(NUM_RANKS):
-            top = self.position(r)
-            for have in range(1, self.rs.limits[r] + 1):
-                loose = self._loose.get(top << FIELD | have)
-                if loose is None:
-                    loose = self._loose[top << FIELD | have] = self._build(top, have, True)
-                if native.BUILT:
-                    native.converted(loose)
-        _WARM.add(key)
+    #: ``warm`` builds the relaxed tables of every rank (the plain ones are the plain search's).
+    warm_tables = "/any"
+
+    def _warm_at(self, top: Rank, have: int) -> tuple[Family, ...]:
+        return self._loose_at(top, have)
 
     def _expand(self, state: int) -> float:
         if not state & self._fields:
@@ -86,7 +75,13 @@ class RelaxedPlanner(MirrorPlanner):
         if self.position(top) not in self._ranks:
             found = self._plain._steps_at(top, have)
         else:
-            loose = self._loose.get(key)
-            found = self._loose[key] = loose if loose is not None else self._build(top, have, True)
+            found = self._loose_at(top, have)
         self._steps[key] = found
+        return found
+
+    def _loose_at(self, top: Rank, have: int) -> tuple[Family, ...]:
+        """The steps at ``top`` with pairs and trios riding at any count (shared per rule set)."""
+        found = self._loose.get(top << FIELD | have)
+        if found is None:
+            found = self._loose[top << FIELD | have] = self._build(top, have, True)
         return found

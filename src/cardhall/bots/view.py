@@ -391,7 +391,7 @@ def generated_plays(obs: Observation, view: View) -> list[Play]:
 
 
 def _acceptor(index: Mapping[str, Any]) -> Callable[[int], bool] | None:
-    """Whether the index accepts a multiset of ranks (packed as ``_packed``); None: labels
+    """Whether the index accepts a multiset of ranks (packed as ``play_cards``); None: labels
     not ranks.
 
     ``judge``'s walk, on the packed counts; ``_accepted_plays`` asks once per
@@ -422,18 +422,12 @@ def _acceptor(index: Mapping[str, Any]) -> Callable[[int], bool] | None:
 def _accepted_plays(plays: list[Play], accepts: Callable[[int], bool]) -> list[Play]:
     """The plays whose cards ``accepts`` accepts, each multiset asked once.
 
-    One loop with ``play_cards`` written out: a wildcard lead has thousands of plays,
-    and two calls a play were a fifth of such a decision.
+    A wildcard lead has thousands of plays and some fifteen hundred multisets.
     """
-    units = _UNITS
     answers: dict[int, bool] = {}
     out: list[Play] = []
     for p in plays:
-        h = 0
-        for r in p.main:
-            h += units[r]
-        for r in p.kickers:
-            h += units[r]
+        h = play_cards(p)
         ok = answers.get(h)
         if ok is None:
             ok = answers[h] = accepts(h)
@@ -442,16 +436,9 @@ def _accepted_plays(plays: list[Play], accepts: Callable[[int], bool]) -> list[P
     return out
 
 
-def _packed(cards: Iterable[int]) -> int:
-    """A multiset of ranks as one int, ``_FIELD`` bits a rank (as ``_acceptor`` reads them)."""
-    h = 0
-    for r in cards:
-        h += 1 << (_FIELD * r)
-    return h
-
-
 def play_cards(p: Play) -> int:
-    """``_packed(p.cards)``, without making the tuple: a wildcard lead has thousands of plays."""
+    """A play's cards as one int, ``_FIELD`` bits a rank (as ``_acceptor`` reads them),
+    without making ``p.cards``' tuple: a wildcard lead has thousands of plays."""
     h = 0
     units = _UNITS
     for r in p.main:
@@ -461,7 +448,7 @@ def play_cards(p: Play) -> int:
     return h
 
 
-#: Bits per rank in ``_packed`` (up to 63 cards of one rank).
+#: Bits per rank in ``play_cards`` (up to 63 cards of one rank).
 _FIELD = 6
 _UNITS = [1 << (_FIELD * r) for r in range(NUM_RANKS)]
 
