@@ -6,7 +6,8 @@ it, and the bots run the same search in Python (``cardhall.bots.hands``), slower
 
 from setuptools import Extension, setup
 
-SOURCES = [f"src/cardhall/bots/{name}.c" for name in ("_search", "_search_tables", "_search_loop")]
+SOURCES = [f"src/cardhall/bots/{name}.c"
+           for name in ("_search", "_search_tables", "_search_loop", "_search_sift")]
 
 setup(ext_modules=[Extension("cardhall.bots._search", SOURCES,
                              depends=["src/cardhall/bots/_search.h"],

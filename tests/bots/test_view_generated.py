@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
+from cardhall.bots import sift
 from cardhall.bots import view as bview
 from cardhall.bots.planning import PlanningBot
 from cardhall.games import new_game
@@ -40,10 +42,10 @@ def test_generated_plays_are_those_the_index_accepts(variant: str) -> None:
         texts = bview.generated(obs, v)
         assert list(texts.values()) == want
         assert all(t == "play " + bview.play_text(p) for t, p in texts.items())
-        accepts = bview._acceptor(index)
-        assert accepts is not None
-        listed = {sum(1 << (bview._FIELD * r) for r in bview.ranks_of("".join(c)))
-                  for c in expand(index)}
+        walk = sift.walk_of(index)
+        assert walk is not None
+        accepts = partial(sift.accepts, walk)
+        listed = {sift.pack_cards(bview.ranks_of("".join(c))) for c in expand(index)}
         assert all(accepts(m) for m in listed)
         for m in sorted(listed)[:150]:  # near misses: one card more or less of a rank
             for r in range(15):

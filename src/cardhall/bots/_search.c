@@ -342,14 +342,21 @@ static PyTypeObject CoreType = {
     .tp_methods = Core_methods,
 };
 
+static PyMethodDef module_methods[] = {
+    {"sift", (PyCFunction)sift_plays, METH_VARARGS,
+     "A decision's plays read in one pass (see bots.sift)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "cardhall.bots._search",
     "The split search's loop in C (see hands.Planner; optional, the Python loop is the same).",
-    -1, NULL, NULL, NULL, NULL, NULL,
+    -1, module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__search(void) {
-    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&StepsType) < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&StepsType) < 0 || sift_init() < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     if (PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0

@@ -1,9 +1,10 @@
 /* The split search's C loop (``_search.c``): its types, packing constants and shared parts.
  *
- * Split in three for size: ``_search_tables.c`` holds the memo, the Python ints it
- * converts and the step tables; ``_search_loop.c`` the search itself and the wild-card
- * greedy; ``_search.c`` the Python type and the module. The memo's look-up is here,
- * inline, because the loop makes it at every step.
+ * Split for size: ``_search_tables.c`` holds the memo, the Python ints it converts and
+ * the step tables; ``_search_loop.c`` the search itself and the wild-card greedy;
+ * ``_search.c`` the Python type and the module; ``_search_sift.c`` the one pass over a
+ * decision's plays (``bots/sift.py``). The memo's look-up is here, inline, because the
+ * loop makes it at every step.
  */
 #ifndef CARDHALL_SEARCH_H
 #define CARDHALL_SEARCH_H
@@ -137,5 +138,7 @@ double search_solve(Core *c, u128 state);
 double worth_wild_two(Core *c, Core *m, u128 down, u128 up, int spare, int wild,
                       const int *limits, int low, int high, double margin, int *exact,
                       u128 *state);
+PyObject *sift_plays(PyObject *self, PyObject *args);
+int sift_init(void);
 
 #endif

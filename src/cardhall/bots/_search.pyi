@@ -2,6 +2,8 @@
 
 from collections.abc import Callable, Sequence
 
+from cardhall.rules import Play
+
 class Steps:
     """One top rank's search steps (``Planner._steps_at``), converted for the C loop."""
 
@@ -27,3 +29,7 @@ class Core:
     def clear(self) -> None: ...
     def size(self) -> int: ...
     def links(self) -> int: ...
+
+def sift(plays: list[Play], walk: tuple[list[list[int]], int, tuple[int, ...], int] | None,
+         total: int, variants: int, /) -> tuple[list[Play], list[Play], dict[int, Play],
+                                                 Play | None]: ...

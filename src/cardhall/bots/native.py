@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from cardhall.bots._search import Core, Steps
+    from cardhall.bots.sift import Walk
     from cardhall.bots.steps import Family
+    from cardhall.rules import Play
 
 try:
     from cardhall.bots import _search
@@ -83,6 +85,14 @@ def core(steps_at: Callable[[int, int], Steps], constants: tuple[int, ...], hand
         raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
     return _search.Core(steps_at, constants, hand_mask, guard, deep_add, planes, repay,
                         empty_slots, per_rank, MEMO_LIMIT, plain, fields, mirrored)
+
+
+def sift(plays: list[Play], walk: Walk | None, total: int,
+         variants: int) -> tuple[list[Play], list[Play], dict[int, Play], Play | None]:
+    """``bots.sift._sift`` on the C loop (``_search_sift.c``)."""
+    if _search is None:
+        raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+    return _search.sift(plays, walk, total, variants)
 
 
 #: id of a step table (``Planner._steps_at``) → the table, kept alive so the id stays its

@@ -25,8 +25,7 @@ drives the search bot's rollouts, from a ``View`` it builds itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from cardhall.bots import set_answers, setup, trick_plan, wild_worth
 from cardhall.bots.base import Bot, BotError, Observation, bare
@@ -35,6 +34,7 @@ from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_b
 from cardhall.bots.own import own_split
 from cardhall.bots.packed import pack
 from cardhall.bots.relaxed import RelaxedPlanner
+from cardhall.bots.sift import pack_cards, sift
 from cardhall.bots.splits import Plan
 from cardhall.bots.view import (
     View,
@@ -42,7 +42,6 @@ from cardhall.bots.view import (
     counts_minus,
     generated_plays,
     legal_plays,
-    play_cards,
     play_text,
     read_view,
     rule_set,
@@ -80,8 +79,6 @@ ANSWER_CHARGE = 2.0
 TEMPO, TEMPO_SETS = 10.0, 1.0
 #: The trick-taking game, played by ``trick_plan`` instead of the climbing policy.
 TRICK_GAME = "zhaopengyou"
-#: Kicker variants of one main part worth evaluating (the lowest kickers first).
-KICKER_VARIANTS = 3
 #: New split-search states one decision may expand (``Planner.limit``): about 2-3 ms of
 #: search, so that a decision stays near the 5 ms the benchmark asks at the 99th
 #: percentile; past it the split of a state is a greedy one. In duplicate self-play
@@ -206,24 +203,15 @@ class Policy:
                    if gen.play(code).size <= most and (play.tier or not gen.play(code).tier))
 
     @staticmethod
-    def candidates(plays: Iterable[Play]) -> list[Play]:
-        """One play per set of cards, and only the few lowest kicker choices per main part."""
-        by_cards: dict[int, Play] = {}
-        for p in plays:
-            cards = play_cards(p)  # the multiset as one int: no sorting, no tuple
-            old = by_cards.get(cards)
-            if old is None or (old.tier and not p.tier):
-                by_cards[cards] = p  # the same cards read as a bomb double the stake: avoid
-        groups: dict[tuple[Any, ...], list[Play]] = {}
-        for p in by_cards.values():
-            main = p.as_main if p.as_main is not None else p.main
-            groups.setdefault((p.kind, p.key, p.length, p.tier, main), []).append(p)
-        out: list[Play] = []
-        for group in groups.values():
-            if len(group) > 1:
-                group.sort(key=lambda p: sorted(p.kickers, reverse=True))
-            out.extend(group[:KICKER_VARIANTS])
-        return out
+    def candidates(plays: Sequence[Play]) -> list[Play]:
+        """One play per set of cards, and only the few lowest kicker choices per main part.
+
+        Of the readings of one set of cards the first is kept, or the first not a
+        bomb (the same cards read as a bomb double the stake: avoid); they are
+        grouped by reading and main part, and each group keeps its
+        ``KICKER_VARIANTS`` lowest kicker choices (``sift``).
+        """
+        return sift(plays).candidates
 
     def shortlist(self, plan: Plan, plays: list[Play]) -> list[Play]:
         """The candidates worth a full score, at most ``SHORTLIST``; why: effort.
@@ -289,12 +277,11 @@ class Policy:
         """If every play of the split but one is unbeatable, the biggest unbeatable one."""
         if plan.turns < 2:
             return None
-        sizes = {len(g.cards) for g in plan.groups}  # a wildcard lead has thousands of plays
-        by_cards = {_sorted_cards(p): p for p in plays if len(p.main) + len(p.kickers) in sizes}
+        by_cards = sift(plays).lasts  # each set of cards' last reading
         bosses: list[Play] = []
         weak = 0
         for group in plan.groups:
-            play = by_cards.get(tuple(sorted(group.cards)))
+            play = by_cards.get(pack_cards(group.cards))
             if play is not None and self.is_boss(view, play, pool):
                 bosses.append(play)
             else:
@@ -324,10 +311,9 @@ class Policy:
         """
         if not plays:
             return [(0.0, None)]
-        total = sum(view.hand)
-        out_now = [p for p in plays if p.size == total]
-        if out_now:
-            return [(DECISIVE, min(out_now, key=lambda p: p.tier))]
+        plays = sift(plays, total=sum(view.hand))  # read once, per set of cards
+        if plays.whole is not None:  # going out, with the lowest bomb there is
+            return [(DECISIVE, plays.whole)]
         if can_pass and view.trick_seat in view.partners:
             return [(DECISIVE, None)]  # never beat a partner who holds the trick
         if view.trick is None or not can_pass:

@@ -25,11 +25,12 @@ wild cards it holds (ddz-laizi §4: soft, hard, pure).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardhall.cards import NUM_RANKS, RANK_CHARS, Counts, format_ranks, parse_ranks, to_counts
+from cardhall.bots.sift import LABELS, sift, walk_of
+from cardhall.cards import NUM_RANKS, RANK_CHARS, Counts, parse_ranks, to_counts
 from cardhall.games.view import expand, judge
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
@@ -365,10 +366,10 @@ def generated_plays(obs: Observation, view: View) -> list[Play]:
 
     Generated from the hand and the play to beat with the game's rule set;
     where the view carries its ``plays`` index, only the plays it accepts are
-    kept (it is the game's own judgement). The index is read once into the
-    set of card multisets it accepts, rather than walked once per play: a
-    wildcard lead has thousands of plays, many readings of the same cards.
-    Memoised: a bot and its caller ask twice for one decision.
+    kept (it is the game's own judgement), each card multiset asked once
+    (``sift``: a wildcard lead has thousands of plays, many readings of the
+    same cards). The list is ``sift``'s, read for the hand: the policy reads it
+    again. Memoised: a bot and its caller ask twice for one decision.
     """
     rs = view.rs
     key = (rs.name, None if rs.wild is None else RANK_CHARS[rs.wild], rs.kaopai, rs.bie6,
@@ -378,93 +379,25 @@ def generated_plays(obs: Observation, view: View) -> list[Play]:
         return found
     index = obs.get("plays")
     plays = rs.moves(view.hand, view.trick)
-    if index is not None:
-        accepts = _acceptor(index)
-        if accepts is not None:
-            plays = _accepted_plays(plays, accepts)
-        else:
-            plays = [p for p in plays if judge(index, _selection(p.cards))]
+    walk = walk_of(index) if index is not None else None
+    if index is not None and walk is None:
+        plays = [p for p in plays if judge(index, _selection(p.cards))]
+    sifted = sift(plays, walk, sum(view.hand))
     if len(_GENERATED) > _GENERATED_LIMIT:
         _GENERATED.clear()
-    _GENERATED[key] = plays
-    return plays
-
-
-def _acceptor(index: Mapping[str, Any]) -> Callable[[int], bool] | None:
-    """Whether the index accepts a multiset of ranks (packed as ``play_cards``); None: labels
-    not ranks.
-
-    ``judge``'s walk, on the packed counts; ``_accepted_plays`` asks once per
-    distinct multiset: a wildcard lead's thousands of plays are some fifteen
-    hundred multisets, and listing every selection the index accepts first cost
-    more than walking those.
-    """
-    rank_of = {label: r for r, label in enumerate(_LABELS)}
-    labels = index["labels"]
-    if any(label not in rank_of for label in labels):
-        return None
-    shifts = [_FIELD * rank_of[label] for label in labels]
-    allowed = sum(((1 << _FIELD) - 1) << shift for shift in shifts)
-    nodes, root = index["nodes"], index["root"]
-
-    def accepts(packed: int) -> bool:
-        node = 0 if packed & ~allowed else root
-        for shift in shifts:
-            if not node:
-                break
-            kids = nodes[node] if node > 1 else ()
-            k = (packed >> shift) & ((1 << _FIELD) - 1)
-            node = kids[k] if k < len(kids) else 0
-        return node == 1
-    return accepts
-
-
-def _accepted_plays(plays: list[Play], accepts: Callable[[int], bool]) -> list[Play]:
-    """The plays whose cards ``accepts`` accepts, each multiset asked once.
-
-    A wildcard lead has thousands of plays and some fifteen hundred multisets.
-    """
-    answers: dict[int, bool] = {}
-    out: list[Play] = []
-    for p in plays:
-        h = play_cards(p)
-        ok = answers.get(h)
-        if ok is None:
-            ok = answers[h] = accepts(h)
-        if ok:
-            out.append(p)
-    return out
-
-
-def play_cards(p: Play) -> int:
-    """A play's cards as one int, ``_FIELD`` bits a rank (as ``_acceptor`` reads them),
-    without making ``p.cards``' tuple: a wildcard lead has thousands of plays."""
-    h = 0
-    units = _UNITS
-    for r in p.main:
-        h += units[r]
-    for r in p.kickers:
-        h += units[r]
-    return h
-
-
-#: Bits per rank in ``play_cards`` (up to 63 cards of one rank).
-_FIELD = 6
-_UNITS = [1 << (_FIELD * r) for r in range(NUM_RANKS)]
+    _GENERATED[key] = sifted
+    return sifted
 
 
 def _selection(cards: Iterable[int]) -> dict[str, int]:
     """A play's cards as the plays index counts them: label → how many."""
     out: dict[str, int] = {}
-    labels = _LABELS
+    labels = LABELS
     for r in cards:
         label = labels[r]
         out[label] = out.get(label, 0) + 1
     return out
 
-
-#: Each rank's label in a plays index (``format_ranks`` of one card, once per rank).
-_LABELS = [format_ranks([r]) for r in range(NUM_RANKS)]
 
 
 def legal_texts(obs: Observation, rs: RuleSet | None = None) -> list[str]:

@@ -230,12 +230,14 @@ def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles
 
 
 def moves(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None) -> list[Play]:
-    return spelt_moves(rs, counts, wild, last)[0]
+    return spelt_moves(rs, counts, wild, last, spelt=False)[0]
 
 
 def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
-                last: Play | None) -> tuple[list[Play], list[str]]:
-    """``moves`` and each play's text (``RuleSet.spelt_moves``).
+                last: Play | None, spelt: bool = True) -> tuple[list[Play], list[str]]:
+    """``moves`` and each play's text (``RuleSet.spelt_moves``); with ``spelt`` false, no
+    texts (``moves``: a bot generating a lead's plays reads none of them, and spelling
+    each of thousands costs a tenth of the time).
 
     Every natural play of the virtual hand that the wild cards can cover (most
     cannot: ``movegen.Room``) is realised in every way the rules allow. A play's
@@ -323,24 +325,27 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
                     continue
                 if not n_wild:
                     play(gen.play(code))
-                    spell(text)
+                    if spelt:
+                        spell(text)
                     continue
                 if n_wild == size:
                     if not by_wilds_alone:
                         continue
                     if bomb:
                         play(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
-                        spell(main_spelt + as_text)
+                        if spelt:
+                            spell(main_spelt + as_text)
                         continue
                 play(new_play(kind, rank, length, new_main, new_kickers,
                               (SOFT if in_main else HARD) if bomb else tier, subkey,
                               main, kicks))
-                spell(main_spelt + kickers_spelt + as_text)
+                if spelt:
+                    spell(main_spelt + kickers_spelt + as_text)
     if last is None:
         return plays, texts
     beats = climb.ladder_beats
     kept = [i for i, p in enumerate(plays) if beats(p, last)]
-    return [plays[i] for i in kept], [texts[i] for i in kept]
+    return [plays[i] for i in kept], [texts[i] for i in kept] if spelt else texts
 
 
 _MEMO_LIMIT = 1 << 17
