@@ -7,7 +7,7 @@ from functools import partial
 
 import pytest
 
-from cardhall.bots import sift
+from cardhall.bots import hands, planning, sift
 from cardhall.bots import view as bview
 from cardhall.bots.planning import PlanningBot
 from cardhall.games import new_game
@@ -62,3 +62,37 @@ def test_the_planning_bot_answers_a_wildcard_lead_with_a_generated_play() -> Non
         bot = PlanningBot("ddz3_laizi", int(obs["seat"]))  # type: ignore[call-overload]
         answer = bot.act(obs)
         assert answer in bview.legal_texts(obs)
+
+
+def test_a_wildcard_hands_plays_are_read_by_the_games_texts_and_not_kept() -> None:
+    """A wildcard follow's plays are made afresh at each call: their texts are the game's
+    own, and no table keeps them alive (every full collection would walk them)."""
+    followed = 0
+    for g in range(4):
+        state = new_game("ddz3_laizi", seed=g)
+        rng = random.Random(g)
+        while not state.over:
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observe(seat)
+            if obs["phase"] == "play" and obs["table"] and obs.get("legal_complete", True):
+                rs = bview.rule_set(obs)
+                v = bview.read_view(obs, rs)
+                before = len(bview._TEXTS)
+                texts = bview.legal_plays(obs, v)
+                followed += sum(1 for t in texts if t != "pass") > 8
+                assert len(bview._TEXTS) == before
+                assert set(texts) == set(obs["legal"])
+                assert all(p is None or t == "play " + bview.play_text(p)
+                           for t, p in texts.items())
+            state.apply(rng.choice(state.legal_actions()))
+    assert followed
+
+
+def test_a_planning_bot_is_made_with_its_tables_built() -> None:
+    planning._WARMED.discard("ddz4")
+    hands._WARM.difference_update({k for k in hands._WARM if k.startswith("ddz4")})
+    PlanningBot("ddz4", 0)
+    assert "ddz4" in planning._WARMED
+    built = {k for k in hands._WARM if k.startswith("ddz4")}
+    assert built == {"ddz4", "ddz4/mirror", "ddz4/mirror/any"}

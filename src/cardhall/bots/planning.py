@@ -527,6 +527,23 @@ def _sorted_cards(p: Play) -> tuple[int, ...]:
     return p.main if not p.kickers else tuple(sorted(p.main + p.kickers))
 
 
+#: Rule sets (by name) whose search tables ``warm`` has built in this process.
+_WARMED: set[str] = set()
+
+
+def warm(rs: RuleSet) -> None:
+    """Build the searches' step tables for a rule set now, once per process.
+
+    ``Policy`` builds them as it is made (``Planner.warm``: 5-35 ms), so that
+    no decision pays for them; a bot calls this as it is made, so that its
+    first decision does not either. They are shared by every rule set of the
+    name (a wild rank, 烤牌 and 憋6 change no table).
+    """
+    if rs.name not in _WARMED:
+        Policy(rs)
+        _WARMED.add(rs.name)
+
+
 class PlanningBot(Bot):
     """Splits its hand, counts cards, plays with its side; every set-up decision too."""
 
@@ -540,10 +557,11 @@ class PlanningBot(Bot):
         if variant == TRICK_GAME:
             return
         try:
-            get_rules(variant)
+            rs = get_rules(variant)
         except RuleError:
             raise BotError(f"the planning bot plays the climbing games and {TRICK_GAME}; "
                            f"{variant} is neither") from None
+        warm(rs)
 
     def policy(self, rs: RuleSet) -> Policy:
         key = f"{rs.name}:{rs.wild}:{rs.kaopai}:{rs.bie6}"

@@ -314,9 +314,10 @@ def legal_plays(obs: Observation, view: View,
         gen = rs.gen
         by_text = _with_texts(gen.play(code) for code in gen.codes(view.hand, view.trick))
     elif rs.comparison == "ladder" and sum(1 for t in texts if t.startswith("play ")) > 8:
-        # Wildcard plays: generating them all (interned, texts remembered) is cheaper
+        # Wildcard plays: generating them all, spelt as the game spells them, is cheaper
         # than reading each offered text through its substitutions (~20 us a text).
-        by_text = _with_texts(rs.moves(view.hand, view.trick))
+        plays, spelt = rs.spelt_moves(view.hand, view.trick)
+        by_text = {"play " + text: play for play, text in zip(plays, spelt, strict=True)}
     # 保皇's texts are read through the variant's shared reader too: its options (烤牌, 憋6)
     # change how plays compare, not how a text reads, and a lead offers a hundred texts.
     read = reader(view.variant, view.wild)
@@ -331,9 +332,9 @@ def legal_plays(obs: Observation, view: View,
 #: Decisions whose generated plays are kept: a bot and its caller ask for one decision's
 #: twice. A wildcard lead's are thousands of objects, which every full collection of the
 #: garbage collector walks while they live (256 kept made such a pass some 20 ms).
-_GENERATED_LIMIT = 8
+_GENERATED_LIMIT = 2
 _GENERATED: dict[tuple[str, str | None, bool, bool, Counts, Play | None], list[Play]] = {}
-#: id of a generated play → (the play, kept alive so the id stays its own; its action text).
+#: id of an interned play → (the play, kept alive so the id stays its own; its action text).
 _TEXTS: dict[int, tuple[Play, str]] = {}
 _TEXTS_LIMIT = 200_000
 
@@ -341,14 +342,20 @@ _TEXTS_LIMIT = 200_000
 def generated(obs: Observation, view: View) -> dict[str, Play]:
     """Every legal play of a view whose ``legal`` list is not complete, by action text.
 
-    The plays of ``generated_plays``; each (interned) play's text is built once
-    and remembered, since a wildcard lead has thousands of them.
+    The plays of ``generated_plays``: a natural hand's are interned, and their
+    texts remembered (``_with_texts``); a wildcard hand's are made afresh.
     """
-    return _with_texts(generated_plays(obs, view))
+    plays = generated_plays(obs, view)
+    if view.rs.wild is not None:
+        return {"play " + play_text(p): p for p in plays}
+    return _with_texts(plays)
 
 
 def _with_texts(plays: Iterable[Play]) -> dict[str, Play]:
-    """Plays by action text; each (interned) play's text is built once and remembered."""
+    """Interned plays (the natural generator's: one object a play) by action text, each
+    text built once and remembered. Not for plays made afresh at each call (a wildcard
+    hand's): remembered, every one of them would be kept alive, and walked by each full
+    collection of the garbage collector."""
     texts = _TEXTS
     if len(texts) > _TEXTS_LIMIT:
         texts.clear()
