@@ -22,6 +22,7 @@ from cardhall.bots.hands import Planner
 from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner
 from cardhall.bots.packed import SLOT_SHIFT
 from cardhall.bots.relaxed import RelaxedPlanner
+from cardhall.cards import RANK_CHARS
 from cardhall.games import VARIANTS, new_game
 from tests.bots.scenario import hand_from
 
@@ -158,3 +159,62 @@ def test_bots_play_the_same_games_on_either_loop(variant: str,
     c = _trace(variant, 6)
     monkeypatch.setattr(native_loop, "NATIVE", False)
     assert _trace(variant, 6) == c
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 53), min_size=6, max_size=20, unique=True), st.integers(0, 12),
+       st.integers(1, 4))
+def test_each_candidates_rest_is_valued_as_the_python_greedy(cards: list[int], wild: int,
+                                                            held: int) -> None:
+    """``Core.wild_worths`` (``wild_worth.fast_scores``' loop): each play's rest valued by the
+    greedy, from the search that meets fewer new cards; top-down, exactly the Python one's."""
+    rs = rules.get("ddz3_laizi", wild=RANK_CHARS[wild])
+    hand = hand_from(rs, cards)
+    hand[wild] = min(rs.limits[wild], held)
+    down, up = Planner(rs, native=True), MirrorPlanner(rs, native=True)
+    assert down._core is not None and up._core is not None
+    base = list(hand)
+    base[wild] = 0
+    plays = rs.moves(hand)[:80]
+    worths = down._core.wild_worths(
+        plays, down._pack(base) | (down._empty_slots << SLOT_SHIFT),
+        up._pack(base) | (up._empty_slots << SLOT_SHIFT), hand[wild], wild, rs.limits, up._core,
+        TIE_MARGIN)
+    python = Planner(rs, native=False)
+    for p, (worth, exact, state, bonus) in zip(plays, worths, strict=True):
+        rest = list(hand)
+        for r in p.cards:
+            rest[r] -= 1
+        # The search each try goes to: as worth_wild_two's own (the play's lowest and
+        # highest rank other than the wild one), or, with no wild card left, the same rule.
+        ranks = [r for r in p.cards if r != wild] or [wild]
+        rest_base = list(rest)
+        rest_base[wild] = 0
+        rest_down = down._pack(rest_base) | (down._empty_slots << SLOT_SHIFT)
+        rest_up = up._pack(rest_base) | (up._empty_slots << SLOT_SHIFT)
+        if rest[wild]:
+            assert (worth, exact, state) == down._core.worth_wild_two(
+                rest_down, rest[wild], wild, rs.limits, up._core, rest_up, min(ranks),
+                max(ranks), TIE_MARGIN)
+        else:
+            below = sum(rest_base[: max(ranks) + 1])
+            mirrored = below < sum(rest_base[min(ranks):])
+            assert (worth, exact, state) == (up._core.solve(rest_up) if mirrored
+                                             else down._core.solve(rest_down), not mirrored,
+                                             rest_down)
+        greedy = python.worth_wild(rest, wild)
+        assert bonus == 0.5 * rest[wild]
+        assert down._core.solve(state) + bonus == greedy  # the greedy's placement, exactly
+        assert worth == greedy if exact else abs(worth - greedy) < TIE_MARGIN
+
+
+def test_a_play_of_more_wild_cards_than_held_is_refused() -> None:
+    rs = rules.get("ddz3_laizi", wild="5")
+    down, up = Planner(rs, native=True), MirrorPlanner(rs, native=True)
+    assert down._core is not None and up._core is not None
+    empty = down._empty_slots << SLOT_SHIFT
+    play = rs.moves(rs.hand("55"))[-1]
+    with pytest.raises(ValueError, match="more wild cards"):
+        down._core.wild_worths([play], empty, empty, 1, 2, rs.limits, up._core, TIE_MARGIN)
+    with pytest.raises(ValueError, match="top-down core and a mirrored"):
+        down._core.wild_worths([play], empty, empty, 2, 2, rs.limits, down._core, TIE_MARGIN)

@@ -159,7 +159,7 @@ static int Core_clear_refs(Core *c) {
     return 0;
 }
 
-static int ready(Core *c) {
+int ready(Core *c) {
     if (c->entries == NULL || c->steps_at == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "the search core is not set up");
         return 0;
@@ -179,7 +179,7 @@ static PyObject *Core_solve(Core *c, PyObject *arg) {
     return PyFloat_FromDouble(value);
 }
 
-static int read_limits(PyObject *limits, int *bounds) {
+int read_limits(PyObject *limits, int *bounds) {
     PyObject *fast = PySequence_Fast(limits, "limits are a sequence of ints");
     if (fast == NULL) return -1;
     if (PySequence_Fast_GET_SIZE(fast) <= TWO) {
@@ -318,6 +318,10 @@ static PyMethodDef Core_methods[] = {
     {"worth_wild_two", (PyCFunction)Core_worth_wild_two, METH_VARARGS,
      "worth_wild with each try from the cheaper search: (state, spare, wild, limits, mirror, "
      "mirror's state, the play's lowest rank, highest, tie margin) -> (worth, exact, state)."},
+    {"wild_worths", (PyCFunction)core_wild_worths, METH_VARARGS,
+     "worth_wild_two of what each play leaves (see wild_worth.fast_scores): (plays, the hand "
+     "packed top-down, mirrored, wild cards held, wild, limits, mirror, tie margin) -> "
+     "[(worth, exact, state, bonus)]."},
     {"value", (PyCFunction)Core_value, METH_O, "The memo's worth of a state, or None."},
     {"link", (PyCFunction)Core_link, METH_O, "The memo's path link of a state, or None."},
     {"set_value", (PyCFunction)Core_set_value, METH_VARARGS, "Put a worth in the memo."},

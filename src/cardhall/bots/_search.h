@@ -139,6 +139,9 @@ double worth_wild_two(Core *c, Core *m, u128 down, u128 up, int spare, int wild,
                       const int *limits, int low, int high, double margin, int *exact,
                       u128 *state);
 PyObject *sift_plays(PyObject *self, PyObject *args);
+PyObject *core_wild_worths(Core *c, PyObject *args);
+int ready(Core *c);
+int read_limits(PyObject *limits, int *bounds);
 int sift_init(void);
 
 #endif

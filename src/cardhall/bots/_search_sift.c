@@ -314,6 +314,110 @@ fail:
     return NULL;
 }
 
+/* -- what each candidate leaves, valued (wild_worth.fast_scores) --------------------------- */
+
+static int card_total(Core *c, u128 h) {
+    int n = 0;
+    for (int b = 0; b < PLANES; b++) n += popcount(h & c->planes[b]) << b;
+    return n;
+}
+
+/* Takes a play's ranks out of the packed hand, both ways, counting its wild cards and
+ * finding its lowest and highest other rank (the wild rank if none). */
+static int take_play(PyObject *p, int wild, u128 *down, u128 *up, int *spare, int *low,
+                     int *high) {
+    int first_real = 1;
+    for (int side = 0; side < 2; side++) {
+        PyObject *ranks = PyObject_GetAttr(p, side ? s_kickers : s_main);
+        if (ranks == NULL) return -1;
+        if (!PyTuple_Check(ranks)) {
+            Py_DECREF(ranks);
+            PyErr_SetString(PyExc_TypeError, "a play's main part and kickers are tuples of ranks");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(ranks); i++) {
+            long r = PyLong_AsLong(PyTuple_GET_ITEM(ranks, i));
+            if (r < 0 || r >= NUM_RANKS) {
+                Py_DECREF(ranks);
+                if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "no rank %ld", r);
+                return -1;
+            }
+            if (r == wild) {
+                (*spare)--;
+                continue;
+            }
+            *down -= (u128)1 << (FIELD * r);
+            *up -= (u128)1 << (FIELD * (NUM_RANKS - 1 - r));
+            if (first_real) *low = *high = (int)r, first_real = 0;
+            else if (r < *low) *low = (int)r;
+            else if (r > *high) *high = (int)r;
+        }
+        Py_DECREF(ranks);
+    }
+    return 0;
+}
+
+PyObject *core_wild_worths(Core *c, PyObject *args) {
+    PyObject *plays, *limits, *mirror, *down_key, *up_key, *out = NULL;
+    int held, wild, bounds[TWO + 1];
+    double margin;
+    u128 whole_down, whole_up;
+    if (!ready(c) || !PyArg_ParseTuple(args, "O!OOiiOOd", &PyList_Type, &plays, &down_key,
+                                       &up_key, &held, &wild, &limits, &mirror, &margin)
+            || to_state(down_key, &whole_down) < 0 || to_state(up_key, &whole_up) < 0
+            || read_limits(limits, bounds) < 0)
+        return NULL;
+    if (c->mirrored || !PyObject_TypeCheck(mirror, Py_TYPE(c)) || !((Core *)mirror)->mirrored
+            || !ready((Core *)mirror)) {
+        PyErr_SetString(PyExc_ValueError, "a top-down core and a mirrored one");
+        return NULL;
+    }
+    if (wild < 0 || wild > TWO || held < 0) {
+        PyErr_SetString(PyExc_ValueError, "a wild rank up to 2, and no fewer than 0 of it");
+        return NULL;
+    }
+    Core *m = (Core *)mirror;
+    Py_ssize_t n = PyList_GET_SIZE(plays);
+    out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        u128 down = whole_down, up = whole_up, state = down;
+        int spare = held, low = wild, high = wild, exact = 1;
+        double worth, bonus = 0.0;
+        if (take_play(PyList_GET_ITEM(plays, i), wild, &down, &up, &spare, &low, &high) < 0)
+            goto fail;
+        if (spare < 0) {
+            PyErr_SetString(PyExc_ValueError, "a play holds more wild cards than the hand");
+            goto fail;
+        }
+        c->failed = m->failed = 0;
+        if (spare) {
+            bonus = 0.5 * spare;
+            worth = worth_wild_two(c, m, down, up, spare, wild, bounds, low, high, margin,
+                                   &exact, &state);
+        } else {
+            u128 hand = down & c->hand_mask, below = ((u128)1 << (FIELD * (high + 1))) - 1;
+            u128 above = low > 0 ? ~(((u128)1 << (FIELD * low)) - 1) : ~(u128)0;
+            exact = !(card_total(c, hand & below) < card_total(c, hand & above));
+            worth = exact ? search_solve(c, down) : search_solve(m, up);
+            state = down;
+        }
+        if (c->failed || m->failed) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the split search failed");
+            goto fail;
+        }
+        PyObject *where = from_u128(state);
+        if (where == NULL) goto fail;
+        PyObject *item = Py_BuildValue("(dONd)", worth, exact ? Py_True : Py_False, where, bonus);
+        if (item == NULL) goto fail;
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 int sift_init(void) {
     s_main = PyUnicode_InternFromString("main");
     s_kickers = PyUnicode_InternFromString("kickers");

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from cardhall.bots.hands import Planner, _useful
 from cardhall.bots.mirror import TIE_MARGIN
 from cardhall.bots.own import own_split
-from cardhall.bots.packed import FIELD, GUARD, HAND_MASK, SLOT_SHIFT, card_count, pack, unpack
+from cardhall.bots.packed import FIELD, GUARD, SLOT_SHIFT, pack, unpack
 from cardhall.bots.view import counts_minus
 from cardhall.cards import TWO, Counts, Rank, from_counts
 from cardhall.rules import Play
@@ -364,41 +364,14 @@ def fast_scores(planner: Planner, mirror: Planner, hand: Counts, wild: Rank,
     """
     core, up_core = planner._core, mirror._core
     assert core is not None and up_core is not None
-    limits = planner.rs.limits
     base = list(hand)
     base[wild] = 0
-    # The whole hand without its wild cards, packed for each search; a candidate's rest is
-    # that less the play's other cards, one subtraction a card (no repacking per candidate).
+    # The whole hand without its wild cards, packed for each search; the C loop takes each
+    # play's cards out of it and values what is left (each try as described above).
     whole_down = planner._pack(base) | (planner._empty_slots << SLOT_SHIFT)
     whole_up = mirror._pack(base) | (mirror._empty_slots << SLOT_SHIFT)
-    down_unit = [1 << (FIELD * planner.position(r)) for r in range(len(base))]
-    up_unit = [1 << (FIELD * mirror.position(r)) for r in range(len(base))]
-    held = hand[wild]
-    worths: list[tuple[float, bool, int, float]] = []  # worth, exact, top-down state, bonus
-    for p, _score, _bound in candidates:
-        down, up, spare, low, high = whole_down, whole_up, held, wild, wild
-        first_real = True
-        for r in p.cards:
-            if r == wild:
-                spare -= 1
-                continue
-            down -= down_unit[r]
-            up -= up_unit[r]
-            if first_real:
-                low = high = r
-                first_real = False
-            elif r < low:
-                low = r
-            elif r > high:
-                high = r
-        if spare:
-            worth, exact, state = core.worth_wild_two(
-                down, spare, wild, limits, up_core, up, low, high, TIE_MARGIN)
-            worths.append((worth, exact, state, WILD_BONUS * spare))
-        elif card_count(down & _below(high)) < card_count(down & HAND_MASK & ~_below(low - 1)):
-            worths.append((up_core.solve(up), False, down, 0.0))
-        else:
-            worths.append((core.solve(down), True, down, 0.0))
+    worths = core.wild_worths([p for p, _score, _bound in candidates], whole_down, whole_up,
+                              hand[wild], wild, planner.rs.limits, up_core, TIE_MARGIN)
     scores = [c[1](w[0]) for c, w in zip(candidates, worths, strict=True)]
     best = max([s for s, _ in first] + scores, default=_NO)
     tied = sum(1 for s, _ in first if s >= best - TIE_MARGIN) \
