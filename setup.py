@@ -14,7 +14,8 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 SOURCES = [f"src/cardhall/bots/{name}.c"
-           for name in ("_search", "_search_tables", "_search_loop", "_search_sift")]
+           for name in ("_search", "_search_tables", "_search_loop", "_search_sift",
+                        "_search_blocks")]
 
 
 def _has_popcnt() -> bool:

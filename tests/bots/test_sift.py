@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 
 from cardhall import rules
 from cardhall.bots import native, sift
+from cardhall.bots import view as bview
 from cardhall.bots.view import read_view, rule_set
-from cardhall.cards import parse_ranks
+from cardhall.cards import Counts, parse_ranks
 from cardhall.games import new_game
 from cardhall.games.view import plays_index
-from cardhall.rules import Play
+from cardhall.rules import Play, RuleSet, wild
 from cardhall.rules.wild import HARD, SOFT
 
 CLIMBING = ("ddz2", "ddz3", "ddz4", "ddz5", "ddz3_happy", "ddz3_laizi", "ddz_emperor",
@@ -162,3 +163,124 @@ def test_any_list_reads_alike_in_c_and_python(spec: list[tuple[int, int, int, li
                   tuple(kickers), tier)
              for key, tier, kind, kickers in spec]
     _both(plays, None, total)
+
+
+def _wild_leads(games: int) -> list[tuple[RuleSet, Counts, object]]:
+    """(rules, hand, the view's plays index or None) of every lead holding wild cards."""
+    out = []
+    for g in range(games):
+        state = new_game("ddz3_laizi", seed=g)
+        rng = random.Random(g)
+        while not state.over:
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observe(seat)
+            if obs["phase"] == "play" and not obs["table"]:
+                rs = rule_set(obs)
+                view = read_view(obs, rs)
+                assert rs.wild is not None
+                if view.hand[rs.wild]:
+                    out.append((rs, view.hand, obs.get("plays")))
+            state.apply(rng.choice(state.legal_actions()))
+    return out
+
+
+def test_a_wildcard_lead_read_from_its_blocks_is_read_as_from_its_plays() -> None:
+    """``sift_blocks``: the same candidates, lasts and whole as ``sift`` of the plays
+    ``spelt_moves`` makes of the same blocks, equal plays (natural ones the very same)."""
+    leads = _wild_leads(8)
+    assert sum(1 for *_, index in leads if index is not None) >= 3
+    for rs, hand, index in leads:
+        assert rs.wild is not None
+        walk = sift.walk_of(index) if isinstance(index, dict) else None
+        want = sift.sift(rs.moves(hand), walk, sum(hand))
+        got = sift.sift_blocks(wild.blocks(rs, hand, rs.wild, None, spelt=False), rs.gen.play,
+                               walk, sum(hand))
+        assert not got.complete and got.total == sum(hand)
+        assert got.candidates == want.candidates
+        natural = {id(p) for p in want.candidates if p.as_main is None}
+        assert natural == {id(p) for p in got.candidates if p.as_main is None}
+        assert got.whole == want.whole
+        assert len(got.lasts) == len(want.lasts) and set(got.lasts) == set(want.lasts)
+        assert all(got.lasts[k] == p for k, p in want.lasts.items())
+        assert got.lasts.get(sift.pack_cards([0] * 5)) is None  # five 3s: no such play
+        assert sift.sift(got, total=sum(hand)) is got
+        with pytest.raises(ValueError, match="not all of them"):
+            sift.sift(got, total=sum(hand) + 1)
+
+
+def test_the_planning_bot_reads_a_wildcard_lead_from_its_blocks_on_the_c_loop(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for g in range(6):
+        state = new_game("ddz3_laizi", seed=g)
+        rng = random.Random(g)
+        while not state.over:
+            seat = state.to_act
+            assert seat is not None
+            obs = state.observe(seat)
+            if not obs.get("legal_complete", True) and not obs["table"]:
+                rs = rule_set(obs)
+                view = read_view(obs, rs)
+                assert rs.wild is not None and view.hand[rs.wild]
+                read = bview.read_plays(obs, view)
+                assert isinstance(read, sift.Sifted) and not read.complete
+                monkeypatch.setattr(native, "NATIVE", False)
+                assert bview.read_plays(obs, view) == bview.generated_plays(obs, view)
+                return
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no wildcard lead cut short in six games")
+
+
+@pytest.mark.parametrize("bad", [[(1, 2, 3)], ["block"], [tuple(range(15))]])
+def test_what_is_not_a_block_is_refused(bad: list[object]) -> None:
+    play = rules.get("ddz3").gen.play
+    with pytest.raises(TypeError, match="Block"):
+        native.sift_blocks(bad, play, Play, None, 1, 3, (1, 2, 3))  # type: ignore[arg-type]
+
+
+def test_a_way_no_block_has_is_refused() -> None:
+    rs = rules.get("ddz3_laizi", wild="5")
+    hand = rs.hand("55567")
+    assert rs.wild is not None
+    blocks = wild.blocks(rs, hand, rs.wild, None, spelt=False)
+    with pytest.raises(ValueError, match="no such way"):
+        native.block_play(blocks, len(blocks) << 31, rs.gen.play, Play)
+
+
+_RANKS = st.lists(st.integers(0, 5), min_size=1, max_size=3).map(lambda r: tuple(sorted(r)))
+
+
+@st.composite
+def _blocks(draw: st.DrawFn) -> list[wild.Block]:
+    """Blocks of few ranks, each with its natural way and others of 1-3 wild cards (rank
+    5): many ways to the same cards, read as bombs and not, in any order."""
+    out: list[wild.Block] = []
+    for code in range(draw(st.integers(1, 8))):
+        main, kicks = draw(_RANKS), draw(st.one_of(st.just(()), _RANKS))
+        bomb = draw(st.booleans())
+        mains = [(0, main, "")] + [(w, tuple(sorted(main[w:] + (5,) * w)), "")
+                                   for w in draw(st.sets(st.integers(1, 3)))
+                                   if w <= len(main)]
+        kickers = [(0, kicks, "")] + [(w, tuple(sorted(kicks[w:] + (5,) * w)), "")
+                                      for w in draw(st.sets(st.integers(1, 2)))
+                                      if w <= len(kicks)]
+        size = len(main) + len(kicks)
+        out.append((code, "bomb" if bomb else "trio", main[-1], 1, draw(st.integers(0, 4)),
+                    -1, main, kicks, tuple(draw(st.permutations(mains))),
+                    tuple(draw(st.permutations(kickers))), draw(st.integers(0, 4)), size,
+                    not kicks and draw(st.booleans()), bomb, ""))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(_blocks(), st.integers(1, 6))
+def test_any_blocks_read_alike_from_their_ways_and_from_their_plays(
+        blocks: list[wild.Block], total: int) -> None:
+    naturals = {b[0]: Play(b[1], b[2], b[3], b[6], b[7], b[4], b[5]) for b in blocks}
+    plays, _ = wild.realise(naturals.__getitem__, blocks, spelt=False)
+    want = sift.sift(plays, None, total)
+    got = sift.sift_blocks(blocks, naturals.__getitem__, None, total)
+    assert got.candidates == want.candidates
+    assert got.whole == want.whole
+    assert set(got.lasts) == set(want.lasts)
+    assert all(got.lasts[k] == p for k, p in want.lasts.items())

@@ -3,7 +3,8 @@
  * Split for size: ``_search_tables.c`` holds the memo, the Python ints it converts and
  * the step tables; ``_search_loop.c`` the search itself and the wild-card greedy;
  * ``_search.c`` the Python type and the module; ``_search_sift.c`` the one pass over a
- * decision's plays (``bots/sift.py``). The memo's look-up is here, inline, because the
+ * decision's plays (``bots/sift.py``), ``_search_blocks.c`` the same over a wildcard lead's
+ * plays before they are made (``rules.wild.blocks``). The memo's look-up is here, inline, because the
  * loop makes it at every step.
  */
 #ifndef CARDHALL_SEARCH_H
@@ -138,7 +139,21 @@ double search_solve(Core *c, u128 state);
 double worth_wild_two(Core *c, Core *m, u128 down, u128 up, int spare, int wild,
                       const int *limits, int low, int high, double margin, int *exact,
                       u128 *state);
+/* A plays index as ``bots.sift.Walk`` gives it (``_search_sift.c``). */
+typedef struct {
+    PyObject *nodes; /* borrowed: a list of lists of ints */
+    Py_ssize_t root;
+    int levels, shifts[NUM_RANKS];
+    u128 allowed;
+} Walk;
+
+int read_walk(PyObject *spec, Walk *w, int *have);
+int accepts(const Walk *w, u128 key);
+PyObject *grouped(PyObject *chosen, Py_ssize_t variants);
 PyObject *sift_plays(PyObject *self, PyObject *args);
+PyObject *sift_blocks(PyObject *self, PyObject *args);
+PyObject *block_play(PyObject *self, PyObject *args);
+int before(const long *a, Py_ssize_t na, const long *b, Py_ssize_t nb);
 PyObject *core_wild_worths(Core *c, PyObject *args);
 int ready(Core *c);
 int read_limits(PyObject *limits, int *bounds);

@@ -1,6 +1,7 @@
 """Types of the split search's C loop (``_search.c``; see ``hands.Planner``)."""
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from cardhall.rules import Play
 
@@ -36,3 +37,11 @@ class Core:
 def sift(plays: list[Play], walk: tuple[list[list[int]], int, tuple[int, ...], int] | None,
          total: int, variants: int, /) -> tuple[list[Play], list[Play], dict[int, Play],
                                                  Play | None]: ...
+
+def sift_blocks(blocks: list[tuple[Any, ...]], gen_play: Callable[[int], Play],
+                new_play: Callable[..., Play],
+                walk: tuple[list[list[int]], int, tuple[int, ...], int] | None, total: int,
+                variants: int, tiers: tuple[int, int, int], /,
+                ) -> tuple[list[Play], bytes, Play | None]: ...
+def block_play(blocks: list[tuple[Any, ...]], ref: int, gen_play: Callable[[int], Play],
+               new_play: Callable[..., Play], /) -> Play: ...

@@ -16,14 +16,6 @@ typedef struct {
     int used, accepted;
 } Bucket;
 
-/* ``sift.Walk``: the plays index as ``view._acceptor`` reads it. */
-typedef struct {
-    PyObject *nodes; /* borrowed: a list of lists of ints */
-    Py_ssize_t root;
-    int levels, shifts[NUM_RANKS];
-    u128 allowed;
-} Walk;
-
 static PyObject *s_main, *s_kickers, *s_tier, *s_kind, *s_key, *s_length, *s_as_main;
 
 static int malformed(void) {
@@ -32,7 +24,7 @@ static int malformed(void) {
 }
 
 /* Whether the index accepts multiset ``key``: 1, 0, or -1 with an error set. */
-static int accepts(const Walk *w, u128 key) {
+int accepts(const Walk *w, u128 key) {
     Py_ssize_t node = (key & ~w->allowed) ? 0 : w->root;
     Py_ssize_t count = PyList_GET_SIZE(w->nodes);
     for (int level = 0; level < w->levels && node; level++) {
@@ -123,7 +115,7 @@ static int kickers_down(PyObject *p, long **out, Py_ssize_t *n) {
 }
 
 /* ``sorted(a, reverse=True) < sorted(b, reverse=True)`` as Python compares the lists. */
-static int before(const long *a, Py_ssize_t na, const long *b, Py_ssize_t nb) {
+int before(const long *a, Py_ssize_t na, const long *b, Py_ssize_t nb) {
     for (Py_ssize_t i = 0; i < na && i < nb; i++)
         if (a[i] != b[i]) return a[i] < b[i];
     return na < nb;
@@ -166,16 +158,14 @@ done:
     return status;
 }
 
-/* The candidates (``sift._grouped``): the chosen readings grouped by reading and main part
- * (as it stands), in order of first appearance, at most ``variants`` kicker choices each. */
-static PyObject *grouped(PyObject *plays, const Bucket *table, const size_t *order,
-                         size_t distinct, Py_ssize_t variants) {
+/* The candidates (``sift._grouped``): ``chosen`` (one reading per set of cards, in order of
+ * first appearance) grouped by reading and main part as it stands, in that order, at most
+ * ``variants`` kicker choices each. */
+PyObject *grouped(PyObject *chosen, Py_ssize_t variants) {
     PyObject *groups = PyDict_New(), *out = NULL;
     if (groups == NULL) return NULL;
-    for (size_t i = 0; i < distinct; i++) {
-        const Bucket *b = &table[order[i]];
-        if (!b->accepted) continue;
-        PyObject *p = PyList_GET_ITEM(plays, b->chosen);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(chosen); i++) {
+        PyObject *p = PyList_GET_ITEM(chosen, i);
         PyObject *kind = PyObject_GetAttr(p, s_kind), *key = PyObject_GetAttr(p, s_key);
         PyObject *length = PyObject_GetAttr(p, s_length), *tier = PyObject_GetAttr(p, s_tier);
         PyObject *main = PyObject_GetAttr(p, s_as_main), *gkey = NULL, *group;
@@ -225,7 +215,7 @@ fail:
 }
 
 /* Reads ``sift.Walk``'s fields (nodes, root, shifts, allowed), or none for None. */
-static int read_walk(PyObject *spec, Walk *w, int *have) {
+int read_walk(PyObject *spec, Walk *w, int *have) {
     *have = 0;
     if (spec == Py_None) return 0;
     PyObject *shifts;
@@ -249,6 +239,7 @@ static int read_walk(PyObject *spec, Walk *w, int *have) {
 /* sift(plays, walk, total, variants) -> (kept, candidates, lasts, whole): see sift._sift. */
 PyObject *sift_plays(PyObject *self, PyObject *args) {
     PyObject *plays, *spec, *kept = NULL, *lasts = NULL, *candidates = NULL, *whole = Py_None;
+    PyObject *chosen = NULL;
     Py_ssize_t total, variants;
     Walk walk;
     int have_walk;
@@ -290,17 +281,20 @@ PyObject *sift_plays(PyObject *self, PyObject *args) {
         if (size == total && (whole == Py_None || tier < whole_tier)) whole = p, whole_tier = tier;
     }
     lasts = PyDict_New();
-    if (lasts == NULL) goto fail;
+    chosen = PyList_New(0);
+    if (lasts == NULL || chosen == NULL) goto fail;
     for (size_t i = 0; i < distinct; i++) {
         const Bucket *b = &table[order[i]];
         if (!b->accepted) continue;
         PyObject *key = from_u128(b->key);
         if (key == NULL) goto fail;
-        int bad = PyDict_SetItem(lasts, key, PyList_GET_ITEM(plays, b->last));
+        int bad = PyDict_SetItem(lasts, key, PyList_GET_ITEM(plays, b->last))
+            || PyList_Append(chosen, PyList_GET_ITEM(plays, b->chosen));
         Py_DECREF(key);
         if (bad) goto fail;
     }
-    candidates = grouped(plays, table, order, distinct, variants);
+    candidates = grouped(chosen, variants);
+    Py_CLEAR(chosen);
     if (candidates == NULL) goto fail;
     PyMem_Free(table);
     PyMem_Free(order);
@@ -310,6 +304,7 @@ fail:
     PyMem_Free(order);
     Py_XDECREF(kept);
     Py_XDECREF(lasts);
+    Py_XDECREF(chosen);
     Py_XDECREF(candidates);
     return NULL;
 }

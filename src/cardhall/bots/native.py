@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from cardhall.bots.sift import Walk
     from cardhall.bots.steps import Family
     from cardhall.rules import Play
+    from cardhall.rules.wild import Block
 
 try:
     from cardhall.bots import _search
@@ -93,6 +94,24 @@ def sift(plays: list[Play], walk: Walk | None, total: int,
     if _search is None:
         raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
     return _search.sift(plays, walk, total, variants)
+
+
+def sift_blocks(blocks: list[Block], gen_play: Callable[[int], Play],
+                new_play: Callable[..., Play], walk: Walk | None, total: int, variants: int,
+                tiers: tuple[int, int, int],
+                ) -> tuple[list[Play], bytes, Play | None]:
+    """``bots.sift.sift_blocks`` on the C loop (``_search_blocks.c``)."""
+    if _search is None:
+        raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+    return _search.sift_blocks(blocks, gen_play, new_play, walk, total, variants, tiers)
+
+
+def block_play(blocks: list[Block], ref: int, gen_play: Callable[[int], Play],
+               new_play: Callable[..., Play]) -> Play:
+    """The play of a way ``sift_blocks`` named (``_search_blocks.c``)."""
+    if _search is None:
+        raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+    return _search.block_play(blocks, ref, gen_play, new_play)
 
 
 #: id of a step table (``Planner._steps_at``) → the table, kept alive so the id stays its

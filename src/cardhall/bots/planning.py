@@ -40,9 +40,9 @@ from cardhall.bots.view import (
     View,
     action_text,
     counts_minus,
-    generated_plays,
     legal_plays,
     play_text,
+    read_plays,
     read_view,
     rule_set,
 )
@@ -601,7 +601,7 @@ class PlanningBot(Bot):
         if not observation.get("legal_complete", True):
             # A wildcard lead: thousands of generated plays, of which only the chosen
             # one needs its action text.
-            choice = policy.choose(view, generated_plays(observation, view), "pass" in legal)
+            choice = policy.choose(view, read_plays(observation, view), "pass" in legal)
             return "pass" if choice is None else "play " + play_text(choice)
         texts = legal_plays(observation, view, legal)
         plays = [p for p in texts.values() if p is not None]

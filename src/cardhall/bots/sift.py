@@ -16,12 +16,15 @@ tests hold the two equal), and the policy reads the result (``Sifted``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from cardhall.bots import native
 from cardhall.cards import NUM_RANKS, format_ranks
 from cardhall.rules import Play
+from cardhall.rules.plays import new_play
+from cardhall.rules.wild import HARD, PURE, SOFT, Block
 
 #: Kicker variants of one main part worth evaluating (the lowest kickers first).
 KICKER_VARIANTS = 3
@@ -80,16 +83,20 @@ def accepts(walk: Walk, packed: int) -> bool:
 
 
 class Sifted(list[Play]):
-    """Plays (those the index accepted), with what ``sift`` read of them for ``total``."""
+    """Plays (those the index accepted), with what ``sift`` read of them for ``total``.
 
-    __slots__ = ("candidates", "lasts", "total", "whole")
+    Not ``complete``: only the plays read (``sift_blocks``), not every legal one.
+    """
+
+    __slots__ = ("candidates", "complete", "lasts", "total", "whole")
     #: ``Policy.candidates`` of the plays.
     candidates: list[Play]
     #: Each multiset's last reading, by ``play_cards``.
-    lasts: dict[int, Play]
+    lasts: Mapping[int, Play]
     #: The first play of ``total`` cards with the lowest tier, if any.
     whole: Play | None
     total: int
+    complete: bool
 
 
 def sift(plays: Sequence[Play], walk: Walk | None = None, total: int | None = None,
@@ -100,13 +107,80 @@ def sift(plays: Sequence[Play], walk: Walk | None = None, total: int | None = No
     is its own answer."""
     if walk is None and isinstance(plays, Sifted) and total in (None, plays.total):
         return plays
+    if isinstance(plays, Sifted) and not plays.complete:
+        raise ValueError("these plays were read for another hand, and are not all of them")
     if total is None:
         total = -1
     listed = plays if type(plays) is list else list(plays)
     run = native.sift if (native.NATIVE if use_c is None else use_c) else _sift
-    kept, candidates, lasts, whole = run(listed, walk, total, KICKER_VARIANTS)
+    return _sifted(*run(listed, walk, total, KICKER_VARIANTS), total, True)
+
+
+def sift_blocks(blocks: list[Block], gen_play: Callable[[int], Play], walk: Walk | None,
+                total: int) -> Sifted:
+    """``sift`` of a wildcard lead's plays (``rules.wild.spelt_moves``) read from its
+    ``blocks``, on the C loop (``_search_blocks.c``): the same candidates, whole and
+    lasts, equal plays (the natural ones the same objects), but only those are made,
+    and a last reading only when it is asked for (``BlockLasts``): of a lead's thousands
+    of plays the policy reads a few hundred. The list holds the plays made, not every
+    legal one (not ``complete``)."""
+    candidates, pairs, whole = native.sift_blocks(blocks, gen_play, new_play, walk, total,
+                                                  KICKER_VARIANTS, (SOFT, HARD, PURE))
+    made = list(candidates)
+    if whole is not None and whole not in made:
+        made.append(whole)
+    return _sifted(made, candidates, BlockLasts(pairs, blocks, gen_play), whole, total, False)
+
+
+class BlockLasts(Mapping[int, Play]):
+    """Each set of cards' last reading (``Sifted.lasts``) of ``sift_blocks``, made when
+    first asked for: the policy asks for the few its split's groups are. The C loop
+    gives them as pairs of native ints (the set packed 4 bits a rank, as one pack
+    allows; its last way)."""
+
+    def __init__(self, pairs: bytes, blocks: list[Block],
+                 gen_play: Callable[[int], Play]) -> None:
+        words = array("Q")
+        words.frombytes(pairs)
+        self._sets, self._ways = words[0::2], words[1::2]
+        self._blocks, self._gen_play = blocks, gen_play
+        self._made: dict[int, Play] = {}
+
+    def _at(self, cards: int) -> int:
+        """Where ``cards`` (packed by ``play_cards``) is in ``_sets``; -1: not there."""
+        narrow = 0
+        for r in range(NUM_RANKS):
+            count = (cards >> (FIELD * r)) & ((1 << FIELD) - 1)
+            if count > 15:
+                return -1
+            narrow |= count << (4 * r)
+        if cards >> (FIELD * NUM_RANKS) or narrow not in self._sets:
+            return -1
+        return self._sets.index(narrow)
+
+    def __getitem__(self, cards: int) -> Play:
+        made = self._made.get(cards)
+        if made is None:
+            i = self._at(cards)
+            if i < 0:
+                raise KeyError(cards)
+            made = self._made[cards] = native.block_play(self._blocks, self._ways[i],
+                                                         self._gen_play, new_play)
+        return made
+
+    def __iter__(self) -> Iterator[int]:
+        return (pack_cards(r for r in range(NUM_RANKS) for _ in range((s >> (4 * r)) & 15))
+                for s in self._sets)
+
+    def __len__(self) -> int:
+        return len(self._sets)
+
+
+def _sifted(kept: list[Play], candidates: list[Play], lasts: Mapping[int, Play],
+            whole: Play | None, total: int, complete: bool) -> Sifted:
     out = Sifted(kept)
     out.candidates, out.lasts, out.whole, out.total = candidates, lasts, whole, total
+    out.complete = complete
     return out
 
 

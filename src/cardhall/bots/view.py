@@ -29,10 +29,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardhall.bots.sift import LABELS, sift, walk_of
+from cardhall.bots import native
+from cardhall.bots.sift import LABELS, sift, sift_blocks, walk_of
 from cardhall.cards import NUM_RANKS, RANK_CHARS, Counts, parse_ranks, to_counts
 from cardhall.games.view import expand, judge
-from cardhall.rules import Play, RuleError, RuleSet
+from cardhall.rules import Play, RuleError, RuleSet, wild
 from cardhall.rules import get as get_rules
 from cardhall.rules.wild import HARD, PURE, SOFT
 
@@ -394,6 +395,21 @@ def generated_plays(obs: Observation, view: View) -> list[Play]:
         _GENERATED.clear()
     _GENERATED[key] = sifted
     return sifted
+
+
+def read_plays(obs: Observation, view: View) -> list[Play]:
+    """The plays of a view whose ``legal`` list is not complete, as a planning policy reads
+    them: ``generated_plays``, or, for a lead holding wild cards on the C loop, only the
+    plays it reads, read from the rules' blocks (``sift.sift_blocks``: a wildcard lead has
+    thousands of plays, and making each costs more than the rest of the reading)."""
+    rs = view.rs
+    index = obs.get("plays")
+    walk = walk_of(index) if index is not None else None
+    if not native.NATIVE or rs.wild is None or view.trick is not None \
+            or not view.hand[rs.wild] or (index is not None and walk is None):
+        return generated_plays(obs, view)
+    return sift_blocks(wild.blocks(rs, view.hand, rs.wild, None, spelt=False), rs.gen.play,
+                       walk, sum(view.hand))
 
 
 def _selection(cards: Iterable[int]) -> dict[str, int]:

@@ -18,7 +18,7 @@ rules then apply:
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement, compress, product
 from typing import TYPE_CHECKING
 
@@ -239,17 +239,77 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
     texts (``moves``: a bot generating a lead's plays reads none of them, and spelling
     each of thousands costs a tenth of the time).
 
-    Every natural play of the virtual hand that the wild cards can cover (most
-    cannot: ``movegen.Room``) is realised in every way the rules allow. A play's
-    main part and its kickers never share a rank, so a way to cover it is a way to
-    cover the main part and one to cover the kickers (``_uses``' order is the main
-    part's ways, each with the kickers' in turn), and each side is realised and
-    spelt once (``_sides``) for every play it comes back in: the codes of one main
+    The plays of ``blocks`` (``realise``), made afresh: two thirds of them are never
+    asked for again (a memo of them cost more than it saved, and its objects slowed
+    the collector).
+    """
+    plays, texts = realise(rs.gen.play, blocks(rs, counts, wild, last, spelt), spelt)
+    if last is None:
+        return plays, texts
+    beats = climb.ladder_beats
+    kept = [i for i, p in enumerate(plays) if beats(p, last)]
+    return [plays[i] for i in kept], [texts[i] for i in kept] if spelt else texts
+
+
+def realise(gen_play: Callable[[int], Play], found: list[Block],
+            spelt: bool = True) -> tuple[list[Play], list[str]]:
+    """The plays of ``blocks`` (and their texts if ``spelt``), in order: each natural play's
+    main-part ways, each with the kickers' in turn (``_uses``' order), every way that spends
+    no more wild cards than it may, and a way of wild cards alone only where W3 lets it be
+    (``gen_play``: the rule set's natural play of a code)."""
+    plays: list[Play] = []
+    texts: list[str] = []
+    play, spell = plays.append, texts.append
+    for code, kind, rank, length, tier, subkey, main, kicks, mains, kickers, spend, size, \
+            by_wilds_alone, bomb, text in found:
+        as_text = "=" + text if spelt else ""
+        for in_main, new_main, main_spelt in mains:
+            for in_kickers, new_kickers, kickers_spelt in kickers:
+                n_wild = in_main + in_kickers
+                if n_wild > spend:
+                    continue
+                if not n_wild:
+                    play(gen_play(code))
+                    if spelt:
+                        spell(text)
+                    continue
+                if n_wild == size:
+                    if not by_wilds_alone:
+                        continue
+                    if bomb:
+                        play(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
+                        if spelt:
+                            spell(main_spelt + as_text)
+                        continue
+                play(new_play(kind, rank, length, new_main, new_kickers,
+                              (SOFT if in_main else HARD) if bomb else tier, subkey,
+                              main, kicks))
+                if spelt:
+                    spell(main_spelt + kickers_spelt + as_text)
+    return plays, texts
+
+
+#: One natural play of the virtual hand, as ``spelt_moves`` realises it (``blocks``): its
+#: code; its reading (kind, key, length, tier, subkey, the main part and the kickers the
+#: wild cards stand in); the ways to realise its main part and its kickers (``Side``s);
+#: the wild cards it may spend; its size; whether wild cards alone may make it (W3);
+#: whether it is a bomb; its text (empty unless spelt).
+Block = tuple[int, str, Rank, int, int, Rank, tuple[Rank, ...], tuple[Rank, ...],
+              tuple["Side", ...], tuple["Side", ...], int, int, bool, bool, str]
+
+
+def blocks(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None,
+           spelt: bool = True) -> list[Block]:
+    """Every natural play of the virtual hand that the wild cards can cover (most cannot:
+    ``movegen.Room``), with the ways to realise it: ``spelt_moves``' plays before they
+    are made (a bot reads them per set of cards, and makes few: ``bots.sift``).
+
+    A play's main part and its kickers never share a rank, so a way to cover it is a
+    way to cover the main part and one to cover the kickers, and each side is realised
+    and spelt once (``_sides``) for every play it comes back in: the codes of one main
     part come in a row, one per kicker set beside it, and a kicker set comes back
     beside many main parts. What a side realises to depends only on its shortfall at
-    each rank and on the wild cards to spend, which many hands share. The plays
-    themselves are made afresh: two thirds of them are never asked for again (a
-    memo of them cost more than it saved, and its objects slowed the collector).
+    each rank and on the wild cards to spend, which many hands share.
     """
     budget = counts[wild]
     base = list(counts)
@@ -266,9 +326,8 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
     room = gen.room(base, budget, counts)
     shortfall = room.shortfall
     wild_nibble = 15 << (4 * wild)
-    plays: list[Play] = []
-    texts: list[str] = []
-    play, spell = plays.append, texts.append
+    out: list[Block] = []
+    block = out.append
     at = -1  # the head (main part) of the codes in hand, and what it needs:
     kind, rank, length, tier, subkey, main, parts, packed, mask, main_size, main_text, \
         singles = _NO_HEAD
@@ -311,41 +370,13 @@ def spelt_moves(rs: RuleSet, counts: Sequence[int], wild: Rank,
                 found = kicker_memo.get(key)
                 kickers = found if found is not None else _sides(
                     kicker_memo, key, kicks, kick_parts, kick_short, wild, spend, "+")
-            text = main_text + kick_text
-            by_wilds_alone = False
+            block((code, kind, rank, length, tier, subkey, main, kicks, mains, kickers, spend,
+                   size, False, bomb, main_text + kick_text if spelt else ""))
         else:
-            kicks, kickers, text, by_wilds_alone = (), _NO_KICKERS, main_text, alone
-            size = main_size
-            spend = budget if budget < size else size
-        as_text = "=" + text
-        for in_main, new_main, main_spelt in mains:
-            for in_kickers, new_kickers, kickers_spelt in kickers:
-                n_wild = in_main + in_kickers
-                if n_wild > spend:
-                    continue
-                if not n_wild:
-                    play(gen.play(code))
-                    if spelt:
-                        spell(text)
-                    continue
-                if n_wild == size:
-                    if not by_wilds_alone:
-                        continue
-                    if bomb:
-                        play(new_play(kind, rank, 1, main, (), PURE, -1, main, ()))
-                        if spelt:
-                            spell(main_spelt + as_text)
-                        continue
-                play(new_play(kind, rank, length, new_main, new_kickers,
-                              (SOFT if in_main else HARD) if bomb else tier, subkey,
-                              main, kicks))
-                if spelt:
-                    spell(main_spelt + kickers_spelt + as_text)
-    if last is None:
-        return plays, texts
-    beats = climb.ladder_beats
-    kept = [i for i, p in enumerate(plays) if beats(p, last)]
-    return [plays[i] for i in kept], [texts[i] for i in kept] if spelt else texts
+            spend = budget if budget < main_size else main_size
+            block((code, kind, rank, length, tier, subkey, main, (), mains, _NO_KICKERS, spend,
+                   main_size, alone, bomb, main_text))
+    return out
 
 
 _MEMO_LIMIT = 1 << 17
