@@ -215,22 +215,37 @@ static PyObject *grouped_ways(Block *blocks, Slot *table, const size_t *order, s
         group[i] = seen_group = PyLong_AsSize_t(id);
         seen = s->chosen;
     }
+    /* Each group's members in order (a counting sort by group: the sets come in order). */
+    size_t *starts = PyMem_Calloc(groups + 1, sizeof(size_t)), *fill = NULL;
+    if (starts == NULL || (fill = PyMem_Calloc(groups + 1, sizeof(size_t))) == NULL) {
+        PyMem_Free(starts);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t i = 0; i < distinct; i++)
+        if (table[order[i]].accepted) starts[group[i] + 1]++;
+    for (size_t g = 0; g < groups; g++) starts[g + 1] += starts[g];
+    for (size_t i = 0; i < distinct; i++)
+        if (table[order[i]].accepted) members[starts[group[i]] + fill[group[i]]++] = i;
+    PyMem_Free(fill);
     for (size_t g = 0; g < groups; g++) {
-        size_t count = 0;
-        for (size_t i = 0; i < distinct; i++)
-            if (table[order[i]].accepted && group[i] == g) members[count++] = i;
+        size_t *in = members + starts[g], count = starts[g + 1] - starts[g];
         for (size_t i = 1; i < count; i++) { /* insertion sort: stable */
-            size_t m = members[i], j = i;
-            for (; j > 0 && before(keys[m], lens[m], keys[members[j - 1]], lens[members[j - 1]]); j--)
-                members[j] = members[j - 1];
-            members[j] = m;
+            size_t m = in[i], j = i;
+            for (; j > 0 && before(keys[m], lens[m], keys[in[j - 1]], lens[in[j - 1]]); j--)
+                in[j] = in[j - 1];
+            in[j] = m;
         }
         for (size_t i = 0; i < count && (Py_ssize_t)i < variants; i++) {
-            Slot *s = &table[order[members[i]]];
-            made[members[i]] = make(blocks, &s->chosen, gen_play, new_play, empty);
-            if (made[members[i]] == NULL || PyList_Append(out, made[members[i]]) < 0) goto done;
+            Slot *s = &table[order[in[i]]];
+            made[in[i]] = make(blocks, &s->chosen, gen_play, new_play, empty);
+            if (made[in[i]] == NULL || PyList_Append(out, made[in[i]]) < 0) {
+                PyMem_Free(starts);
+                goto done;
+            }
         }
     }
+    PyMem_Free(starts);
     ok = 1;
 done:
     if (keys != NULL)
