@@ -422,7 +422,6 @@ def _selection(cards: Iterable[int]) -> dict[str, int]:
     return out
 
 
-
 def legal_texts(obs: Observation, rs: RuleSet | None = None) -> list[str]:
     """Every legal action text of a view: the listed ones, and generated plays if the
     list is not complete (for bots that choose among texts)."""

@@ -345,11 +345,6 @@ def _line(planner: Planner, base: Counts, spare: int, wild: Rank,
     return line
 
 
-def _below(r: int) -> int:
-    """The count fields of ranks up to ``r`` in a top-down packed hand (none if negative)."""
-    return (1 << (FIELD * (r + 1))) - 1 if r >= 0 else 0
-
-
 def fast_scores(planner: Planner, mirror: Planner, hand: Counts, wild: Rank,
                 candidates: Sequence[Candidate],
                 first: Sequence[tuple[float, Play | None]]) -> list[tuple[float, Play]]:
