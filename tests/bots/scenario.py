@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cardhall.cards import format_ranks, parse_ranks
@@ -57,3 +58,16 @@ def hand_from(rs: RuleSet, cards: Sequence[int]) -> list[int]:
     for i in cards:
         counts[deck[i % len(deck)]] += 1
     return counts
+
+
+def random_views(variant: str, games: int) -> Iterator[dict[str, Any]]:
+    """The acting seat's view at every position of ``games`` random games (seed ``g``, each
+    move drawn by ``random.Random(g)`` from the legal ones)."""
+    for g in range(games):
+        state = new_game(variant, seed=g)
+        rng = random.Random(g)
+        while not state.over:
+            seat = state.to_act
+            assert seat is not None
+            yield dict(state.observe(seat))
+            state.apply(rng.choice(state.legal_actions()))

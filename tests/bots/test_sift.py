@@ -21,10 +21,10 @@ from cardhall.bots import native, sift
 from cardhall.bots import view as bview
 from cardhall.bots.view import read_view, rule_set
 from cardhall.cards import Counts, parse_ranks
-from cardhall.games import new_game
 from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleSet, wild
 from cardhall.rules.wild import HARD, SOFT
+from tests.bots.scenario import random_views
 
 CLIMBING = ("ddz2", "ddz3", "ddz4", "ddz5", "ddz3_happy", "ddz3_laizi", "ddz_emperor",
             "baohuang")
@@ -35,18 +35,10 @@ def _positions(variant: str, games: int) -> list[tuple[list[Play], object, int]]
     """(plays, the view's index or None, the hand's size) at every play decision of random
     games."""
     out = []
-    for g in range(games):
-        state = new_game(variant, seed=g)
-        rng = random.Random(g)
-        while not state.over:
-            seat = state.to_act
-            assert seat is not None
-            obs = state.observe(seat)
-            if obs["phase"] == "play":
-                rs = rule_set(obs)
-                view = read_view(obs, rs)
-                out.append((rs.moves(view.hand, view.trick), obs.get("plays"), sum(view.hand)))
-            state.apply(rng.choice(state.legal_actions()))
+    for obs in random_views(variant, games):
+        if obs["phase"] == "play":
+            view = read_view(obs, rule_set(obs))
+            out.append((view.rs.moves(view.hand, view.trick), obs.get("plays"), sum(view.hand)))
     return out
 
 
@@ -168,20 +160,13 @@ def test_any_list_reads_alike_in_c_and_python(spec: list[tuple[int, int, int, li
 def _wild_leads(games: int) -> list[tuple[RuleSet, Counts, object]]:
     """(rules, hand, the view's plays index or None) of every lead holding wild cards."""
     out = []
-    for g in range(games):
-        state = new_game("ddz3_laizi", seed=g)
-        rng = random.Random(g)
-        while not state.over:
-            seat = state.to_act
-            assert seat is not None
-            obs = state.observe(seat)
-            if obs["phase"] == "play" and not obs["table"]:
-                rs = rule_set(obs)
-                view = read_view(obs, rs)
-                assert rs.wild is not None
-                if view.hand[rs.wild]:
-                    out.append((rs, view.hand, obs.get("plays")))
-            state.apply(rng.choice(state.legal_actions()))
+    for obs in random_views("ddz3_laizi", games):
+        if obs["phase"] == "play" and not obs["table"]:
+            rs = rule_set(obs)
+            view = read_view(obs, rs)
+            assert rs.wild is not None
+            if view.hand[rs.wild]:
+                out.append((rs, view.hand, obs.get("plays")))
     return out
 
 
@@ -211,23 +196,16 @@ def test_a_wildcard_lead_read_from_its_blocks_is_read_as_from_its_plays() -> Non
 
 def test_the_planning_bot_reads_a_wildcard_lead_from_its_blocks_on_the_c_loop(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    for g in range(6):
-        state = new_game("ddz3_laizi", seed=g)
-        rng = random.Random(g)
-        while not state.over:
-            seat = state.to_act
-            assert seat is not None
-            obs = state.observe(seat)
-            if not obs.get("legal_complete", True) and not obs["table"]:
-                rs = rule_set(obs)
-                view = read_view(obs, rs)
-                assert rs.wild is not None and view.hand[rs.wild]
-                read = bview.read_plays(obs, view)
-                assert isinstance(read, sift.Sifted) and not read.complete
-                monkeypatch.setattr(native, "NATIVE", False)
-                assert bview.read_plays(obs, view) == bview.generated_plays(obs, view)
-                return
-            state.apply(rng.choice(state.legal_actions()))
+    for obs in random_views("ddz3_laizi", 6):
+        if not obs.get("legal_complete", True) and not obs["table"]:
+            rs = rule_set(obs)
+            view = read_view(obs, rs)
+            assert rs.wild is not None and view.hand[rs.wild]
+            read = bview.read_plays(obs, view)
+            assert isinstance(read, sift.Sifted) and not read.complete
+            monkeypatch.setattr(native, "NATIVE", False)
+            assert bview.read_plays(obs, view) == bview.generated_plays(obs, view)
+            return
     raise AssertionError("no wildcard lead cut short in six games")
 
 

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-import random
 from functools import partial
+from typing import Any
 
 import pytest
 
 from cardhall.bots import hands, planning, sift
 from cardhall.bots import view as bview
 from cardhall.bots.planning import PlanningBot
-from cardhall.games import new_game
 from cardhall.games.view import expand, judge
+from tests.bots.scenario import random_views
 
 
-def _incomplete_views(variant: str, games: int) -> list[dict[str, object]]:
-    out = []
-    for g in range(games):
-        state = new_game(variant, seed=g)
-        rng = random.Random(g)
-        while not state.over:
-            seat = state.to_act
-            assert seat is not None
-            obs = state.observe(seat)
-            if not obs.get("legal_complete", True):
-                out.append(obs)
-            state.apply(rng.choice(state.legal_actions()))
-    return out
+def _incomplete_views(variant: str, games: int) -> list[dict[str, Any]]:
+    return [obs for obs in random_views(variant, games) if not obs.get("legal_complete", True)]
 
 
 @pytest.mark.parametrize("variant", ["ddz3_laizi", "ddz_emperor"])
@@ -68,24 +57,16 @@ def test_a_wildcard_hands_plays_are_read_by_the_games_texts_and_not_kept() -> No
     """A wildcard follow's plays are made afresh at each call: their texts are the game's
     own, and no table keeps them alive (every full collection would walk them)."""
     followed = 0
-    for g in range(4):
-        state = new_game("ddz3_laizi", seed=g)
-        rng = random.Random(g)
-        while not state.over:
-            seat = state.to_act
-            assert seat is not None
-            obs = state.observe(seat)
-            if obs["phase"] == "play" and obs["table"] and obs.get("legal_complete", True):
-                rs = bview.rule_set(obs)
-                v = bview.read_view(obs, rs)
-                before = len(bview._TEXTS)
-                texts = bview.legal_plays(obs, v)
-                followed += sum(1 for t in texts if t != "pass") > 8
-                assert len(bview._TEXTS) == before
-                assert set(texts) == set(obs["legal"])
-                assert all(p is None or t == "play " + bview.play_text(p)
-                           for t, p in texts.items())
-            state.apply(rng.choice(state.legal_actions()))
+    for obs in random_views("ddz3_laizi", 4):
+        if obs["phase"] == "play" and obs["table"] and obs.get("legal_complete", True):
+            rs = bview.rule_set(obs)
+            v = bview.read_view(obs, rs)
+            before = len(bview._TEXTS)
+            texts = bview.legal_plays(obs, v)
+            followed += sum(1 for t in texts if t != "pass") > 8
+            assert len(bview._TEXTS) == before
+            assert set(texts) == set(obs["legal"])
+            assert all(p is None or t == "play " + bview.play_text(p) for t, p in texts.items())
     assert followed
 
 
