@@ -11,7 +11,10 @@ generated list is first checked against the view's plays index
 (``view.generated_plays``); in Python each of those passes costs about a
 microsecond a play. ``sift`` makes them one pass, on the C loop where it is
 built (``_search_sift.c``, which follows ``_sift`` here step for step; the
-tests hold the two equal), and the policy reads the result (``Sifted``).
+tests hold the two equal), and the policy reads the result (``Sifted``). A lead
+holding wild cards is read before its plays are made (``sift_blocks``): of some
+1,900 plays the policy reads about 200, and making a play costs more than reading
+it.
 """
 
 from __future__ import annotations
