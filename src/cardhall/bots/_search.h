@@ -153,6 +153,7 @@ PyObject *grouped(PyObject *chosen, Py_ssize_t variants);
 PyObject *sift_plays(PyObject *self, PyObject *args);
 PyObject *sift_blocks(PyObject *self, PyObject *args);
 PyObject *block_play(PyObject *self, PyObject *args);
+int ranks_down(PyObject *ranks, long **out, Py_ssize_t *n);
 int before(const long *a, Py_ssize_t na, const long *b, Py_ssize_t nb);
 PyObject *core_wild_worths(Core *c, PyObject *args);
 int ready(Core *c);

@@ -171,23 +171,7 @@ static PyObject *grouped_ways(Block *blocks, Slot *table, const size_t *order, s
         Slot *s = &table[order[i]];
         if (!s->accepted) continue;
         Block *b = &blocks[s->chosen.block];
-        PyObject *kick = way_kickers(blocks, &s->chosen);
-        if (kick != NULL && !PyTuple_Check(kick)) {
-            PyErr_SetString(PyExc_TypeError, "a side's cards are a tuple of ranks");
-            goto done;
-        }
-        lens[i] = kick ? PyTuple_GET_SIZE(kick) : 0;
-        keys[i] = PyMem_Malloc(sizeof(long) * (size_t)(lens[i] ? lens[i] : 1));
-        if (keys[i] == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        for (Py_ssize_t j = 0; j < lens[i]; j++) { /* highest first */
-            long r = PyLong_AsLong(PyTuple_GET_ITEM(kick, j)), *a = keys[i];
-            Py_ssize_t k = j;
-            for (; k > 0 && a[k - 1] < r; k--) a[k] = a[k - 1];
-            a[k] = r;
-        }
+        if (ranks_down(way_kickers(blocks, &s->chosen), &keys[i], &lens[i]) < 0) goto done;
         /* The same block, made alike, at the same tier: the same reading (its group). */
         if (seen.block == s->chosen.block && (seen.how == ALL_WILD) == (s->chosen.how == ALL_WILD)
                 && seen.tier == s->chosen.tier) {

@@ -93,25 +93,36 @@ static Bucket *bucket(Bucket *table, size_t cap, u128 key) {
     return &table[i];
 }
 
-/* A play's kickers, highest first (``sift._kickers_down``), into ``out`` (``n`` of them). */
-static int kickers_down(PyObject *p, long **out, Py_ssize_t *n) {
-    PyObject *kickers = PyObject_GetAttr(p, s_kickers);
-    if (kickers == NULL) return -1;
-    *n = PyTuple_GET_SIZE(kickers);
-    *out = PyMem_Malloc(sizeof(long) * (size_t)(*n ? *n : 1));
-    if (*out == NULL) {
-        Py_DECREF(kickers);
+/* A tuple of ranks (none for NULL), highest first (``sift._kickers_down``), into a new
+ * array ``out`` of ``n``. */
+int ranks_down(PyObject *ranks, long **out, Py_ssize_t *n) {
+    if (ranks != NULL && !PyTuple_Check(ranks)) {
+        PyErr_SetString(PyExc_TypeError, "a play's kickers are a tuple of ranks");
+        return -1;
+    }
+    *n = ranks != NULL ? PyTuple_GET_SIZE(ranks) : 0;
+    long *a = *out = PyMem_Malloc(sizeof(long) * (size_t)(*n ? *n : 1));
+    if (a == NULL) {
         PyErr_NoMemory();
         return -1;
     }
     for (Py_ssize_t i = 0; i < *n; i++) {
-        long r = PyLong_AsLong(PyTuple_GET_ITEM(kickers, i)), *a = *out;
+        long r = PyLong_AsLong(PyTuple_GET_ITEM(ranks, i));
+        if (r == -1 && PyErr_Occurred()) return -1;
         Py_ssize_t j = i;
         for (; j > 0 && a[j - 1] < r; j--) a[j] = a[j - 1];
         a[j] = r;
     }
-    Py_DECREF(kickers);
     return 0;
+}
+
+/* A play's kickers, highest first, as ``ranks_down`` gives them. */
+static int kickers_down(PyObject *p, long **out, Py_ssize_t *n) {
+    PyObject *kickers = PyObject_GetAttr(p, s_kickers);
+    if (kickers == NULL) return -1;
+    int status = ranks_down(kickers, out, n);
+    Py_DECREF(kickers);
+    return status;
 }
 
 /* ``sorted(a, reverse=True) < sorted(b, reverse=True)`` as Python compares the lists. */
