@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from cardhall.hall import accounts, games, ledger
-from cardhall.hall.config import Economy
+from cardhall.hall.config import Economy, Relief
 from cardhall.hall.db import Database, upgrade
 from cardhall.hall.errors import NotEnoughBeans, ReliefRefused
 from cardhall.hall.messages import Join, Leave, Settled, State
@@ -46,7 +46,7 @@ async def test_a_hold_cannot_be_spent_and_the_loss_is_taken_from_it(
     with pytest.raises(NotEnoughBeans, match="held"):
         await ledger.admin_adjust(db, p[1], -1)
     with pytest.raises(ReliefRefused):
-        await ledger.grant_relief(db, p[1], Economy(relief={"below": 1000}))
+        await ledger.grant_relief(db, p[1], Economy(relief=Relief(below=1000)))
     assert await ledger.balance(db, p[1]) == 1000
     done = await games.settle_game(db, gid, {p[0]: 1990, p[1]: -1000, p[2]: -1000},
                                    {p[0]: 2, p[1]: -1, p[2]: -1}, "ddz3")

@@ -43,7 +43,7 @@ async def test_racing_joins_of_one_player_seat_him_once(db: Database) -> None:
     not seated with goes back to its queue."""
     rooms = (room(id="r1", bot_wait_seconds=None), room(id="r2", bot_wait_seconds=None),
              room(id="r3", bot_wait_seconds=None))
-    hall, inbox = await make_hall(db, *rooms)
+    hall, _inbox = await make_hall(db, *rooms)
     try:
         for attempt in range(8):
             waiting = await hall.lobby.queues.waiting()
