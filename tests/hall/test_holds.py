@@ -48,11 +48,13 @@ async def test_a_hold_cannot_be_spent_and_the_loss_is_taken_from_it(
     with pytest.raises(ReliefRefused):
         await ledger.grant_relief(db, p[1], Economy(relief=Relief(below=1000)))
     assert await ledger.balance(db, p[1]) == 1000
+    assert (await accounts.profile(db, p[1])).to_json()["held"] == 1000  # /api/me says so
     done = await games.settle_game(db, gid, {p[0]: 1990, p[1]: -1000, p[2]: -1000},
                                    {p[0]: 2, p[1]: -1, p[2]: -1}, "ddz3")
     assert done.deltas == {p[0]: 1990, p[1]: -1000, p[2]: -1000}
     assert await _game_sum(db, gid) == -10  # the fee, exactly
     assert await _holds(db) == {}
+    assert (await accounts.profile(db, p[1])).held == 0
     assert (await ledger.buy_golden_eye(db, p[0], economy)).beans == 1000 + 1990 - 400
 
 
