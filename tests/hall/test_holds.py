@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from cardhall.hall import accounts, games, ledger
 from cardhall.hall.config import Economy, Relief
 from cardhall.hall.db import Database, upgrade
+from cardhall.hall.economy import bot_balance, game_beans
 from cardhall.hall.errors import NotEnoughBeans, ReliefRefused
 from cardhall.hall.messages import Join, Leave, Settled, State
 from cardhall.hall.models import Hold, LedgerEntry
@@ -177,6 +178,34 @@ async def test_holds_survive_a_restart_and_are_released_by_the_settlement(
         assert settled.beans == _computed(settled)
         assert await _game_sum(db, settled.game) == sum(settled.beans.values())
         assert await _holds(db) == {}
+        await again.close()
+    finally:
+        await db.close()
+
+
+async def test_a_rebuilt_game_settles_on_the_balances_it_was_dealt(db_url: str) -> None:
+    """After a restart the table computes the beans on what each seat was dealt: the
+    players' holds (not today's balances) and the bots' bankroll (not 0)."""
+    await upgrade(db_url)
+    db = Database.open(db_url)
+    ddz3 = room(N=100, A=5, bot_wait_seconds=0.0)
+    hall, inbox = await make_hall(db, ddz3)
+    x = await guest(hall)
+    await hall.handle(x, Join(type="join", room="r1"))
+    await play_to_end(hall, inbox, [x], stop_after=2)
+    await hall.close()
+    await db.close()
+
+    db = Database.open(db_url)
+    try:
+        await ledger.admin_adjust(db, x, 5_000)  # today's balance is not what he was dealt
+        again, inbox = await make_hall(db, ddz3)
+        again.connected(x)
+        settled = (await play_to_end(again, inbox, [x], seed=5))[x]
+        seat = int(next(iter(settled.beans)))
+        bankroll = bot_balance(ddz3.min_beans)
+        dealt = [10_000 if s == seat else bankroll for s in range(3)]
+        assert settled.beans[str(seat)] == game_beans(settled.result, 100, 5, dealt)[seat]
         await again.close()
     finally:
         await db.close()

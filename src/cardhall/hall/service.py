@@ -23,6 +23,7 @@ from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
 from cardhall.hall.coordinator import Connections, Coordinator, LocalCoordinator
 from cardhall.hall.db import Database
+from cardhall.hall.economy import bot_balance
 from cardhall.hall.games import StoredGame, claim_games, dealt_balances, live_game_of, live_tables
 from cardhall.hall.levels import title_for
 from cardhall.hall.lobby import Lobby
@@ -148,8 +149,7 @@ class Hall:
         balances = await dealt_balances(self.db, game.id) or \
             await self.store.balances([p for p in game.players if p])
         for s in seats:
-            if s.player:
-                s.balance = balances.get(s.player, 0)
+            s.balance = balances.get(s.player, 0) if s.player else bot_balance(room.min_beans)
         return table
 
     def drop(self, table_id: str) -> None:
