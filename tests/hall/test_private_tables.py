@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 from cardhall.hall import accounts, ledger
-from cardhall.hall.db import Database
+from cardhall.hall.db import Database, upgrade
 from cardhall.hall.leaderboard import leaderboard
-from cardhall.hall.messages import Invite, Join, Leave, Private, Settled, Start, State
+from cardhall.hall.messages import Invite, Join, Leave, Next, Private, Settled, Start, State
 from cardhall.hall.models import Game
 from tests.hall.test_tables import guest, make_hall, play_to_end, room
 
@@ -82,3 +82,36 @@ async def test_a_private_game_played_out_scores_points_for_the_record_only(
         assert await _boards(db) == []
     finally:
         await hall.close()
+
+
+async def test_a_private_table_rebuilt_after_a_restart_stays_private(db_url: str) -> None:
+    await upgrade(db_url)
+    db = Database.open(db_url)
+    hall, inbox = await make_hall(db, SENIOR)
+    players = [await guest(hall) for _ in range(3)]
+    await hall.handle(players[0], Private(type="private", room="senior", bots=False))
+    invite = await inbox.next(players[0], Invite)
+    for p in players[1:]:
+        await hall.handle(p, Join(type="join", code=invite.code))
+    await play_to_end(hall, inbox, players, stop_after=3)
+    await hall.close()  # the process dies mid-game
+    await db.close()
+
+    db = Database.open(db_url)
+    try:
+        again, inbox = await make_hall(db, SENIOR)
+        table = again.lobby.table(invite.table)
+        assert table.private
+        for p in players:
+            again.connected(p)
+        settled = (await play_to_end(again, inbox, players, seed=6))[players[0]]
+        assert settled.beans == {"0": 0, "1": 0, "2": 0}
+        for p in players:  # the next game at the table is private too
+            await again.handle(p, Next(type="next", table=invite.table))
+        assert table.game_id is not None and table.game_id != settled.game
+        async with db.read() as s:
+            assert await s.scalar(select(Game.private).where(Game.id == table.game_id))
+        assert [await ledger.balance(db, p) for p in players] == [10_000] * 3
+        await again.close()
+    finally:
+        await db.close()
