@@ -10,6 +10,7 @@ from cardhall.hall.db import Database, make_engine, upgrade
 from cardhall.hall.models import Base
 
 TABLES = {"players", "sessions", "ledger", "items", "games", "actions", "scores", "stats",
+          "seatings", "holds",
           "alembic_version"}
 
 
@@ -26,7 +27,7 @@ async def test_upgrade_empty_database_then_again(db_url: str) -> None:
             assert tables == TABLES
             assert await conn.run_sync(_diff) == []
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
-            assert version == [("0002",)]
+            assert version == [("0003",)]
     finally:
         await engine.dispose()
     await upgrade(db_url)  # again: nothing to do, nothing breaks

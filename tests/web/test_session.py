@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server.conftest import HallProcess
 from tests.web.conftest import DESKTOP, Guard, PageMaker
-from tests.web.helpers import enter_as_guest, play_until, quick_match, take_turn
+from tests.web.helpers import api, enter_as_guest, play_until, quick_match, take_turn
 from tests.web.proxy import CuttableProxy
 
 
@@ -163,3 +163,20 @@ def test_the_table_plays_with_the_keyboard_alone(desktop: Page) -> None:
         desktop.keyboard.press("p")
     desktop.wait_for_function("old => document.querySelector('.table').dataset.seq !== old",
                               arg=before)
+
+
+def test_a_private_game_settles_for_points_not_beans(desktop: Page) -> None:
+    """Platform ruling 14: the settlement of a private table's game shows 0 beans (it
+    moved none) and the balance is what it was."""
+    page = desktop
+    enter_as_guest(page)
+    before = api(page, "/api/me")["beans"]
+    page.locator(".room[data-room='ddz3_happy-humans'] button:not(.primary)").click()
+    expect(page.locator(".invite .code")).to_have_text(re.compile(r"^[A-Z0-9]{4,12}$"))
+    page.locator("#start").click()
+    expect(page.locator(".table[data-variant='ddz3_happy']")).to_be_visible()
+    play_until(page, lambda p: p.locator(".settle").count() > 0)
+    settle = page.locator(".settle")
+    expect(settle).to_be_visible()
+    expect(settle.locator("tr.me .beans")).to_have_text("0")
+    assert api(page, "/api/me")["beans"] == before

@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from cardhall.hall.config import Economy
 from cardhall.hall.db import Database
 from cardhall.hall.errors import AuthFailed, BadName, BadPassword, Banned, NameTaken, NotFound
-from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balance_in, items_in
+from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balance_in, held_in, items_in
 from cardhall.hall.levels import Level, level_for
 from cardhall.hall.models import Player, Session, Stat, utcnow
 
@@ -294,6 +294,8 @@ class Profile:
     level: Level
     golden_eyes: int
     record: dict[str, VariantRecord]
+    #: Of ``beans``, those a game in progress holds (ruling 15): not to be spent until it ends.
+    held: int = 0
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -301,6 +303,7 @@ class Profile:
             "points": self.points, "title": self.level.title, "level": self.level.number,
             "level_points": self.level.threshold,
             "next_level_points": self.level.next_threshold, "golden_eyes": self.golden_eyes,
+            "held": self.held,
             "record": {v: {"games": r.games, "wins": r.wins, "points": r.points,
                            "beans": r.beans} for v, r in self.record.items()},
         }
@@ -316,4 +319,5 @@ async def profile(db: Database, player_id: str) -> Profile:
         return Profile(
             player.id, player.name, player.is_guest, await balance_in(s, player_id),
             player.points, level_for(player.points), await items_in(s, player_id, GOLDEN_EYE),
-            {st.variant: VariantRecord(st.games, st.wins, st.points, st.beans) for st in stats})
+            {st.variant: VariantRecord(st.games, st.wins, st.points, st.beans) for st in stats},
+            await held_in(s, player_id))

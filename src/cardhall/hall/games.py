@@ -15,6 +15,14 @@ read ``FOR SHARE``, so a takeover waits for an append in flight and no stale app
 can commit after it). A refused writer gets ``Fenced``. A single process writes with
 ``fence=None``: nothing is compared and nothing is locked, as before.
 
+Stakes are held (platform ruling 15). ``create_game`` holds, in its own transaction,
+what each player may lose in the game (``holds``: the balance the game was dealt, the
+floor of every loss); a purchase meanwhile finds those beans held; the settlement takes
+each loss from the hold and the game's end, settled or dissolved, deletes the holds. So
+a settled game's ledger sums to −fees whatever its players did while it ran. A private
+table's game (``private``, ruling 14) holds nothing and moves no beans; its points go to
+the players' records and levels but not to the leaderboards' ``ranked_`` values.
+
 Settlement happens once. ``settle_game`` first flips the game from ``live`` to
 ``settled`` (an ``UPDATE … WHERE status = 'live'``, which on PostgreSQL locks the row
 and on SQLite runs inside a write-locked transaction); only the call that flips it
@@ -29,16 +37,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardhall.games import VARIANTS
 from cardhall.hall.accounts import new_id
 from cardhall.hall.db import Database
-from cardhall.hall.errors import BadRequest, Conflict, Fenced, NotFound
-from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balances_in, lock_players
-from cardhall.hall.models import Action, Game, ItemEntry, Player, Score, Stat, utcnow
+from cardhall.hall.errors import BadRequest, Conflict, Fenced, NotEnoughBeans, NotFound
+from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balances_in, held_of, lock_players
+from cardhall.hall.models import Action, Game, Hold, ItemEntry, Player, Score, Stat, utcnow
 
 LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
 
@@ -46,9 +54,15 @@ LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
 async def create_game(db: Database, *, table_id: str, room_id: str, variant: str,
                       players: Sequence[str | None], seed: int,
                       options: Mapping[str, Any] | None = None, game_id: str | None = None,
-                      now: datetime | None = None, fence: int | None = None) -> str:
+                      now: datetime | None = None, fence: int | None = None,
+                      holds: Mapping[str, int] | None = None, private: bool = False) -> str:
     """Record a new live game and return its id. ``players`` are player ids by seat
-    (None for a bot seat); the record starts with the variant, options and seed."""
+    (None for a bot seat); the record starts with the variant, options and seed.
+
+    ``holds`` (player → beans) are held for the game in the same transaction: the
+    balance its floors were computed on. NotEnoughBeans (nothing recorded) when a
+    player no longer has that much free (he spent some since it was read): the caller
+    reads the balances again. A ``private`` game holds nothing."""
     if variant not in VARIANTS:
         raise BadRequest(f"unknown variant {variant!r}")
     if len(players) != VARIANTS[variant].players:
@@ -68,8 +82,39 @@ async def create_game(db: Database, *, table_id: str, room_id: str, variant: str
                 raise NotFound(f"no player {missing[0]!r}")
         s.add(Game(id=gid, table_id=table_id, room_id=room_id, variant=variant,
                    players=list(players), record=record, status=LIVE, started=now or utcnow(),
-                   fence=fence or 0))
+                   fence=fence or 0, private=private))
+        if holds and not private:
+            await _hold(s, gid, holds, humans, now or utcnow())
     return gid
+
+
+async def _hold(s: AsyncSession, game_id: str, holds: Mapping[str, int],
+                humans: Collection[str], now: datetime) -> None:
+    """Hold ``holds`` for the game, each within what its player has free."""
+    if bad := sorted(set(holds) - set(humans)):
+        raise BadRequest(f"holds: player {bad[0]!r} is not seated in this game")
+    for pid, amount in holds.items():
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise BadRequest(f"holds: {pid!r} has {amount!r}, not a count of beans")
+    await lock_players(s, holds)  # no purchase between the read and the hold
+    have = await balances_in(s, holds)
+    held = await held_of(s, holds)
+    for pid in sorted(holds):
+        if have[pid] - held[pid] < holds[pid]:
+            raise NotEnoughBeans(f"{pid} has {have[pid] - held[pid]} beans free, not the "
+                                 f"{holds[pid]} the game was dealt")
+    await s.flush()  # the game row first: the holds refer to it
+    for pid in sorted(holds):  # 0 too: a restart reads the balances the game was dealt
+        s.add(Hold(game_id=game_id, player_id=pid, amount=holds[pid], created=now))
+
+
+async def dealt_balances(db: Database, game_id: str) -> dict[str, int]:
+    """The balances a live game was dealt (its holds), by player; empty for a game that
+    holds nothing (a private one, or one started before holds existed)."""
+    async with db.read() as s:
+        rows = await s.execute(select(Hold.player_id, Hold.amount)
+                               .where(Hold.game_id == game_id))
+        return {str(p): int(x) for p, x in rows.all()}
 
 
 async def claim_games(db: Database, table_id: str, fence: int) -> int:
@@ -216,6 +261,7 @@ class StoredGame:
     started: datetime
     ended: datetime | None
     fence: int = 0
+    private: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``GET /api/games/{id}``."""
@@ -234,7 +280,7 @@ async def _stored(s: AsyncSession, game: Game) -> StoredGame:
             .scalars())
     return StoredGame(game.id, game.table_id, game.room_id, game.variant, list(game.players),
                       record, game.result, game.beans, game.status, game.started, game.ended,
-                      game.fence)
+                      game.fence, game.private)
 
 
 async def get_game(db: Database, game_id: str) -> StoredGame | None:
@@ -283,9 +329,11 @@ async def live_tables(db: Database) -> list[str]:
 
 async def _finish(s: AsyncSession, game_id: str, status: str, now: datetime,
                   result: Mapping[str, Any] | None, record: Mapping[str, Any] | None,
-                  fence: int | None = None) -> bool:
+                  fence: int | None = None, release: bool = True) -> bool:
     """Flip a live game to ``status``; False if it was not live. Fenced if ``fence`` is
-    given and is not the game's (then nothing changes, whatever its status)."""
+    given and is not the game's (then nothing changes, whatever its status). The
+    game's holds are deleted with the flip (``release``; a settlement that reads them
+    first deletes them itself)."""
     values: dict[str, Any] = {"status": status, "ended": now}
     if result is not None:
         values["result"] = dict(result)
@@ -296,6 +344,8 @@ async def _finish(s: AsyncSession, game_id: str, status: str, now: datetime,
         where.append(Game.fence == fence)
     done = await s.execute(update(Game).where(*where).values(**values))
     if done.rowcount:  # type: ignore[attr-defined]
+        if release:
+            await s.execute(delete(Hold).where(Hold.game_id == game_id))
         return True
     if fence is not None:
         stored = await s.scalar(select(Game.fence).where(Game.id == game_id))
@@ -354,12 +404,24 @@ async def _lock_stats(s: AsyncSession, player_ids: Collection[str],
 
 
 def _add_score(s: AsyncSession, player: Player, stat: Stat | None, game_id: str,
-               variant: str, points: int, beans: int, won: bool, now: datetime) -> None:
+               variant: str, points: int, beans: int, won: bool, now: datetime,
+               ranked: bool = True) -> None:
+    """The game in the player's record and level; in his ``ranked_`` values (the
+    leaderboards') only if ``ranked`` (not a private table's game)."""
     s.add(Score(game_id=game_id, player_id=player.id, variant=variant, points=points,
                 beans=beans, won=won, created=now))
     if stat is None:
-        stat = Stat(player_id=player.id, variant=variant, games=0, wins=0, points=0, beans=0)
+        stat = Stat(player_id=player.id, variant=variant, games=0, wins=0, points=0, beans=0,
+                    ranked_games=0, ranked_points=0)
         s.add(stat)
+    if ranked:
+        stat.ranked_games += 1
+        if points:
+            stat.ranked_points += points
+            stat.ranked_points_at = now
+        ranked_total = max(0, player.ranked_points + points)
+        if ranked_total != player.ranked_points:
+            player.ranked_points, player.ranked_points_at = ranked_total, now
     stat.games += 1
     stat.wins += int(won)
     stat.beans += beans
@@ -386,8 +448,12 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
     ``points_by_player`` each player's X, both for exactly the seated players (bots
     have no account). ``winners`` defaults to the players with positive points;
     ``reason`` is ``game``, or ``escape`` for a game ended by a player leaving. A loss
-    is applied at most down to a balance of 0: the game computed its floors on the
-    balances at its start, and beans spent since (a Golden Eye) cannot be taken twice.
+    is taken from what the game holds of the loser (``create_game``'s ``holds``, the
+    balance its floors were computed on, which nothing could spend meanwhile), so the
+    ledger of the game sums to −fees; the holds are released in the same transaction.
+    A loser with no hold (a game started before holds existed) loses at most his
+    balance. A private game moves no beans, whatever it is given; its points reach the
+    players' records and levels but not the leaderboards' ``ranked_`` values.
 
     Bad input (unknown game or player, a variant that is not the game's) raises and
     changes nothing. A second call, even a concurrent one, changes nothing and returns
@@ -397,7 +463,8 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
         raise BadRequest(f"a settlement's reason is game or escape, not {reason!r}")
     now = now or utcnow()
     async with db.transaction() as s:
-        flipped = await _finish(s, game_id, SETTLED, now, result, record, fence)
+        flipped = await _finish(s, game_id, SETTLED, now, result, record, fence,
+                                release=False)
         game = await s.get(Game, game_id)
         if game is None:
             raise NotFound(f"no game {game_id!r}")
@@ -420,13 +487,17 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
         # locked (in id order, as every settlement: no deadlocks), the losers' balances,
         # their stats for the variant.
         players = await lock_players(s, seats)
-        have = await balances_in(s, [p for p in seats if deltas_by_player[p] < 0])
+        held = {str(p): int(x) for p, x in (await s.execute(
+            select(Hold.player_id, Hold.amount).where(Hold.game_id == game_id))).all()}
+        have = await balances_in(s, [p for p in seats
+                                     if deltas_by_player[p] < 0 and p not in held])
+        await s.execute(delete(Hold).where(Hold.game_id == game_id))
         stats = await _lock_stats(s, seats, variant)
         for pid in sorted(seats):
             player = players[pid]
-            delta = deltas_by_player[pid]
+            delta = 0 if game.private else deltas_by_player[pid]
             if delta < 0:
-                delta = max(delta, -have[pid])
+                delta = max(delta, -held[pid] if pid in held else -have[pid])
             applied[pid] = delta
             used = (items_used or {}).get(pid, 0)
             if used:  # the Golden Eyes the game spent, once, with the game's settlement
@@ -435,7 +506,7 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
             if delta:
                 add_entry(s, pid, delta, reason, game_id=game_id, now=now)
             _add_score(s, player, stats.get(pid), game_id, variant, points_by_player[pid],
-                       delta, pid in won, now)
+                       delta, pid in won, now, ranked=not game.private)
             totals[pid] = player.points
         beans = {str(seats[pid]): applied[pid] for pid in sorted(seats, key=seats.__getitem__)}
         game.beans = beans

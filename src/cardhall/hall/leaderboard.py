@@ -4,13 +4,17 @@ The ordering follows the platform rules (docs/rules-platform.md, leaderboard): t
 larger value first; on a tie, the player with fewer games; then the one who reached
 his value earlier; then, so that a board never reorders between two reads, the name.
 Only scored games count: dissolved and unscored games write no scores, so they can
-never lift anyone. Banned players are left off, and so is anyone without a scored
+never lift anyone. Private tables' games (好友房) do not count either (ruling 14):
+friends choose their opponents, so a board they could feed could be farmed. Their
+points reach the player's record and level (``Stat.points``, ``Player.points``), but
+the boards read the ``ranked_`` columns and the scores of games that are not private.
+Banned players are left off, and so is anyone without a scored
 game in the board's scope.
 
 What the value is:
 
 - ``by="points"``: all-time per variant, the signed sum of X in that variant; all-time
-  overall, the cumulative points the title is read from (floored at 0); with ``since``
+  overall, the cumulative points (floored at 0) of the ranked games; with ``since``
   (a daily or weekly board), the sum of X in games settled since then.
 - ``by="beans"``: all-time overall, the current balance; per variant or with
   ``since``, the net beans won in those games (fees included).
@@ -30,7 +34,7 @@ from cardhall.games import VARIANTS
 from cardhall.hall.db import Database
 from cardhall.hall.errors import BadRequest
 from cardhall.hall.levels import title_for
-from cardhall.hall.models import LedgerEntry, Player, Score, Stat
+from cardhall.hall.models import Game, LedgerEntry, Player, Score, Stat
 
 By = Literal["points", "beans"]
 Col = ColumnElement[Any] | InstrumentedAttribute[Any]
@@ -62,20 +66,22 @@ def _board(by: By, variant: str | None, since: datetime | None) -> Select[Any]:
         agg = (select(Score.player_id.label("pid"),
                       func.sum(Score.points if by == "points" else Score.beans).label("value"),
                       func.count().label("games"), func.max(Score.created).label("at"))
-               .where(*conds).group_by(Score.player_id).subquery())
+               .join(Game, Game.id == Score.game_id)
+               .where(*conds, Game.private.is_(False)).group_by(Score.player_id).subquery())
         value, games, at = agg.c.value, agg.c.games, agg.c.at
         q = select(Player.id, Player.name, Player.points, value, games).join(
             agg, agg.c.pid == Player.id)
     elif variant is not None:  # all-time points in one variant
-        value, games, at = Stat.points, Stat.games, Stat.points_at
+        value, games, at = Stat.ranked_points, Stat.ranked_games, Stat.ranked_points_at
         q = select(Player.id, Player.name, Player.points, value, games).join(
             Stat, and_(Stat.player_id == Player.id, Stat.variant == variant))
     else:
-        totals = (select(Stat.player_id.label("pid"), func.sum(Stat.games).label("games"))
+        totals = (select(Stat.player_id.label("pid"),
+                         func.sum(Stat.ranked_games).label("games"))
                   .group_by(Stat.player_id).subquery())
         games = totals.c.games
         if by == "points":
-            value, at = Player.points, Player.points_at
+            value, at = Player.ranked_points, Player.ranked_points_at
             q = select(Player.id, Player.name, Player.points, value, games)
         else:
             money = (select(LedgerEntry.player_id.label("pid"),

@@ -6,6 +6,10 @@ and an operator can audit any of them. A change that must look at the balance fi
 (relief, a purchase, a settlement's floor at 0) locks the player's row for the
 transaction (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's transactions are already
 serialised, see db.py), so two concurrent requests cannot both spend the same beans.
+
+Beans held for a live game (``holds``, platform ruling 15) are still the player's and
+count in his balance, but nothing may spend them: a debit checks the balance less what
+is held (``spendable_in``), so what a game may take from a loser is there when it ends.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from cardhall.hall.config import Economy
 from cardhall.hall.db import Database
 from cardhall.hall.errors import BadRequest, NoItem, NotEnoughBeans, NotFound, ReliefRefused
-from cardhall.hall.models import ItemEntry, LedgerEntry, Player, utcnow
+from cardhall.hall.models import Hold, ItemEntry, LedgerEntry, Player, utcnow
 
 #: Why beans moved. ``game``/``escape`` entries carry the game id and are unique per
 #: (game, player, reason), the guard that makes a settlement impossible to repeat.
@@ -68,6 +72,37 @@ async def balance_in(session: AsyncSession, player_id: str) -> int:
         select(func.coalesce(func.sum(LedgerEntry.delta), 0))
         .where(LedgerEntry.player_id == player_id))
     return int(total or 0)
+
+
+async def held_in(session: AsyncSession, player_id: str) -> int:
+    """The beans live games hold of the player's (0 when he plays none)."""
+    total = await session.scalar(
+        select(func.coalesce(func.sum(Hold.amount), 0)).where(Hold.player_id == player_id))
+    return int(total or 0)
+
+
+async def held_of(session: AsyncSession, player_ids: Collection[str]) -> dict[str, int]:
+    """``held_in`` for several players in one statement."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    rows = await session.execute(select(Hold.player_id, func.sum(Hold.amount))
+                                 .where(Hold.player_id.in_(ids)).group_by(Hold.player_id))
+    found = {str(p): int(total or 0) for p, total in rows.all()}
+    return {p: found.get(p, 0) for p in ids}
+
+
+async def spendable_in(session: AsyncSession, player_id: str) -> tuple[int, int]:
+    """(balance, held): what a debit may take is the balance less what is held."""
+    return await balance_in(session, player_id), await held_in(session, player_id)
+
+
+def _short(what: str, cost: int, have: int, held: int) -> str:
+    """Why a debit is refused, naming the held beans when they are the reason."""
+    if held:
+        return (f"{what} {cost} beans; you have {have}, of which {held} are held by "
+                f"your game in progress until it ends")
+    return f"{what} {cost} beans; you have {have}"
 
 
 async def balances_in(session: AsyncSession, player_ids: Collection[str]) -> dict[str, int]:
@@ -141,6 +176,8 @@ async def grant_relief(db: Database, player_id: str, economy: Economy,
 
     Refused (ReliefRefused, nothing granted) when the balance is not below
     ``economy.relief.below`` or the player has had ``per_day`` grants this UTC day.
+    The balance here includes the beans a game in progress holds: they are his until
+    the game ends, so holding them does not make him poor.
     """
     now = now or utcnow()
     rule = economy.relief
@@ -187,7 +224,8 @@ async def buy_golden_eye(db: Database, player_id: str, economy: Economy, count: 
                          now: datetime | None = None) -> Purchase:
     """Buy ``count`` Golden Eyes at ``economy.golden_eye_price`` each.
 
-    NotEnoughBeans (nothing bought) when the balance is short of the price.
+    NotEnoughBeans (nothing bought) when the balance less the beans held by a game in
+    progress is short of the price.
     """
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 100:
         raise BadRequest(f"buy 1 to 100 Golden Eyes at a time, not {count!r}")
@@ -195,10 +233,10 @@ async def buy_golden_eye(db: Database, player_id: str, economy: Economy, count: 
     price = economy.golden_eye_price * count
     async with db.transaction() as s:
         await lock_player(s, player_id)
-        have = await balance_in(s, player_id)
-        if have < price:
-            raise NotEnoughBeans(f"{count} Golden Eye{'s' if count > 1 else ''} cost {price} "
-                                 f"beans; you have {have}")
+        have, held = await spendable_in(s, player_id)
+        if have - held < price:
+            raise NotEnoughBeans(_short(f"{count} Golden Eye{'s' if count > 1 else ''} cost",
+                                        price, have, held))
         held = await items_in(s, player_id, GOLDEN_EYE)
         add_entry(s, player_id, -price, "purchase", now=now)
         s.add(ItemEntry(player_id=player_id, kind=GOLDEN_EYE, delta=count, reason="purchase",
@@ -221,11 +259,15 @@ async def use_golden_eye(db: Database, player_id: str, game_id: str | None = Non
 
 async def admin_adjust(db: Database, player_id: str, delta: int,
                        now: datetime | None = None) -> int:
-    """An operator's correction (reason ``admin``); refuses to make a balance negative."""
+    """An operator's correction (reason ``admin``); refuses to make a balance negative
+    or to take beans a game in progress holds."""
     async with db.transaction() as s:
         await lock_player(s, player_id)
-        have = await balance_in(s, player_id)
+        have, held = await spendable_in(s, player_id)
         if have + delta < 0:
             raise NotEnoughBeans(f"the balance is {have}; {delta} would make it negative")
+        if delta < 0 and have + delta < held:
+            raise NotEnoughBeans(f"the balance is {have}, of which {held} are held by a game "
+                                 f"in progress; {delta} would take held beans")
         add_entry(s, player_id, delta, "admin", now=now)
         return have + delta

@@ -12,6 +12,11 @@ process whose join (or bot timer) takes a table's worth out of a queue opens the
 table and runs it under a lease. Every process with a player in a queue keeps a
 bot timer for it, so the bots still come when the first player's process dies.
 
+A player is seated at most once: every seat is claimed in the database first
+(``seatings``: the player is its key), for a whole table at once, so two joins racing
+in one process or in two cannot both seat him. A quick-match group with someone seated
+elsewhere meanwhile is not opened: the others go back to the queue.
+
 The lobby holds no lock across an await: it runs on the event loop, and each
 table changes only through its own queue.
 """
@@ -28,6 +33,7 @@ from cardhall.games import VARIANTS
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig, Room
 from cardhall.hall.coordinator import Coordinator, Joined, Lease
+from cardhall.hall.games import has_live_game
 from cardhall.hall.messages import Invite, ProtocolError, Queued
 from cardhall.hall.peer import TableCall
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat
@@ -42,6 +48,19 @@ CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 def new_table_id() -> str:
     return f"t{secrets.token_hex(6)}"
+
+
+class SeatedElsewhere(Exception):
+    """A table could not be opened: ``others`` (player → table) sit at other tables."""
+
+    def __init__(self, others: dict[str, str]) -> None:
+        super().__init__(others)
+        self.others = others
+
+
+def seated_elsewhere(table_id: str) -> ProtocolError:
+    return ProtocolError("not_allowed", f"you already sit at table {table_id}: "
+                         "leave it first")
 
 
 class Lobby:
@@ -59,6 +78,7 @@ class Lobby:
         self.leases: dict[str, Lease] = {}
         self._releasing: set[asyncio.Task[None]] = set()
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}  # room → (since, timer)
+        self._opening: set[str] = set()  # tables whose seats are claimed, not yet adopted
         self.latency_hook: Callable[[str, float], None] | None = None
         self.settled_hook: Callable[[], None] | None = None  # a game's end was committed
 
@@ -97,7 +117,9 @@ class Lobby:
         table_id = new_table_id()
         joined = await self.queues.add(room.id, player, VARIANTS[room.variant].players,
                                        table_id)
-        await self._matched(room, joined, table_id)
+        elsewhere = await self._matched(room, joined, table_id)
+        if player in elsewhere:
+            raise seated_elsewhere(elsewhere[player])
         if player in joined.waiting:
             bots_at = None if room.bot_wait_seconds is None or joined.since is None else \
                 int((joined.since + room.bot_wait_seconds) * 1000)
@@ -105,12 +127,26 @@ class Lobby:
                 self.outbox.send(p, Queued(room=room.id, waiting=len(joined.waiting),
                                            bots_at=bots_at))
 
-    async def _matched(self, room: Room, joined: Joined, table_id: str) -> None:
-        """Seat the group a queue gave up; keep a bot timer for whoever still waits."""
+    async def _matched(self, room: Room, joined: Joined, table_id: str) -> dict[str, str]:
+        """Seat the group a queue gave up; keep a bot timer for whoever still waits.
+
+        If some of the group were seated elsewhere meanwhile, no table opens: the others
+        go back to the queue, and those (with their tables) are returned."""
+        elsewhere: dict[str, str] = {}
         if joined.group:
-            await self._open(room, joined.group, table_id=table_id)
+            try:
+                await self._open(room, joined.group, table_id=table_id)
+            except SeatedElsewhere as exc:
+                elsewhere = exc.others
         if joined.waiting and joined.since is not None:
             self._arm(room, joined.since)
+        for p in joined.group:
+            if p not in elsewhere and elsewhere:
+                try:
+                    await self.join(p, room.id)
+                except ProtocolError as exc:
+                    log.info("could not requeue %s: %s", p, exc)
+        return elsewhere
 
     def _arm(self, room: Room, since: float) -> None:
         """Fill the queue with bots once its first player has waited bot_wait_seconds."""
@@ -133,9 +169,22 @@ class Lobby:
         joined = await self.queues.take_due(room.id, room.bot_wait_seconds, table_id)
         await self._matched(room, joined, table_id)
 
+    async def _gone(self, table_id: str) -> bool:
+        """Does no process run ``table_id`` (and it has no live game to adopt)? Then its
+        seats, left behind by a killed process, may be claimed again."""
+        if table_id in self.tables or table_id in self._opening:
+            return False
+        if not await self.coord.unowned([table_id]):
+            return False
+        return not await has_live_game(self.store.db, table_id)
+
     async def _free_for_new_table(self, player: str) -> None:
         """A player may queue while his only tables are between games: he leaves them."""
-        for table_id in await self.all_tables_of(player):
+        tables = await self.all_tables_of(player)
+        stored = await self.store.seated_at(player)
+        if stored is not None and stored not in tables:
+            tables.append(stored)  # the database's word, when the index has not caught up
+        for table_id in tables:
             try:
                 await self.call(TableCall(table=table_id, kind="free", player=player))
             except ProtocolError as exc:
@@ -183,17 +232,41 @@ class Lobby:
         table_id = table_id or new_table_id()
         lease = await self.coord.acquire(table_id)
         assert lease is not None, "a new table id is nobody's"
+        self._opening.add(table_id)
+        try:
+            return await self._seat(room, seats, lease, code=code, owner=owner,
+                                    bots_allowed=bots_allowed, start=start)
+        finally:
+            self._opening.discard(table_id)
+
+    async def _seat(self, room: Room, seats: list[Seat], lease: Lease, *, code: str | None,
+                    owner: str | None, bots_allowed: bool, start: bool) -> Table:
+        """Claim the seats (SeatedElsewhere, nothing opened, if someone sits elsewhere),
+        then run the table."""
+        table_id = lease.table
+        taken = await self.store.claim_seats(
+            table_id, [s.player for s in seats if s.player is not None], self._gone)
+        if taken:
+            await self.coord.release(lease)
+            raise SeatedElsewhere(taken)
         table = Table(table_id, room, seats, self.store, self.outbox,
                       self.bots, code=code, owner=owner, bots_allowed=bots_allowed,
                       on_close=self._closed, grace_seconds=self.grace_seconds,
                       fence=lease.fence)
         if start:
             table.submit(Command("begin"))  # first in its queue, whoever comes next
-        await self.adopt(table, lease)
+        await self.adopt(table, lease, claimed=True)
         return table
 
-    async def adopt(self, table: Table, lease: Lease) -> None:
-        """Run ``table`` here under ``lease``: it takes commands from now on."""
+    async def adopt(self, table: Table, lease: Lease, claimed: bool = False) -> None:
+        """Run ``table`` here under ``lease``: it takes commands from now on. A table
+        rebuilt from its log (not ``claimed`` by ``_open``) claims its seats again: they
+        are normally still its own."""
+        if not claimed:
+            taken = await self.store.claim_seats(table.id, table.humans(), self._gone)
+            if taken:  # cannot be undone (the game runs): said, for an operator
+                log.error("table %s: players %s are also seated at %s", table.id,
+                          sorted(taken), sorted(set(taken.values())))
         table.latency_hook = self.latency_hook
         table.settled_hook = self.settled_hook
         table.on_seats = self._seats
@@ -204,6 +277,14 @@ class Lobby:
         table.start()
 
     async def _seats(self, table: Table, players: list[str], gone: list[str]) -> None:
+        """The table's seats changed: the database's claims first (a player seated
+        elsewhere is refused, ``not_allowed``), then the cluster's index."""
+        if gone:
+            await self.store.release_seats(table.id, gone)
+        if players:
+            taken = await self.store.claim_seats(table.id, players, self._gone)
+            if taken:
+                raise seated_elsewhere(next(iter(taken.values())))
         await self.coord.seated(table.id, players, gone)
 
     def _dropped(self, table: Table) -> None:
@@ -236,8 +317,11 @@ class Lobby:
         await self._free_for_new_table(player)
         await self.cancel(player)
         code = "".join(secrets.choice(CODE_CHARS) for _ in range(6))
-        table = await self._open(room, [player], code=code, owner=player, bots_allowed=bots,
-                                 start=False)
+        try:
+            table = await self._open(room, [player], code=code, owner=player,
+                                     bots_allowed=bots, start=False)
+        except SeatedElsewhere as exc:
+            raise seated_elsewhere(exc.others[player]) from None
         await self.coord.set_code(code, table.id)
         self.outbox.send(player, Invite(table=table.id, room=room.id, code=code))
         self.outbox.send(player, table.state_for(player))

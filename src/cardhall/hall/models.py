@@ -35,6 +35,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -98,6 +99,10 @@ class Player(Base):
     banned: Mapped[bool] = mapped_column(Boolean, default=False)
     points: Mapped[int] = mapped_column(BigInteger, default=0)
     points_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: ``points`` without private tables' games (docs/rulings.md, "The hall"): the overall
+    #: all-time leaderboard's value; floored at 0 the same way.
+    ranked_points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    ranked_points_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -134,6 +139,9 @@ class Game(Base):
     #: Appends and settlements carry their writer's token and are refused when it is
     #: not this one: a process that lost its lease cannot write (docs/deploy.md).
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    #: Played at a private table (好友房): for points only, no beans, and left off the
+    #: leaderboards (docs/rulings.md, "The hall").
+    private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Action(Base):
@@ -182,6 +190,32 @@ class ItemEntry(Base):
     created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class Seating(Base):
+    """Where a player sits: one row while he is seated at a table. The primary key is
+    the player, so a second seat anywhere (a racing join, another process) is refused
+    by the database itself; the row goes when he leaves the table or it closes."""
+
+    __tablename__ = "seatings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64), index=True)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Hold(Base):
+    """Beans held for a live game: the most its player can lose in it, taken at the
+    game's start. Held beans cannot be spent; the settlement takes the loss from them
+    and the game's end (settled or dissolved) deletes the hold."""
+
+    __tablename__ = "holds"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True,
+                                           index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class Score(Base):
     """A player's points (X) in one scored game: the rows period leaderboards sum."""
 
@@ -198,7 +232,8 @@ class Score(Base):
 
 
 class Stat(Base):
-    """A player's all-time record in one variant (/api/me and the all-time boards)."""
+    """A player's all-time record in one variant (/api/me); the ``ranked_`` columns
+    leave private tables' games out (the all-time boards)."""
 
     __tablename__ = "stats"
 
@@ -209,3 +244,6 @@ class Stat(Base):
     points: Mapped[int] = mapped_column(BigInteger, default=0)
     beans: Mapped[int] = mapped_column(BigInteger, default=0)
     points_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    ranked_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    ranked_points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    ranked_points_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

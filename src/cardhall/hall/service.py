@@ -23,7 +23,8 @@ from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
 from cardhall.hall.coordinator import Connections, Coordinator, LocalCoordinator
 from cardhall.hall.db import Database
-from cardhall.hall.games import StoredGame, claim_games, live_game_of, live_tables
+from cardhall.hall.economy import bot_balance
+from cardhall.hall.games import StoredGame, claim_games, dealt_balances, live_game_of, live_tables
 from cardhall.hall.levels import title_for
 from cardhall.hall.lobby import Lobby
 from cardhall.hall.messages import (
@@ -142,10 +143,13 @@ class Hall:
                       on_close=self.lobby._closed, grace_seconds=self.lobby.grace_seconds,
                       fence=fence)
         table.restore(game.id, game.record)
-        balances = await self.store.balances([p for p in game.players if p])
+        table.private = game.private  # its next games too: points only (ruling 14)
+        # The balances the game was dealt (held since its start), not today's: its
+        # floors and caps were computed on them.
+        balances = await dealt_balances(self.db, game.id) or \
+            await self.store.balances([p for p in game.players if p])
         for s in seats:
-            if s.player:
-                s.balance = balances.get(s.player, 0)
+            s.balance = balances.get(s.player, 0) if s.player else bot_balance(room.min_beans)
         return table
 
     def drop(self, table_id: str) -> None:

@@ -14,9 +14,10 @@ from sqlalchemy import select
 
 from cardhall.games import GameState
 from cardhall.hall import games as stored
+from cardhall.hall import seatings
 from cardhall.hall.db import Database
 from cardhall.hall.journal import ActionJournal
-from cardhall.hall.ledger import GOLDEN_EYE, balances_in, items_of
+from cardhall.hall.ledger import GOLDEN_EYE, balances_in, held_of, items_of
 from cardhall.hall.levels import title_for
 from cardhall.hall.models import Player
 
@@ -35,11 +36,16 @@ class DbStore:
         self.journal = ActionJournal(db)
 
     async def start_game(self, table: Table, game: GameState) -> str:
+        """Record the game; unless the table is private, hold each player's balance the
+        game was dealt (``Seat.balance``): what its floors let him lose."""
         players = [s.player for s in table.seats]
+        holds = None if table.private else {
+            s.player: s.balance for s in table.seats if s.player is not None}
         return await stored.create_game(self.db, table_id=table.id, room_id=table.room.id,
                                         variant=game.variant.id, players=players,
                                         seed=game.seed, options=game.options,
-                                        fence=table.fence)
+                                        fence=table.fence, holds=holds,
+                                        private=table.private)
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None,
                      fence: int | None = None) -> None:
@@ -94,8 +100,25 @@ class DbStore:
             return await items_of(s, players, GOLDEN_EYE)
 
     async def balances(self, players: list[str]) -> dict[str, int]:
+        """What each player can stake: his balance less what live games hold of it (a
+        player who escaped a game still running plays on with the rest)."""
         async with self.db.read() as s:
-            return await balances_in(s, players)
+            have = await balances_in(s, players)
+            held = await held_of(s, players)
+            return {p: have[p] - held.get(p, 0) for p in have}
+
+    async def claim_seats(self, table_id: str, players: list[str],
+                          stale: seatings.Stale) -> dict[str, str]:
+        """Seat ``players`` at the table (all or none); those seated elsewhere, with
+        their tables (``seatings.claim``)."""
+        return await seatings.claim(self.db, table_id, players, stale)
+
+    async def release_seats(self, table_id: str, players: list[str]) -> None:
+        await seatings.release(self.db, table_id, players)
+
+    async def seated_at(self, player: str) -> str | None:
+        """The table the database seats ``player`` at, if any."""
+        return await seatings.table_of(self.db, player)
 
     async def names(self, players: list[str]) -> dict[str, tuple[str, str]]:
         """Each player's name and title, for the seats."""

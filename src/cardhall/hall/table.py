@@ -31,7 +31,7 @@ from cardhall.games.errors import excerpt
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import Room
 from cardhall.hall.economy import bot_balance, game_beans
-from cardhall.hall.errors import Fenced
+from cardhall.hall.errors import Fenced, NotEnoughBeans
 from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
 from cardhall.hall.outbox import Outbox
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase, TableStore
@@ -50,6 +50,8 @@ GRACE_SECONDS = 30.0
 #: Deals a table plays with every seat on 托管 before it gives the game up: 托管 never
 #: bids or declares, so such a table would redeal for ever (docs/rulings.md, "The hall").
 MAX_AUTO_DEALS = 10
+#: Deals a game start tries when a player's beans change under it (ruling 15's hold).
+START_TRIES = 3
 
 
 class Table:
@@ -72,6 +74,8 @@ class Table:
         self.on_close = on_close
         self.grace_seconds = grace_seconds
         self.fence = fence
+        #: A private table (好友房): its games are played for points only (ruling 14).
+        self.private = code is not None
         #: Told who sits here and who no longer does (the cluster's index of seats).
         self.on_seats: Callable[[Table, list[str], list[str]], Awaitable[None]] | None = None
         #: Told when the table is dropped because another process owns it now.
@@ -391,8 +395,8 @@ class Table:
         free = next((i for i, s in enumerate(self.seats) if not s.human), None)
         if free is None:
             raise ProtocolError("not_allowed", "that table is full")
+        await self._seats_changed([cmd.player or ""], [])  # refused if he sits elsewhere
         self.seats[free] = Seat(player=cmd.player, name=cmd.text, title=str(cmd.token or ""))
-        await self._seats_changed([cmd.player or ""], [])
         for p in self.humans():
             self._send_state(p)
         if all(s.human for s in self.seats):
@@ -411,6 +415,24 @@ class Table:
     # -- the game ----------------------------------------------------------------------
 
     async def _start_game(self) -> None:
+        for attempt in range(START_TRIES):
+            game = await self._deal()
+            try:
+                # Holds each player's dealt balance (ruling 15), refused if he spent some
+                # since it was read: then deal again on what he has now.
+                game_id = await self.store.start_game(self, game)
+                break
+            except NotEnoughBeans:
+                if attempt == START_TRIES - 1:
+                    raise ProtocolError("busy", "the players' beans kept changing while the "
+                                        "game started: try again") from None
+        self.game, self.game_id, self.last_settled = game, game_id, None
+        self.phase = TablePhase.PLAYING
+        self._asked.clear()
+        self._after_change()
+
+    async def _deal(self) -> GameState:
+        """A new game on the seated players' balances (and Golden Eyes) as they are now."""
         humans = self.humans()
         balances = await self.store.balances(humans) if humans else {}
         for s in self.seats:
@@ -420,13 +442,7 @@ class Table:
         eyes: dict[str, int] = {}
         if humans and "golden_eye" in self.room.resolved_options():
             eyes = await self.store.golden_eyes(humans)
-        seed = secrets.randbits(63)
-        game = new_game(self.room.variant, seed, self._game_options(eyes))
-        self.game, self.last_settled = game, None
-        self.game_id = await self.store.start_game(self, game)
-        self.phase = TablePhase.PLAYING
-        self._asked.clear()
-        self._after_change()
+        return new_game(self.room.variant, secrets.randbits(63), self._game_options(eyes))
 
     def _game_options(self, eyes: dict[str, int]) -> dict[str, Any]:
         """The room's options, with the seated players' beans (and Golden Eyes) where the
@@ -438,6 +454,9 @@ class Table:
                    "balances": [s.balance for s in self.seats],
                    "golden_eye": [eyes.get(s.player, 0) if s.player else 0 for s in self.seats]}
         options.update({k: v for k, v in economy.items() if k in names})
+        if self.private:  # points only (ruling 14): the game settles no beans itself
+            for key in ("N", "A"):
+                options.pop(key, None)
         return options
 
     def restore(self, game_id: str, record: dict[str, Any]) -> None:
