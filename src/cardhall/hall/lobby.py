@@ -22,20 +22,25 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from cardhall.games import VARIANTS
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig, Room
 from cardhall.hall.coordinator import Coordinator, Joined, Lease
-from cardhall.hall.messages import Invite, ProtocolError, Queued
+from cardhall.hall.messages import Invite, ProtocolError, Queued, ServerMessage
 from cardhall.hall.peer import TableCall
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat
 from cardhall.hall.store import DbStore
 from cardhall.hall.table import GRACE_SECONDS, Table
+from cardhall.hall.timers import LoopScheduler, Scheduler
 
 log = logging.getLogger("cardhall.hall.lobby")
 
+#: Messages kept for a player who is away (``note``), and players kept at most: the
+#: oldest go first (a player who never comes back does not hold memory for ever).
+NOTES_PER_PLAYER, NOTED_PLAYERS = 8, 10_000
 #: Invite codes: no 0/O or 1/I, so a code read aloud is typed right.
 CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
@@ -46,7 +51,8 @@ def new_table_id() -> str:
 
 class Lobby:
     def __init__(self, config: HallConfig, store: DbStore, coord: Coordinator, bots: BotPool,
-                 grace_seconds: float = GRACE_SECONDS) -> None:
+                 grace_seconds: float = GRACE_SECONDS,
+                 scheduler: Scheduler | None = None) -> None:
         self.config = config
         self.rooms = {r.id: r for r in config.rooms}
         self.store = store
@@ -55,6 +61,10 @@ class Lobby:
         self.queues = coord.queues
         self.bots = bots
         self.grace_seconds = grace_seconds
+        self.scheduler: Scheduler = scheduler or LoopScheduler()
+        #: Messages for players who were away when a table they no longer sit at told
+        #: them something (``Table.on_note``): given after their next welcome.
+        self.notes: OrderedDict[str, list[ServerMessage]] = OrderedDict()
         self.tables: dict[str, Table] = {}
         self.leases: dict[str, Lease] = {}
         self._releasing: set[asyncio.Task[None]] = set()
@@ -72,6 +82,18 @@ class Lobby:
         """Every table at which ``player`` sits, in this process or another."""
         here = [t.id for t in self.tables_of(player)]
         return here + [t for t in await self.coord.remote_tables_of(player) if t not in here]
+
+    def note(self, player: str, message: ServerMessage) -> None:
+        """Keep ``message`` for ``player``'s next welcome (in this process's memory)."""
+        kept = self.notes.pop(player, [])
+        kept.append(message)
+        self.notes[player] = kept[-NOTES_PER_PLAYER:]
+        while len(self.notes) > NOTED_PLAYERS:
+            self.notes.popitem(last=False)
+
+    def notes_of(self, player: str) -> list[ServerMessage]:
+        """The messages kept for ``player``, forgotten once taken."""
+        return self.notes.pop(player, [])
 
     def room(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
@@ -186,7 +208,7 @@ class Lobby:
         table = Table(table_id, room, seats, self.store, self.outbox,
                       self.bots, code=code, owner=owner, bots_allowed=bots_allowed,
                       on_close=self._closed, grace_seconds=self.grace_seconds,
-                      fence=lease.fence)
+                      fence=lease.fence, scheduler=self.scheduler)
         if start:
             table.submit(Command("begin"))  # first in its queue, whoever comes next
         await self.adopt(table, lease)
@@ -198,6 +220,7 @@ class Lobby:
         table.settled_hook = self.settled_hook
         table.on_seats = self._seats
         table.on_drop = self._dropped
+        table.on_note = self.note
         self.tables[table.id] = table
         self.leases[table.id] = lease
         await self.coord.seated(table.id, table.humans(), [])

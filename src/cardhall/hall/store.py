@@ -42,8 +42,8 @@ class DbStore:
                                         fence=table.fence)
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None,
-                     fence: int | None = None) -> None:
-        await self.journal.append(game_id, seq, action, seat, fence)
+                     fence: int | None = None, final: bool = False) -> None:
+        await self.journal.append(game_id, seq, action, seat, fence, final)
 
     async def close(self) -> None:
         """Commit the actions still pending; afterwards no append is taken."""
