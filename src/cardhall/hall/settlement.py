@@ -132,10 +132,10 @@ async def committed(t: Table, done: dict[str, Any]) -> None:
                       beans=done["beans"], points=done["points"], titles=done["titles"],
                       dissolved=bool(result["dissolve"]))
     t.last_settled = message
-    away = {s.player for s in t.seats if s.player is not None and not s.connected}
+    # Sent to the ones away too (dropped unless they are back): they hear of it again
+    # when they come back, in their ``away`` message or with the table's state.
     for player in dict.fromkeys([*t._owed, *t._audience()]):
-        if player not in away:  # the ones away hear of it when they come back
-            t.outbox.send(player, message)
+        t.outbox.send(player, message)
     t._owed = []
     if t._close_after is not None:
         reason, requeue = t._close_after

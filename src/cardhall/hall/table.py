@@ -253,8 +253,7 @@ class Table:
 
     async def _on_resume(self, cmd: Command) -> None:
         """Rebuilt from the log after a restart or a takeover: deadlines start anew;
-        ``cmd.token`` holds the players connected somewhere (they get the state); the
-        others' seats play on 托管 (ruling 13)."""
+        ``cmd.token`` holds the players connected somewhere (they get the state)."""
         game = self.game
         assert game is not None
         self.phase = TablePhase.PLAYING
@@ -266,12 +265,10 @@ class Table:
             await settlement.settle(self)
             return
         for i, s in enumerate(self.seats):
+            # Not yet back after the restart: most are reconnecting, so no 托管 at once;
+            # a turn that runs out puts the seat on it, as for anyone (counted as away).
             if s.human and not s.connected and not game.left[i]:
                 self._away.setdefault(i, 0)
-                if not game.auto[i]:
-                    await self._accept(f"@{i} auto on", i)
-                    if self.phase != TablePhase.PLAYING:
-                        return
         self._after_change()
 
     async def _on_act(self, cmd: Command) -> None:
