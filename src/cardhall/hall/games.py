@@ -255,22 +255,23 @@ async def _stored(s: AsyncSession, game: Game) -> StoredGame:
 
 async def get_game(db: Database, game_id: str) -> StoredGame | None:
     """Any game, live or finished (the server decides what it may show)."""
-    async with db.transaction() as s:
+    async with db.read() as s:
         game = await s.get(Game, game_id)
         return None if game is None else await _stored(s, game)
 
 
 async def live_games(db: Database) -> list[StoredGame]:
-    """Every live game with its logged actions: what a restarting server rebuilds."""
-    async with db.transaction() as s:
+    """Every live game with its logged actions: what a restarting server rebuilds (a
+    read: it takes no write lock, so a locked database does not stop the adoption)."""
+    async with db.read() as s:
         games = (await s.execute(select(Game).where(Game.status == LIVE)
                                  .order_by(Game.started))).scalars().all()
         return [await _stored(s, g) for g in games]
 
 
 async def live_game_of(db: Database, table_id: str) -> StoredGame | None:
-    """The table's live game with its logged actions, if it has one."""
-    async with db.transaction() as s:
+    """The table's live game with its logged actions, if it has one (a read)."""
+    async with db.read() as s:
         game = (await s.execute(select(Game).where(Game.table_id == table_id,
                                                    Game.status == LIVE)
                                 .order_by(Game.started.desc()).limit(1))).scalar_one_or_none()
