@@ -44,6 +44,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from cardhall.hall import redis_keys as rk
 from cardhall.hall.coordinator import Connections, Joined, Lease
+from cardhall.hall.errors import refusal
 from cardhall.hall.games import game_fence, has_live_game
 from cardhall.hall.leases import LeaseKeeper, Renewal
 from cardhall.hall.messages import ProtocolError, ServerMessage
@@ -473,6 +474,10 @@ class RedisCoordinator:
             except ProtocolError as exc:
                 reply = CallReply(id=call.id, code=exc.code, message=str(exc),
                                   readings=exc.readings)
+            except Exception as exc:  # a code and a sentence for the caller; the rest logged
+                log.exception("table %s: a forwarded %s failed", call.table, call.kind)
+                answer = refusal(exc)
+                reply = CallReply(id=call.id, code=answer.code, message=str(answer))
         if call.id:
             await self.publish(call.reply_to, reply)
 

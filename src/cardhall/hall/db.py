@@ -273,8 +273,13 @@ async def upgrade(url: str | URL | AsyncEngine = DEFAULT_URL, revision: str = "h
     """
     engine = url if isinstance(url, AsyncEngine) else make_engine(url)
     try:
-        async with engine.begin() as conn:
-            await conn.run_sync(_upgrade_on, revision)
+        async with engine.connect() as conn:
+            # SQLite: a deferred BEGIN, so an up-to-date database is only read (a hall
+            # restarting while another connection holds the write lock still starts);
+            # a migration to apply takes the write lock at its first write.
+            await conn.execution_options(**{READ_ONLY: True})
+            async with conn.begin():
+                await conn.run_sync(_upgrade_on, revision)
     finally:
         if engine is not url:
             await engine.dispose()
