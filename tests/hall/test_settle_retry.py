@@ -32,7 +32,6 @@ from cardhall.hall.errors import Conflict, refusal
 from cardhall.hall.games import append_action, get_game
 from cardhall.hall.messages import (
     Act,
-    Away,
     Join,
     Leave,
     Left,
@@ -297,48 +296,6 @@ async def test_a_log_with_actions_after_the_end_is_adopted_to_its_end(
     finally:
         await hall.close()
         await db.close()
-
-
-async def test_a_dropped_seat_plays_on_to_the_end_and_its_player_is_told(
-        db: Database) -> None:
-    """Ruling 13: no grace that turns into a leave; 托管 plays the seat to the end, the
-    game is scored as played (no escape), and the returning player gets ``away``."""
-    hand = Hand()
-    bots = Room(id="r1", name="bots", variant="ddz3", N=10, A=1, min_beans=0,
-                turn_seconds=60.0, bot_wait_seconds=0.0, bot_seconds=0.0)
-    inbox = Inbox()
-    hall = Hall(HallConfig(rooms=(bots,), economy=Economy(starting_beans=10_000)), db,
-                inbox, BotPool(workers=2, processes=False), scheduler=hand, grace_seconds=0.0)
-    await hall.open()
-    try:
-        p = (await accounts.create_guest(db, hall.config.economy)).player.id
-        await hall.handle(p, Join(type="join", room="r1"))
-        await inbox.until(lambda: bool(inbox.of(p, State)))
-        table = next(iter(hall.lobby.tables.values()))
-        await hall.disconnected(p, 1)  # gone, for good as far as the table knows
-        await inbox.until(lambda: bool(inbox.of(p, Settled)))  # played out by 托管
-        assert hand.due == []  # no grace timer: nothing would ever make it a leave
-        settled = inbox.of(p, Settled)[-1]
-        assert settled.result["ended"] == "finished"  # not an escape
-        stored = await get_game(db, settled.game)
-        assert stored is not None and stored.status == "settled"
-        async with db.read() as s:
-            reasons = set((await s.execute(select(LedgerEntry.reason).where(
-                LedgerEntry.player_id == p, LedgerEntry.game_id == settled.game))).scalars())
-        assert reasons <= {"game"}
-        assert table.id not in hall.lobby.tables  # on 托管 at the end: dissolved (§4)
-        # He comes back: told what happened while he was away.
-        before = len(inbox.got[p])
-        hall.connected(p)
-        news = inbox.got[p][before:]
-        away = next(m for m in news if isinstance(m, Away))
-        assert away.table == table.id and away.game == settled.game and away.over
-        assert away.turns > 0 and away.settled == settled
-        assert any(isinstance(m, Left) and m.reason == "dissolved" for m in news)
-        hall.connected(p)
-        assert len(inbox.got[p]) == len(news) + before  # told once
-    finally:
-        await hall.close()
 
 
 def test_errors_for_clients_carry_no_internals() -> None:
