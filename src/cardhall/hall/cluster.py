@@ -14,7 +14,7 @@ Each process has an id, a channel (``peer.py``'s typed messages) and an
   carries its token.
 - **Failover.** Every process looks, every quarter lease, for live games whose table
   has no lease (its owner died or stalled past the lease) and adopts them from
-  the action log: turn timers and disconnect graces start anew there.
+  the action log: turn timers start anew there (a finished game is settled).
 - **Routing.** A command for a table held elsewhere goes to its owner's channel as
   a ``TableCall`` and its answer comes back as a ``CallReply``; messages for a
   player connected elsewhere go, batched and in order, to the channel of the
