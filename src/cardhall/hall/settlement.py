@@ -62,6 +62,7 @@ async def attempt(t: Table, wait: float) -> None:
     assert result is not None
     beans = game_beans(result, t.room.N, t.room.A, [s.balance for s in t.seats])
     task = asyncio.get_running_loop().create_task(t.store.settle(t, game, beans))
+    t._attempting = task
     if wait > 0:
         await asyncio.wait({task}, timeout=wait)
     if task.done():
@@ -148,6 +149,11 @@ async def committed(t: Table, done: dict[str, Any]) -> None:
 
 
 def stop_retry(t: Table) -> None:
+    """The table stops (closed, dropped, the hall shutting down): no more tries here. An
+    unsettled game stays live in the database, for the next owner to settle."""
     if t._retry is not None:
         t._retry.cancel()
         t._retry = None
+    if t._attempting is not None and not t._attempting.done():
+        t._attempting.cancel()
+    t._attempting = None

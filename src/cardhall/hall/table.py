@@ -134,6 +134,7 @@ class Table:
         self.settling = False
         self.settle_failures = 0
         self._retry: Cancellable | None = None
+        self._attempting: asyncio.Task[dict[str, Any]] | None = None
         self._close_after: tuple[str, bool] | None = None  # asked to close while settling
         self._owed: list[str] = []  # told the settlement when it commits
 
