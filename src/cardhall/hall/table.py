@@ -359,8 +359,12 @@ class Table:
             await self._start_game()
             return
         for i, s in enumerate(self.seats):
-            if s in seated and not s.connected:
-                await self._leave(i, forced=False, reason="away")
+            if s.player is not None and not s.left and not s.connected:
+                s.left = True
+                await self._seats_changed([], [s.player])
+                self._note_away(i)
+                self._note(s.player, Left(table=self.id, reason="away"))
+        await self._close("a player left", requeue=True)
 
     async def _on_leave(self, cmd: Command) -> None:
         player = cmd.player or ""
@@ -429,7 +433,6 @@ class Table:
                 self.outbox.send(player, away)
             elif self.phase == TablePhase.BETWEEN and self.last_settled is not None:
                 self.outbox.send(player, self.last_settled)
-            self._broadcast()  # the others see him back
             return
         if self.phase == TablePhase.PLAYING and game is not None and not game.over:
             self._away.setdefault(seat, 0)
