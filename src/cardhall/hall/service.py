@@ -319,6 +319,7 @@ class Hall:
         """This process's live tables, as the admin's table list shows them."""
         return [{"id": t.id, "room": t.room.id, "variant": t.room.variant,
                  "phase": str(t.phase), "game": t.game_id, "seq": t.seq,
+                 "settling": t.settling,  # its game is over, its settlement being retried
                  "players": [s.player for s in t.seats], "private": t.code is not None,
                  "process": self.coord.process}
                 for t in self.lobby.tables.values()]
