@@ -88,6 +88,9 @@ async def on_settle(t: Table, cmd: Command) -> None:
 
 
 async def outcome(t: Table, task: asyncio.Task[dict[str, Any]]) -> None:
+    if task.cancelled():  # never into the table's task: it would end it
+        failed(t, asyncio.CancelledError())
+        return
     exc = task.exception()
     if isinstance(exc, Fenced):
         raise exc  # another process owns the table now: it settles the game
