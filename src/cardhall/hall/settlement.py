@@ -26,6 +26,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from cardhall.hall import away
 from cardhall.hall.economy import game_beans
 from cardhall.hall.errors import Conflict, Fenced
 from cardhall.hall.messages import Settled
@@ -147,8 +148,8 @@ async def committed(t: Table, done: dict[str, Any]) -> None:
     elif result["dissolve"] or not t.humans():
         await t._close("dissolved" if result["dissolve"] else "empty", requeue=False)
     else:
-        await t._maybe_next()
-        t._check_idle()
+        await away.maybe_next(t)
+        away.check_idle(t)
 
 
 def stop_retry(t: Table) -> None:

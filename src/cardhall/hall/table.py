@@ -21,7 +21,7 @@ last (``final``): the store refuses anything after it, and so does the table.
 A dropped connection is never a leave (platform rules §5, ruling 13): the seat plays
 on 托管 to the end of the game and is scored normally; only an explicit leave is an
 escape. A player who comes back is told what happened meanwhile (``away``). Between
-games a disconnected player does not hold up the others' 再来一局 (``_maybe_next``),
+games a disconnected player does not hold up the others' 再来一局 (``away.py``),
 and a table with none of its players connected closes after ``grace_seconds``.
 
 When several processes run the hall, a table runs in the one that holds its
@@ -42,13 +42,12 @@ from typing import Any
 
 from cardhall.games import GameState, IllegalAction, new_game, replay
 from cardhall.games.errors import excerpt
-from cardhall.hall import settlement
+from cardhall.hall import away, settlement
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import Room
 from cardhall.hall.economy import bot_balance
 from cardhall.hall.errors import Fenced, refusal
 from cardhall.hall.messages import (
-    Away,
     Left,
     ProtocolError,
     SeatInfo,
@@ -342,29 +341,7 @@ class Table:
         if self.phase != TablePhase.BETWEEN:
             raise ProtocolError("not_allowed", "play on once the game is over")
         self.seats[seat].wants_next = True
-        await self._maybe_next()
-
-    async def _maybe_next(self) -> None:
-        """Start the next game once every connected player wants it and the last one is
-        settled. A player who is disconnected does not hold up the others (as in the
-        big halls): he is taken off the table, the others go back to the room's queue
-        (a new table, as when anyone leaves between games), and he is told on return."""
-        if self.phase != TablePhase.BETWEEN or self.settling:
-            return
-        seated = [s for s in self.seats if s.human and not s.left]
-        present = [s for s in seated if s.connected]
-        if not present or not all(s.wants_next for s in present):
-            return
-        if len(present) == len(seated):
-            await self._start_game()
-            return
-        for i, s in enumerate(self.seats):
-            if s.player is not None and not s.left and not s.connected:
-                s.left = True
-                await self._seats_changed([], [s.player])
-                self._note_away(i)
-                self._note(s.player, Left(table=self.id, reason="away"))
-        await self._close("a player left", requeue=True)
+        await away.maybe_next(self)
 
     async def _on_leave(self, cmd: Command) -> None:
         player = cmd.player or ""
@@ -394,8 +371,8 @@ class Table:
         left = Left(table=self.id, reason=reason)
         self.outbox.send(player, left)
         if not self.seats[seat].connected:
-            self._note_away(seat)
-            self._note(player, left)
+            away.note_away(self, seat)
+            away.note(self, player, left)
         if self.phase == TablePhase.WAITING and self.code is not None:
             await self._free_seat(seat)
         elif self.phase in (TablePhase.BETWEEN, TablePhase.WAITING):
@@ -418,79 +395,10 @@ class Table:
         self._broadcast()
 
     async def _on_connection(self, cmd: Command) -> None:
-        player = cmd.player or ""
-        seat = self.seat_of(player)
-        if seat is None:
-            return
-        s = self.seats[seat]
-        s.connected = cmd.text == "up"
-        game = self.game
-        if s.connected:
-            self._stop_idle()
-            self._send_state(player)
-            away = self._away_message(seat)
-            if away is not None:
-                self.outbox.send(player, away)
-            elif self.phase == TablePhase.BETWEEN and self.last_settled is not None:
-                self.outbox.send(player, self.last_settled)
-            return
-        if self.phase == TablePhase.PLAYING and game is not None and not game.over:
-            self._away.setdefault(seat, 0)
-            if not game.auto[seat] and not game.left[seat]:
-                await self._accept(f"@{seat} auto on", seat)  # ruling 13: 托管 to the end
-                return
-        self._broadcast()
-        if self.phase == TablePhase.BETWEEN:
-            await self._maybe_next()  # the others may have been waiting only for him
-            self._check_idle()
-
-    def _away_message(self, seat: int) -> Away | None:
-        """What the player of ``seat`` missed while away (and forget it), if anything:
-        his seat's 托管 turns, and the settlement if the game ended meanwhile."""
-        turns = self._away.pop(seat, None)
-        if turns is None:
-            return None
-        over = self.game is not None and self.game.over
-        return Away(table=self.id, game=self.game_id, turns=turns, over=over,
-                    settled=self.last_settled if over else None)
-
-    def _note_away(self, seat: int) -> None:
-        """The player of ``seat`` is away and will not find this table: what he missed
-        (his 托管 turns, the settlement) waits for his next hello."""
-        player = self.seats[seat].player
-        assert player is not None
-        away = self._away_message(seat)
-        if away is None and self.last_settled is not None:
-            away = Away(table=self.id, game=self.game_id, turns=0, over=True,
-                        settled=self.last_settled)
-        if away is not None:
-            self._note(player, away)
-
-    def _note(self, player: str, message: ServerMessage) -> None:
-        if self.on_note is not None:
-            self.on_note(player, message)
-
-    def _check_idle(self) -> None:
-        """Between games with none of its players connected: close after the grace."""
-        if self.phase != TablePhase.BETWEEN or self._idle is not None:
-            return
-        if any(s.connected for s in self.seats if s.human and not s.left):
-            return
-        token = self.game_id
-        self._idle = self.scheduler.call_later(
-            self.grace_seconds, lambda: self._post(Command("idle", token=token)))
-
-    def _stop_idle(self) -> None:
-        if self._idle is not None:
-            self._idle.cancel()
-            self._idle = None
+        await away.on_connection(self, cmd)
 
     async def _on_idle(self, cmd: Command) -> None:
-        self._idle = None
-        if self.phase != TablePhase.BETWEEN or cmd.token != self.game_id:
-            return
-        if not any(s.connected for s in self.seats if s.human and not s.left):
-            await self._close("idle", requeue=False)
+        await away.on_idle(self, cmd)
 
     async def _on_settlement(self, cmd: Command) -> None:
         await settlement.on_settlement(self, cmd)
@@ -609,8 +517,8 @@ class Table:
         remaining = self.humans()
         for i, s in enumerate(self.seats):  # the ones away hear of it on their return
             if s.player is not None and not s.left and not s.connected:
-                self._note_away(i)
-                self._note(s.player, Left(table=self.id, reason=reason))
+                away.note_away(self, i)
+                away.note(self, s.player, Left(table=self.id, reason=reason))
         await self._seats_changed([], remaining)
         for player in remaining:
             self.outbox.send(player, Left(table=self.id, reason=reason))
@@ -710,7 +618,7 @@ class Table:
 
     def _cancel_timers(self) -> None:
         self._cancel_turn_timer()
-        self._stop_idle()
+        away.stop_idle(self)
         settlement.stop_retry(self)
 
 
