@@ -257,7 +257,8 @@ async def test_live_tables_are_rebuilt_after_a_crash_and_settle_once(db_url: str
 async def test_every_orphaned_table_is_rebuilt_and_a_bad_record_stops_only_its_own(
         db_url: str) -> None:
     """Several tables rebuilt in one look (concurrently, ADOPT_AT_ONCE at a time); a game
-    whose record cannot be replayed is logged and left live, and every other table is
+    whose record cannot be replayed is voided (no transfer), its players freed and told
+    (``left``, reason ``void``, kept for their next hello), and every other table is
     rebuilt all the same."""
     await upgrade(db_url)
     db = Database.open(db_url)
@@ -278,7 +279,12 @@ async def test_every_orphaned_table_is_rebuilt_and_a_bad_record_stops_only_its_o
         assert {t.id: t.seq for t in again.lobby.tables.values()} == {
             t: seq for t, seq in seqs.items() if t != bad}
         kept = await get_game(db, games[bad] or "")
-        assert kept is not None and kept.status == "live"
+        assert kept is not None and kept.status == "dissolved" and kept.beans is None
+        for player in kept.players:
+            assert player is not None
+            assert [(m.type, m.table, m.reason) for m in again.lobby.notes[player]] == [
+                ("left", bad, "void")]
+            assert await ledger.balance(db, player) == 10_000
         await again.close()
     finally:
         await db.close()

@@ -87,7 +87,7 @@ class HallProcess:
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
                db_url: str | None = None, redis_url: str | None = None,
                lease: float = 2.0, rooms: str = "", port: int = 0,
-               extra: str = "") -> HallProcess:
+               extra: str = "", admin: bool = True) -> HallProcess:
     """A ``cardhall serve`` on its own port (``port``, or a free one); with ``redis_url``,
     one of several processes of one hall (each with its own ``tmp``), its leases lasting
     ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``)."""
@@ -97,8 +97,9 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
         "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"))
         + "\n" + extra)
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
-    subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db", db_url],
-                   check=True, capture_output=True, text=True, timeout=60)
+    if admin:  # False: the database has its admin (and may be locked for writing)
+        subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db",
+                        db_url], check=True, capture_output=True, text=True, timeout=60)
     log = tmp / "serve.log"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cluster = ["--redis", redis_url, "--lease", str(lease)] if redis_url else []

@@ -14,7 +14,7 @@ Each process has an id, a channel (``peer.py``'s typed messages) and an
   carries its token.
 - **Failover.** Every process looks, every quarter lease, for live games whose table
   has no lease (its owner died or stalled past the lease) and adopts them from
-  the action log: turn timers and disconnect graces start anew there.
+  the action log: turn timers start anew there (a finished game is settled).
 - **Routing.** A command for a table held elsewhere goes to its owner's channel as
   a ``TableCall`` and its answer comes back as a ``CallReply``; messages for a
   player connected elsewhere go, batched and in order, to the channel of the
@@ -44,6 +44,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from cardhall.hall import redis_keys as rk
 from cardhall.hall.coordinator import Connections, Joined, Lease
+from cardhall.hall.errors import refusal
 from cardhall.hall.games import game_fence, has_live_game
 from cardhall.hall.leases import LeaseKeeper, Renewal
 from cardhall.hall.messages import ProtocolError, ServerMessage
@@ -473,6 +474,10 @@ class RedisCoordinator:
             except ProtocolError as exc:
                 reply = CallReply(id=call.id, code=exc.code, message=str(exc),
                                   readings=exc.readings)
+            except Exception as exc:  # a code and a sentence for the caller; the rest logged
+                log.exception("table %s: a forwarded %s failed", call.table, call.kind)
+                answer = refusal(exc)
+                reply = CallReply(id=call.id, code=answer.code, message=str(answer))
         if call.id:
             await self.publish(call.reply_to, reply)
 

@@ -67,6 +67,10 @@ POOL = 20
 POOL_WAIT = 30.0
 #: Milliseconds a connection may sit idle inside a transaction before PostgreSQL ends it.
 IDLE_IN_TRANSACTION_MS = 60_000
+#: Milliseconds a write waits for a lock another connection holds before it fails
+#: (SQLite's busy timeout, PostgreSQL's ``lock_timeout``): a settlement that fails so
+#: is tried again later (``settlement.py``), instead of holding a connection for ever.
+LOCK_WAIT_MS = 30_000
 #: ``application_name`` of the hall's connections (``pg_stat_activity``).
 APPLICATION = "cardhall"
 
@@ -145,7 +149,7 @@ def async_url(url: str | URL) -> URL:
     return u.set(drivername=_DRIVERS[backend])
 
 
-def _sqlite_setup(engine: AsyncEngine) -> None:
+def _sqlite_setup(engine: AsyncEngine, lock_wait_ms: int) -> None:
     sync = engine.sync_engine
 
     @event.listens_for(sync, "connect")
@@ -155,7 +159,7 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute(f"PRAGMA busy_timeout={int(lock_wait_ms)}")
         cur.close()
 
     @event.listens_for(sync, "begin")
@@ -165,9 +169,10 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
 
 
 def make_engine(url: str | URL = DEFAULT_URL, *, pool: int = POOL,
-                **kwargs: Any) -> AsyncEngine:
+                lock_wait_ms: int = LOCK_WAIT_MS, **kwargs: Any) -> AsyncEngine:
     """An async engine for a plain sqlite:// or postgresql:// URL (on PostgreSQL with a
-    pool of ``pool`` connections, see the module doc)."""
+    pool of ``pool`` connections, see the module doc); a write waits ``lock_wait_ms``
+    for a lock held elsewhere, then fails."""
     u = async_url(url)
     if u.get_backend_name() == "postgresql":
         if pool < 1:
@@ -175,11 +180,12 @@ def make_engine(url: str | URL = DEFAULT_URL, *, pool: int = POOL,
         kwargs = {"pool_size": pool, "max_overflow": pool, "pool_timeout": POOL_WAIT,
                   "connect_args": {"server_settings": {
                       "application_name": APPLICATION,
+                      "lock_timeout": str(int(lock_wait_ms)),
                       "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}},
                   **kwargs}
     engine = create_async_engine(u, **kwargs)
     if u.get_backend_name() == "sqlite":
-        _sqlite_setup(engine)
+        _sqlite_setup(engine, lock_wait_ms)
     return engine
 
 
@@ -267,8 +273,13 @@ async def upgrade(url: str | URL | AsyncEngine = DEFAULT_URL, revision: str = "h
     """
     engine = url if isinstance(url, AsyncEngine) else make_engine(url)
     try:
-        async with engine.begin() as conn:
-            await conn.run_sync(_upgrade_on, revision)
+        async with engine.connect() as conn:
+            # SQLite: a deferred BEGIN, so an up-to-date database is only read (a hall
+            # restarting while another connection holds the write lock still starts);
+            # a migration to apply takes the write lock at its first write.
+            await conn.execution_options(**{READ_ONLY: True})
+            async with conn.begin():
+                await conn.run_sync(_upgrade_on, revision)
     finally:
         if engine is not url:
             await engine.dispose()

@@ -6,6 +6,10 @@ the transaction is rolled back), with a message a player can read.
 
 from __future__ import annotations
 
+from sqlalchemy.exc import SQLAlchemyError
+
+from cardhall.hall.messages import ProtocolError
+
 
 class HallError(ValueError):
     """Something the hall refuses; ``code`` is stable, the message is for people."""
@@ -67,3 +71,18 @@ class BadRequest(HallError):
     """Arguments that could never be valid (unknown player in a settlement, bad count)."""
 
     code = "bad_request"
+
+
+def refusal(exc: BaseException) -> ProtocolError:
+    """The wire's answer to a failure that is not a refusal of its own (a database that
+    is locked or away, a bug): a code and a fixed human sentence. The exception's text
+    (SQL, ids, a traceback's words) is for the log, never for the client."""
+    if isinstance(exc, Conflict):
+        return ProtocolError("stale", "the table moved on meanwhile: act on its latest state")
+    if isinstance(exc, HallError):
+        return ProtocolError("not_allowed", "that cannot be done now")
+    if isinstance(exc, SQLAlchemyError | OSError | TimeoutError):
+        return ProtocolError("busy", "the hall could not record that just now: "
+                             "try again in a moment")
+    return ProtocolError("internal", "something went wrong at the hall (it is logged): "
+                         "try again")

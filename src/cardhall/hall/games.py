@@ -23,6 +23,13 @@ a settled game's ledger sums to −fees whatever its players did while it ran. A
 table's game (``private``, ruling 14) holds nothing and moves no beans; its points go to
 the players' records and levels but not to the leaderboards' ``ranked_`` values.
 
+A finished game takes no more actions. The action that ends a game is appended with
+``final=True``: in the same transaction its game row gets its end time (``ended``,
+still ``live`` until settled), and every append, one by one or batched, refuses a game
+that has ended, inside its own transaction. So nothing can follow the end in the log,
+whatever the table does between the end and the settlement (which may be retried for
+a while: the database may be locked, the process may die).
+
 Settlement happens once. ``settle_game`` first flips the game from ``live`` to
 ``settled`` (an ``UPDATE … WHERE status = 'live'``, which on PostgreSQL locks the row
 and on SQLite runs inside a write-locked transaction); only the call that flips it
@@ -135,40 +142,48 @@ def _check_fence(game_id: str, stored: int, fence: int | None) -> None:
 
 async def append_action(db: Database, game_id: str, seq: int, action: str,
                         seat: int | None, now: datetime | None = None,
-                        fence: int | None = None) -> None:
+                        fence: int | None = None, final: bool = False) -> None:
     """Append the ``seq``-th accepted action (1 for the first) of a live game.
 
-    Conflict when the game is not live or ``seq`` is not the next number (the action
-    was already written, perhaps by another process): the caller's view is stale.
-    Fenced when ``fence`` is given and is not the game's.
+    ``final``: this action ends the game; the game is marked ended in the same
+    transaction, and takes no action after it.
+
+    Conflict when the game is not live or has ended, or ``seq`` is not the next
+    number (the action was already written, perhaps by another process): the caller's
+    view is stale. Fenced when ``fence`` is given and is not the game's.
     """
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
         raise BadRequest(f"seq counts from 1, not {seq!r}")
+    now = now or utcnow()
     try:
-        async with db.transaction() as s:
-            query = select(Game.status, Game.fence).where(Game.id == game_id)
-            if fence is not None:
-                query = query.with_for_update(read=True)
+        async with db.transaction(urgent=True) as s:
+            query = select(Game.status, Game.fence, Game.ended).where(Game.id == game_id)
+            if fence is not None or final:
+                query = query.with_for_update(read=not final)
             row = (await s.execute(query)).one_or_none()
             if row is None:
                 raise NotFound(f"no game {game_id!r}")
-            status, stored = row
+            status, stored, ended = row
             _check_fence(game_id, stored, fence)
             if status != LIVE:
                 raise Conflict(f"game {game_id} is {status}")
+            if ended is not None:
+                raise Conflict(f"game {game_id} is over: it takes no more actions")
             last = await s.scalar(select(func.coalesce(func.max(Action.seq), 0))
                                   .where(Action.game_id == game_id))
             if seq != (last or 0) + 1:
                 raise Conflict(f"game {game_id} has {last} actions; seq {seq} is stale")
-            s.add(Action(game_id=game_id, seq=seq, seat=seat, action=action,
-                         created=now or utcnow()))
+            s.add(Action(game_id=game_id, seq=seq, seat=seat, action=action, created=now))
+            if final:
+                await s.execute(update(Game).where(Game.id == game_id).values(ended=now))
     except IntegrityError:
         raise Conflict(f"game {game_id} already has action {seq}") from None
 
 
 #: PostgreSQL: a batch of the action log as one statement, whatever its size (the rows
 #: come as arrays, so the statement is prepared once): each row is written only if its
-#: game is live and, when it carries a token, the game's token is that one. The game
+#: game is live and not over (``ended``: its final action is logged) and, when it
+#: carries a token, the game's token is that one. The game
 #: rows are read FOR SHARE (when fenced), so a takeover's claim waits for the insert in
 #: flight, and a claim that commits first makes the insert see the new token.
 _PG_APPEND = """
@@ -178,7 +193,7 @@ FROM unnest(CAST(:games AS varchar[]), CAST(:seqs AS integer[]), CAST(:seats AS 
             CAST(:actions AS text[]), CAST(:created AS timestamptz[]),
             CAST(:fences AS bigint[])) AS v(game_id, seq, seat, action, created, fence)
 JOIN games g ON g.id = v.game_id
-WHERE g.status = 'live' AND (v.fence IS NULL OR g.fence = v.fence)
+WHERE g.status = 'live' AND g.ended IS NULL AND (v.fence IS NULL OR g.fence = v.fence)
 RETURNING game_id, seq
 """
 
@@ -189,7 +204,8 @@ async def append_actions(db: Database, rows: Sequence[ActionRow]) -> list[Action
     """Append many actions, of any games, at once; returns the rows it did not write.
 
     ``rows`` are (game, seq, action, seat, created, fence). A row is written when its
-    game is live and its fence (if any) is the game's; the others are returned, for the
+    game is live and not over (no final action: see ``append_action``) and its fence
+    (if any) is the game's; the others are returned, for the
     caller to write with ``append_action``, which says why each is refused (Fenced,
     Conflict, NotFound). The (game, seq) key refuses an action that was already written:
     then nothing is written and the batch raises Conflict. Unlike ``append_action`` it
@@ -229,7 +245,7 @@ async def _append_sqlite(db: Database, rows: Sequence[ActionRow]) -> set[tuple[s
     ids = {r[0] for r in rows}
     async with db.transaction(urgent=True) as s:
         stored = {g: f for g, f in (await s.execute(select(Game.id, Game.fence).where(
-            Game.id.in_(ids), Game.status == LIVE))).all()}
+            Game.id.in_(ids), Game.status == LIVE, Game.ended.is_(None)))).all()}
         ok = [r for r in rows if r[0] in stored and r[5] in (None, stored[r[0]])]
         if ok:
             await s.execute(insert(Action), [
@@ -285,22 +301,23 @@ async def _stored(s: AsyncSession, game: Game) -> StoredGame:
 
 async def get_game(db: Database, game_id: str) -> StoredGame | None:
     """Any game, live or finished (the server decides what it may show)."""
-    async with db.transaction() as s:
+    async with db.read() as s:
         game = await s.get(Game, game_id)
         return None if game is None else await _stored(s, game)
 
 
 async def live_games(db: Database) -> list[StoredGame]:
-    """Every live game with its logged actions: what a restarting server rebuilds."""
-    async with db.transaction() as s:
+    """Every live game with its logged actions: what a restarting server rebuilds (a
+    read: it takes no write lock, so a locked database does not stop the adoption)."""
+    async with db.read() as s:
         games = (await s.execute(select(Game).where(Game.status == LIVE)
                                  .order_by(Game.started))).scalars().all()
         return [await _stored(s, g) for g in games]
 
 
 async def live_game_of(db: Database, table_id: str) -> StoredGame | None:
-    """The table's live game with its logged actions, if it has one."""
-    async with db.transaction() as s:
+    """The table's live game with its logged actions, if it has one (a read)."""
+    async with db.read() as s:
         game = (await s.execute(select(Game).where(Game.table_id == table_id,
                                                    Game.status == LIVE)
                                 .order_by(Game.started.desc()).limit(1))).scalar_one_or_none()

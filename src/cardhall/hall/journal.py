@@ -23,6 +23,9 @@ the others are, and the refused rows are written again one by one with
 process wrote it), it is rolled back and its rows are written one by one too, so
 only the offending rows fail.
 
+A game's final action (``final``) is not batched: it is written by ``append_action``,
+which marks the game over in the same transaction (one per game, so it costs little).
+
 Bounded: the pending rows are at most one per live table (each waits for its
 own), and one transaction takes at most ``BATCH_LIMIT`` of them.
 """
@@ -77,13 +80,18 @@ class ActionJournal:
         self.batch_hook: Callable[[int, float], None] | None = None
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None,
-                     fence: int | None = None) -> None:
+                     fence: int | None = None, final: bool = False) -> None:
         """Append the ``seq``-th action of a live game; returns once it is committed
-        (``Fenced`` when ``fence`` is given and is not the game's)."""
+        (``Fenced`` when ``fence`` is given and is not the game's). ``final``: the
+        action ends the game (see the module doc)."""
         if self._closed:
             raise JournalClosed("the action log is closed")
         if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
             raise BadRequest(f"seq counts from 1, not {seq!r}")
+        if final:
+            await append_action(self.db, game_id, seq, action, seat, fence=fence, final=True)
+            self.rows += 1
+            return
         loop = asyncio.get_running_loop()
         if self._task is None:
             self._wake = asyncio.Event()

@@ -27,21 +27,29 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from cardhall.games import VARIANTS
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig, Room
 from cardhall.hall.coordinator import Coordinator, Joined, Lease
 from cardhall.hall.games import has_live_game
-from cardhall.hall.messages import Invite, ProtocolError, Queued
+from cardhall.hall.messages import Invite, ProtocolError, Queued, ServerMessage
 from cardhall.hall.peer import TableCall
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
 from cardhall.hall.store import DbStore
 from cardhall.hall.table import GRACE_SECONDS, Table
+from cardhall.hall.timers import LoopScheduler, Scheduler, retry_seconds
 
 log = logging.getLogger("cardhall.hall.lobby")
 
+#: Messages kept for a player who is away (``note``), and players kept at most: the
+#: oldest go first (a player who never comes back does not hold memory for ever).
+NOTES_PER_PLAYER, NOTED_PLAYERS = 8, 10_000
 #: Invite codes: no 0/O or 1/I, so a code read aloud is typed right.
 CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
@@ -65,7 +73,8 @@ def seated_elsewhere(table_id: str) -> ProtocolError:
 
 class Lobby:
     def __init__(self, config: HallConfig, store: DbStore, coord: Coordinator, bots: BotPool,
-                 grace_seconds: float = GRACE_SECONDS) -> None:
+                 grace_seconds: float = GRACE_SECONDS,
+                 scheduler: Scheduler | None = None) -> None:
         self.config = config
         self.rooms = {r.id: r for r in config.rooms}
         self.store = store
@@ -74,6 +83,10 @@ class Lobby:
         self.queues = coord.queues
         self.bots = bots
         self.grace_seconds = grace_seconds
+        self.scheduler: Scheduler = scheduler or LoopScheduler()
+        #: Messages for players who were away when a table they no longer sit at told
+        #: them something (``Table.on_note``): given after their next welcome.
+        self.notes: OrderedDict[str, list[ServerMessage]] = OrderedDict()
         self.tables: dict[str, Table] = {}
         self.leases: dict[str, Lease] = {}
         self._releasing: set[asyncio.Task[None]] = set()
@@ -92,6 +105,18 @@ class Lobby:
         """Every table at which ``player`` sits, in this process or another."""
         here = [t.id for t in self.tables_of(player)]
         return here + [t for t in await self.coord.remote_tables_of(player) if t not in here]
+
+    def note(self, player: str, message: ServerMessage) -> None:
+        """Keep ``message`` for ``player``'s next welcome (in this process's memory)."""
+        kept = self.notes.pop(player, [])
+        kept.append(message)
+        self.notes[player] = kept[-NOTES_PER_PLAYER:]
+        while len(self.notes) > NOTED_PLAYERS:
+            self.notes.popitem(last=False)
+
+    def notes_of(self, player: str) -> list[ServerMessage]:
+        """The messages kept for ``player``, forgotten once taken."""
+        return self.notes.pop(player, [])
 
     def room(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
@@ -252,7 +277,7 @@ class Lobby:
         table = Table(table_id, room, seats, self.store, self.outbox,
                       self.bots, code=code, owner=owner, bots_allowed=bots_allowed,
                       on_close=self._closed, grace_seconds=self.grace_seconds,
-                      fence=lease.fence)
+                      fence=lease.fence, scheduler=self.scheduler)
         if start:
             table.submit(Command("begin"))  # first in its queue, whoever comes next
         await self.adopt(table, lease, claimed=True)
@@ -261,16 +286,15 @@ class Lobby:
     async def adopt(self, table: Table, lease: Lease, claimed: bool = False) -> None:
         """Run ``table`` here under ``lease``: it takes commands from now on. A table
         rebuilt from its log (not ``claimed`` by ``_open``) claims its seats again: they
-        are normally still its own."""
-        if not claimed:
-            taken = await self.store.claim_seats(table.id, table.humans(), self._gone)
-            if taken:  # cannot be undone (the game runs): said, for an operator
-                log.error("table %s: players %s are also seated at %s", table.id,
-                          sorted(taken), sorted(set(taken.values())))
+        are normally still its own (then nothing is written: a hall restarted while the
+        database is write-locked still adopts it)."""
+        if not claimed and not await self.store.seats_held(table.id, table.humans()):
+            await self._reclaim(table)
         table.latency_hook = self.latency_hook
         table.settled_hook = self.settled_hook
         table.on_seats = self._seats
         table.on_drop = self._dropped
+        table.on_note = self.note
         self.tables[table.id] = table
         self.leases[table.id] = lease
         await self.coord.seated(table.id, table.humans(), [])
@@ -280,12 +304,56 @@ class Lobby:
         """The table's seats changed: the database's claims first (a player seated
         elsewhere is refused, ``not_allowed``), then the cluster's index."""
         if gone:
-            await self.store.release_seats(table.id, gone)
+            await self._release(table.id, gone)
         if players:
             taken = await self.store.claim_seats(table.id, players, self._gone)
             if taken:
                 raise seated_elsewhere(next(iter(taken.values())))
         await self.coord.seated(table.id, players, gone)
+
+    async def _reclaim(self, table: Table, failures: int = 0) -> None:
+        """A rebuilt table claims its seats again. Its game runs whatever the claim finds
+        (it cannot be undone): a player also seated elsewhere is said, for an operator,
+        and a database that cannot take the write now does not stop the adoption: the
+        claim is tried again with backoff while the table runs."""
+        try:
+            taken = await self.store.claim_seats(table.id, table.humans(), self._gone)
+        except SQLAlchemyError as exc:
+            failures += 1
+            delay = retry_seconds(failures)
+            log.warning("table %s: claiming its seats failed (try %d: %s); trying again "
+                        "in %.1f s", table.id, failures, type(exc).__name__, delay)
+
+            def again() -> None:
+                if table.phase != TablePhase.CLOSED:
+                    self._background(self._reclaim(table, failures))
+
+            self.scheduler.call_later(delay, again)
+            return
+        if taken:
+            log.error("table %s: players %s are also seated at %s", table.id,
+                      sorted(taken), sorted(set(taken.values())))
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._releasing.add(task)
+        task.add_done_callback(self._releasing.discard)
+
+    async def _release(self, table_id: str, players: list[str], failures: int = 0) -> None:
+        """Give the players' seats back. A database that cannot take the write just now
+        (a held lock, an outage) must not keep them at the table they left: the release
+        is tried again with the settlements' backoff until it commits."""
+        try:
+            await self.store.release_seats(table_id, players)
+        except SQLAlchemyError as exc:
+            failures += 1
+            delay = retry_seconds(failures)
+            log.warning("table %s: giving back the seats of %d player(s) failed (try %d: "
+                        "%s); trying again in %.1f s", table_id, len(players), failures,
+                        type(exc).__name__, delay)
+
+            self.scheduler.call_later(delay, lambda: self._background(
+                self._release(table_id, players, failures)))
 
     def _dropped(self, table: Table) -> None:
         """Another process owns ``table`` now: forget it here, and give its lease back in

@@ -255,6 +255,21 @@ class Settled(_Msg):
     dissolved: bool
 
 
+class Away(_Msg):
+    """What happened at ``table`` while the player was disconnected (platform rules §5,
+    ruling 13): his seat played on 托管, ``turns`` of his decisions taken by it; when
+    the game ended meanwhile (``over``), its settlement, once committed (``settled``).
+    Sent when he comes back: by the table if he still sits there, else after the
+    ``welcome`` of his next hello."""
+
+    type: Literal["away"] = "away"
+    table: str
+    game: str | None
+    turns: int
+    over: bool
+    settled: Settled | None = None
+
+
 class Queued(_Msg):
     type: Literal["queued"] = "queued"
     room: str
@@ -298,4 +313,4 @@ class Pong(_Msg):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Welcome | State | Settled | Queued | Invite | Left | Error | Pong
+ServerMessage = Welcome | State | Settled | Away | Queued | Invite | Left | Error | Pong

@@ -99,3 +99,15 @@ async def table_of(db: Database, player: str) -> str | None:
     """The table ``player`` is seated at, if any."""
     async with db.read() as s:
         return await s.scalar(select(Seating.table_id).where(Seating.player_id == player))
+
+
+async def all_at(db: Database, table_id: str, players: Collection[str]) -> bool:
+    """Is every one of ``players`` seated at ``table_id`` already? A read: a table
+    rebuilt while the database is write-locked finds its seats as they were."""
+    ids = set(players)
+    if not ids:
+        return True
+    async with db.read() as s:
+        rows = await s.scalars(select(Seating.player_id).where(
+            Seating.table_id == table_id, Seating.player_id.in_(sorted(ids))))
+        return set(rows.all()) == ids

@@ -10,6 +10,15 @@ What lies beyond this process is the ``Coordinator``'s (``coordinator.py``): one
 process runs on the local one, several on Redis's. A table is rebuilt here only
 under a lease (``adopt``): at start every live game's table whose lease is free,
 and later, with Redis, every table whose owner stopped renewing its lease.
+
+Every table is adopted, whatever its log ends with: a game is rebuilt from its
+actions up to its end (a log written before ``final`` existed may hold actions after
+it: they are ignored, and logged); one that is over is settled at once (with retries:
+``settlement.py``). A record that truly cannot be replayed (an action its rules
+refuse, a variant version this hall does not play, a room no longer configured) is
+voided: the game ends without any transfer, its players are freed and told, and the
+log says so in one line. An adoption that fails for a passing reason (the database
+locked or away) is tried again with backoff until it succeeds.
 """
 
 from __future__ import annotations
@@ -18,13 +27,21 @@ import asyncio
 import logging
 from typing import Any
 
+from cardhall.games import GameState, IllegalAction, replay
 from cardhall.hall import accounts
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
 from cardhall.hall.coordinator import Connections, Coordinator, LocalCoordinator
 from cardhall.hall.db import Database
 from cardhall.hall.economy import bot_balance
-from cardhall.hall.games import StoredGame, claim_games, dealt_balances, live_game_of, live_tables
+from cardhall.hall.games import (
+    StoredGame,
+    claim_games,
+    dealt_balances,
+    dissolve_game,
+    live_game_of,
+    live_tables,
+)
 from cardhall.hall.levels import title_for
 from cardhall.hall.lobby import Lobby
 from cardhall.hall.messages import (
@@ -33,6 +50,7 @@ from cardhall.hall.messages import (
     Hello,
     Join,
     Leave,
+    Left,
     Next,
     Ping,
     PlayerInfo,
@@ -48,6 +66,7 @@ from cardhall.hall.peer import CallKind, TableCall
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
 from cardhall.hall.store import DbStore
 from cardhall.hall.table import GRACE_SECONDS, Table
+from cardhall.hall.timers import Scheduler, retry_seconds
 
 #: Orphaned tables rebuilt at once (each holds a database connection while it does).
 ADOPT_AT_ONCE = 8
@@ -59,15 +78,18 @@ class Hall:
     def __init__(self, config: HallConfig, db: Database, outbox: Outbox,
                  bots: BotPool | None = None, grace_seconds: float = GRACE_SECONDS,
                  coordinator: Coordinator | None = None,
-                 connections: Connections | None = None) -> None:
+                 connections: Connections | None = None,
+                 scheduler: Scheduler | None = None) -> None:
         self.config = config
         self.db = db
         self.coord = coordinator or LocalCoordinator(outbox, connections)
         self.outbox = self.coord.outbox
         self.bots = bots or BotPool()
         self.store = DbStore(db)
-        self.lobby = Lobby(config, self.store, self.coord, self.bots, grace_seconds)
+        self.lobby = Lobby(config, self.store, self.coord, self.bots, grace_seconds, scheduler)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._unadopted: set[str] = set()  # failed for a passing reason: tried again
+        self._adopt_retry: asyncio.Task[None] | None = None
 
     # -- life --------------------------------------------------------------------------
 
@@ -92,10 +114,32 @@ class Hall:
 
         done = await asyncio.gather(*(one(t) for t in orphans), return_exceptions=True)
         for table_id, outcome in zip(orphans, done, strict=True):
-            if isinstance(outcome, BaseException):  # one bad record stops only its table
-                log.error("table %s could not be adopted: %r", table_id, outcome,
-                          exc_info=outcome)
+            if isinstance(outcome, BaseException):  # the database locked or away: again
+                log.warning("table %s could not be adopted yet (%s): trying again",
+                            table_id, type(outcome).__name__, exc_info=outcome)
+                self._unadopted.add(table_id)
+            else:
+                self._unadopted.discard(table_id)
+        if self._unadopted and self._adopt_retry is None:
+            self._adopt_retry = asyncio.get_running_loop().create_task(self._adopt_again())
         return sum(1 for outcome in done if outcome is True)
+
+    async def _adopt_again(self) -> None:
+        """Try the adoptions that failed again, with backoff, until none is left: a
+        finished game found at start must be settled, however long the database is
+        away (a single process has no other adoption loop)."""
+        failures = 0
+        try:
+            while self._unadopted:
+                failures += 1
+                await asyncio.sleep(retry_seconds(failures))
+                try:
+                    await self.adopt_orphans()
+                except Exception as exc:  # the live games could not even be listed
+                    log.warning("adopting tables failed (%s): trying again",
+                                type(exc).__name__)
+        finally:
+            self._adopt_retry = None
 
     async def adopt(self, table_id: str) -> bool:
         """Rebuild ``table_id`` from its live game's log, if its lease can be had."""
@@ -117,14 +161,19 @@ class Hall:
             await self.coord.floor_fence(game.fence)
             await self.coord.release(lease)
             return False
-        room = self.lobby.rooms.get(game.room_id) if game is not None else None
-        if game is None or room is None:
-            if game is not None:
-                log.error("game %s is in room %s, which the config no longer has",
-                          game.id, game.room_id)
+        if game is None:
             await self.coord.release(lease)
             return False
-        table = await self._rebuild(game, room, lease.fence)
+        room = self.lobby.rooms.get(game.room_id)
+        try:
+            if room is None:
+                raise IllegalAction(f"its room {game.room_id!r} is not in the config")
+            state = _replay_to_end(game)
+        except Exception as exc:  # a pure replay: it fails the same way every time
+            await self._void(game, lease.fence, f"{type(exc).__name__}: {exc}")
+            await self.coord.release(lease)
+            return False
+        table = await self._rebuild(game, room, state, lease.fence)
         present = await self.coord.present(table.humans())
         # Queued before anyone can reach the table: no command finds it unresumed.
         table.submit(Command("resume", token=present))
@@ -133,7 +182,23 @@ class Hall:
                  extra={"event": "adopt", "table": table.id, "fence": lease.fence})
         return True
 
-    async def _rebuild(self, game: StoredGame, room: Any, fence: int | None) -> Table:
+    async def _void(self, game: StoredGame, fence: int | None, why: str) -> None:
+        """End a game whose record cannot be replayed, with no transfer; free and tell
+        its players. One clear line for the operator."""
+        players = [p for p in game.players if p is not None]
+        await dissolve_game(self.db, game.id, fence=fence)
+        log.error("game %s at table %s cannot be replayed (%s): voided without any "
+                  "transfer; its players %s are free", game.id, game.table_id, why,
+                  ", ".join(players) or "(none)",
+                  extra={"event": "void", "table": game.table_id, "game": game.id})
+        await self.coord.seated(game.table_id, [], players)
+        left = Left(table=game.table_id, reason="void")
+        for player in players:
+            self.outbox.send(player, left)
+            self.lobby.note(player, left)
+
+    async def _rebuild(self, game: StoredGame, room: Any, state: GameState,
+                       fence: int | None) -> Table:
         names = await self.store.names([p for p in game.players if p])
         seats = [Seat(player=p, name=names.get(p, ("", ""))[0],
                       title=names.get(p, ("", ""))[1]) if p else
@@ -141,8 +206,8 @@ class Hall:
                  for i, p in enumerate(game.players)]
         table = Table(game.table_id, room, seats, self.store, self.outbox, self.bots,
                       on_close=self.lobby._closed, grace_seconds=self.lobby.grace_seconds,
-                      fence=fence)
-        table.restore(game.id, game.record)
+                      fence=fence, scheduler=self.lobby.scheduler)
+        table.game, table.game_id = state, game.id
         table.private = game.private  # its next games too: points only (ruling 14)
         # The balances the game was dealt (held since its start), not today's: its
         # floors and caps were computed on them.
@@ -178,9 +243,12 @@ class Hall:
 
     def connected(self, player_id: str, tables: list[str] | None = None) -> None:
         """After the welcome went out: every table he sits at (the welcome's ``tables``;
-        by default this process's) sends its state."""
+        by default this process's) sends its state, and what he missed at tables he
+        no longer sits at (``away``, ``left``) follows."""
         if tables is None:
             tables = [t.id for t in self.lobby.tables_of(player_id)]
+        for message in self.lobby.notes_of(player_id):
+            self.outbox.send(player_id, message)
         self._connection(player_id, tables, "up")
 
     async def disconnected(self, player_id: str, conn: int) -> None:
@@ -256,6 +324,7 @@ class Hall:
         """This process's live tables, as the admin's table list shows them."""
         return [{"id": t.id, "room": t.room.id, "variant": t.room.variant,
                  "phase": str(t.phase), "game": t.game_id, "seq": t.seq,
+                 "settling": t.settling,  # its game is over, its settlement being retried
                  "players": [s.player for s in t.seats], "private": t.code is not None,
                  "process": self.coord.process}
                 for t in self.lobby.tables.values()]
@@ -286,3 +355,22 @@ class Hall:
         tables = await self.coord.table_counts()
         return {r: {"waiting": waiting.get(r, 0), "tables": tables.get(r, 0)}
                 for r in self.lobby.rooms}
+
+
+def _replay_to_end(game: StoredGame) -> GameState:
+    """The game its logged actions play, up to its end. A log written before the end
+    was logged as final may go on after it (a leave, a 托管 toggle): those actions are
+    ignored, and logged. IllegalAction if the record cannot be replayed."""
+    actions = list(game.record.get("actions") or [])
+    state = replay({**game.record, "actions": []})
+    for i, text in enumerate(actions):
+        if state.over:
+            log.warning("game %s: %d logged actions after its end ignored (%s)", game.id,
+                        len(actions) - i, ", ".join(repr(a[:40]) for a in actions[i:i + 5]),
+                        extra={"event": "adopt_trailing", "game": game.id})
+            break
+        try:
+            state.apply(text)
+        except IllegalAction as exc:
+            raise IllegalAction(f"action {i + 1} ({text[:60]!r}): {exc}") from None
+    return state

@@ -48,8 +48,8 @@ class DbStore:
                                         private=table.private)
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None,
-                     fence: int | None = None) -> None:
-        await self.journal.append(game_id, seq, action, seat, fence)
+                     fence: int | None = None, final: bool = False) -> None:
+        await self.journal.append(game_id, seq, action, seat, fence, final)
 
     async def close(self) -> None:
         """Commit the actions still pending; afterwards no append is taken."""
@@ -115,6 +115,10 @@ class DbStore:
 
     async def release_seats(self, table_id: str, players: list[str]) -> None:
         await seatings.release(self.db, table_id, players)
+
+    async def seats_held(self, table_id: str, players: list[str]) -> bool:
+        """Does ``table_id`` hold every one of ``players``' seats already (a read)?"""
+        return await seatings.all_at(self.db, table_id, players)
 
     async def seated_at(self, player: str) -> str | None:
         """The table the database seats ``player`` at, if any."""

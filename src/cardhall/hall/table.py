@@ -8,7 +8,21 @@ await. An accepted action is written to the game's action log before anyone
 hears of it (``TableStore.append``), so a crash loses nothing that was told.
 
 States: ``WAITING`` (a private table filling up), ``PLAYING`` (a game runs),
-``BETWEEN`` (settled; each player chooses to play on or leave), ``CLOSED``.
+``BETWEEN`` (the game is over; each player chooses to play on or leave), ``CLOSED``.
+
+A game that is over never holds its players (``settlement.py``): its settlement is
+tried at once and, if the database does not commit it within ``SETTLE_WAIT``, goes on
+in the background and is retried with backoff until it commits (a restarted hall
+settles it from the log); meanwhile the table is ``BETWEEN``, its players may leave,
+join elsewhere or press 再来一局 (the next game starts once it commits), and each gets
+the ``settled`` message when it commits. The action that ends a game is logged as its
+last (``final``): the store refuses anything after it, and so does the table.
+
+A dropped connection is never a leave (platform rules §5, ruling 13): the seat plays
+on 托管 to the end of the game and is scored normally; only an explicit leave is an
+escape. A player who comes back is told what happened meanwhile (``away``). Between
+games a disconnected player does not hold up the others' 再来一局 (``away.py``),
+and a table with none of its players connected closes after ``grace_seconds``.
 
 When several processes run the hall, a table runs in the one that holds its
 lease, and its writes carry the lease's fencing token (``fence``). A write the
@@ -28,14 +42,22 @@ from typing import Any
 
 from cardhall.games import GameState, IllegalAction, new_game, replay
 from cardhall.games.errors import excerpt
+from cardhall.hall import away, settlement
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import Room
-from cardhall.hall.economy import bot_balance, game_beans
-from cardhall.hall.errors import Fenced, NotEnoughBeans
-from cardhall.hall.messages import Left, ProtocolError, SeatInfo, Settled, State
+from cardhall.hall.economy import bot_balance
+from cardhall.hall.errors import Fenced, NotEnoughBeans, refusal
+from cardhall.hall.messages import (
+    Left,
+    ProtocolError,
+    SeatInfo,
+    ServerMessage,
+    Settled,
+    State,
+)
 from cardhall.hall.outbox import Outbox
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase, TableStore
-from cardhall.hall.timers import decision_seconds
+from cardhall.hall.timers import Cancellable, LoopScheduler, Scheduler, decision_seconds
 from cardhall.hall.views import Views
 
 log = logging.getLogger("cardhall.hall.table")
@@ -44,8 +66,8 @@ log = logging.getLogger("cardhall.hall.table")
 QUEUE_LIMIT = 256
 #: The bot that fills empty seats, and the policy that answers for a seat on 托管.
 SEAT_BOT, AUTO_BOT = "planning", "tuoguan"
-#: Seconds a disconnected player's seat is played on 托管 before it counts as leaving
-#: (platform rule §5).
+#: Seconds a table between games waits with none of its players connected before it
+#: closes (nothing is lost: no game runs; a disconnect during a game is never a leave).
 GRACE_SECONDS = 30.0
 #: Deals a table plays with every seat on 托管 before it gives the game up: 托管 never
 #: bids or declares, so such a table would redeal for ever (docs/rulings.md, "The hall").
@@ -61,7 +83,8 @@ class Table:
                  outbox: Outbox, bots: BotPool, *, code: str | None = None,
                  owner: str | None = None, bots_allowed: bool = True,
                  on_close: Callable[[Table, list[str]], Awaitable[None]] | None = None,
-                 grace_seconds: float = GRACE_SECONDS, fence: int | None = None) -> None:
+                 grace_seconds: float = GRACE_SECONDS, fence: int | None = None,
+                 scheduler: Scheduler | None = None) -> None:
         self.id = table_id
         self.room = room
         self.seats = seats
@@ -76,6 +99,11 @@ class Table:
         self.fence = fence
         #: A private table (好友房): its games are played for points only (ruling 14).
         self.private = code is not None
+        #: Where the settlement's retries and the idle close are timed (a test's hand).
+        self.scheduler: Scheduler = scheduler or LoopScheduler()
+        #: Told a message for a player who will not see it here (he is away and the
+        #: table closes): the hall gives it to him after his next ``welcome``.
+        self.on_note: Callable[[str, ServerMessage], None] | None = None
         #: Told who sits here and who no longer does (the cluster's index of seats).
         self.on_seats: Callable[[Table, list[str], list[str]], Awaitable[None]] | None = None
         #: Told when the table is dropped because another process owns it now.
@@ -89,7 +117,9 @@ class Table:
         self.queue: asyncio.Queue[Command] = asyncio.Queue(QUEUE_LIMIT)
         self.watchers: set[str] = set()
         self._timer: asyncio.TimerHandle | None = None
-        self._graces: dict[str, asyncio.TimerHandle] = {}
+        self._idle: Cancellable | None = None
+        #: Seat → decisions 托管 took for it since its player's connection dropped.
+        self._away: dict[int, int] = {}
         self._asked: set[tuple[int, int]] = set()  # (seq, seat) a bot is deciding
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -103,6 +133,13 @@ class Table:
         #: The last game's settlement while the table is between games: told again to a
         #: player who comes back (a reload, a restart), so his settlement screen is not lost.
         self.last_settled: Settled | None = None
+        #: The game is over and its settlement has not committed yet (``settlement.py``).
+        self.settling = False
+        self.settle_failures = 0
+        self._retry: Cancellable | None = None
+        self._attempting: asyncio.Task[dict[str, Any]] | None = None
+        self._close_after: tuple[str, bool] | None = None  # asked to close while settling
+        self._owed: list[str] = []  # told the settlement when it commits
 
     # -- running ---------------------------------------------------------------------
 
@@ -126,7 +163,7 @@ class Table:
                 _answer(cmd, self._gone())
             except Exception as exc:  # one bad command must not kill the table
                 log.exception("table %s: %s failed", self.id, cmd.kind)
-                _answer(cmd, ProtocolError("internal", f"table error: {exc}"))
+                _answer(cmd, refusal(exc))  # a code and a sentence: the rest is logged
         while not self.queue.empty():  # nobody waits for ever on a closed table
             _answer(self.queue.get_nowait(), self._gone())
 
@@ -219,20 +256,24 @@ class Table:
         await self._start_game()
 
     async def _on_resume(self, cmd: Command) -> None:
-        """Rebuilt from the log after a restart or a takeover: deadlines and graces start
-        anew; ``cmd.token`` holds the players connected somewhere (they get the state)."""
-        assert self.game is not None
+        """Rebuilt from the log after a restart or a takeover: deadlines start anew;
+        ``cmd.token`` holds the players connected somewhere (they get the state)."""
+        game = self.game
+        assert game is not None
         self.phase = TablePhase.PLAYING
         present: set[str] = cmd.token or set()
         for s in self.seats:
             if s.player is not None:
                 s.connected = s.player in present and not s.left
-                if not s.connected:
-                    self._start_grace(s.player)
-        if self.game.over:  # it crashed after the last action, before settling
-            await self._settle()
-        else:
-            self._after_change()
+        if game.over:  # it crashed after the last action, before settling
+            await settlement.settle(self)
+            return
+        for i, s in enumerate(self.seats):
+            # Not yet back after the restart: most are reconnecting, so no 托管 at once;
+            # a turn that runs out puts the seat on it, as for anyone (counted as away).
+            if s.human and not s.connected and not game.left[i]:
+                self._away.setdefault(i, 0)
+        self._after_change()
 
     async def _on_act(self, cmd: Command) -> None:
         player = cmd.player
@@ -283,6 +324,8 @@ class Table:
                         cmd.seat)
             self._after_change()
             return
+        if cmd.seat in self._away:
+            self._away[cmd.seat] += 1  # a decision 托管 took while he was away
         await self._accept(canonical, cmd.seat)
 
     async def _on_expire(self, cmd: Command) -> None:
@@ -300,10 +343,9 @@ class Table:
         if seat is None:
             raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
         if self.phase != TablePhase.BETWEEN:
-            raise ProtocolError("not_allowed", "play on once the game is settled")
+            raise ProtocolError("not_allowed", "play on once the game is over")
         self.seats[seat].wants_next = True
-        if all(s.wants_next for s in self.seats if s.human and not s.left):
-            await self._start_game()
+        await away.maybe_next(self)
 
     async def _on_leave(self, cmd: Command) -> None:
         player = cmd.player or ""
@@ -324,13 +366,17 @@ class Table:
     async def _leave(self, seat: int, forced: bool, reason: str) -> None:
         player = self.seats[seat].player
         assert player is not None
-        self._stop_grace(player)
         game = self.game
-        if self.phase == TablePhase.PLAYING and game is not None and not game.left[seat]:
+        if self.phase == TablePhase.PLAYING and game is not None and not game.over \
+                and not game.left[seat]:
             await self._accept(f"@{seat} leave{' forced' if forced else ''}", seat)
         self.seats[seat].left = True
         await self._seats_changed([], [player])
-        self.outbox.send(player, Left(table=self.id, reason=reason))
+        left = Left(table=self.id, reason=reason)
+        self.outbox.send(player, left)
+        if not self.seats[seat].connected:
+            away.note_away(self, seat)
+            away.note(self, player, left)
         if self.phase == TablePhase.WAITING and self.code is not None:
             await self._free_seat(seat)
         elif self.phase in (TablePhase.BETWEEN, TablePhase.WAITING):
@@ -353,33 +399,16 @@ class Table:
         self._broadcast()
 
     async def _on_connection(self, cmd: Command) -> None:
-        player = cmd.player or ""
-        seat = self.seat_of(player)
-        if seat is None:
-            return
-        s = self.seats[seat]
-        s.connected = cmd.text == "up"
-        if s.connected:
-            self._stop_grace(player)
-            self._send_state(player)
-            if self.phase == TablePhase.BETWEEN and self.last_settled is not None:
-                self.outbox.send(player, self.last_settled)
-            return
-        self._start_grace(player)
-        game = self.game
-        if self.phase == TablePhase.PLAYING and game is not None and not game.auto[seat]:
-            await self._accept(f"@{seat} auto on", seat)  # §5: 托管 while he is away
-        else:
-            self._broadcast()
+        await away.on_connection(self, cmd)
 
-    async def _on_grace(self, cmd: Command) -> None:
-        player = cmd.player or ""
-        seat = self.seat_of(player)
-        handle = self._graces.get(player)
-        if seat is None or handle is None or cmd.token is not handle:
-            return
-        del self._graces[player]
-        await self._leave(seat, forced=True, reason="disconnected")
+    async def _on_idle(self, cmd: Command) -> None:
+        await away.on_idle(self, cmd)
+
+    async def _on_settlement(self, cmd: Command) -> None:
+        await settlement.on_settlement(self, cmd)
+
+    async def _on_settle(self, cmd: Command) -> None:
+        await settlement.on_settle(self, cmd)
 
     async def _on_kick(self, cmd: Command) -> None:
         seat = self.seat_of(cmd.player or "")
@@ -427,6 +456,7 @@ class Table:
                     raise ProtocolError("busy", "the players' beans kept changing while the "
                                         "game started: try again") from None
         self.game, self.game_id, self.last_settled = game, game_id, None
+        self._away.clear()
         self.phase = TablePhase.PLAYING
         self._asked.clear()
         self._after_change()
@@ -465,17 +495,30 @@ class Table:
         self.game_id = game_id
 
     async def _accept(self, canonical: str, seat: int | None) -> None:
-        """Log, then apply, then tell: an action is durable before anyone hears of it."""
+        """Apply, log, then tell: an action is durable before anyone hears of it.
+
+        It is applied first only to learn whether it ends the game: the game's last
+        action is logged as such (``final``), and the log then takes nothing more. If
+        the log refuses or fails, the game is rebuilt without it (nobody heard of it).
+        """
         game, game_id = self.game, self.game_id
         assert game is not None and game_id is not None
+        if game.over or self.phase != TablePhase.PLAYING:
+            raise ProtocolError("not_allowed", "this game is over: it takes no more actions")
         started = time.perf_counter()
-        await self.store.append(game_id, self.seq + 1, canonical, seat, self.fence)
+        seq = self.seq + 1
+        game.apply(canonical)
+        try:
+            await self.store.append(game_id, seq, canonical, seat, self.fence,
+                                    final=game.over)
+        except BaseException:
+            self.game = replay({**game.record(), "actions": game.actions[:-1]})
+            raise
         if self.latency_hook is not None:
             self.latency_hook("logged", time.perf_counter() - started)
-        game.apply(canonical)
         self.actions_accepted += 1
         if game.over:
-            await self._settle()
+            await settlement.settle(self)
         elif all(game.auto) and int(getattr(game, "deals", 0)) > MAX_AUTO_DEALS:
             await self.store.abandon(self, game)  # nobody will ever bid: no game, no score
             await self._close("dissolved", requeue=False)
@@ -484,36 +527,17 @@ class Table:
         if self.latency_hook is not None:
             self.latency_hook("total", time.perf_counter() - started)
 
-    async def _settle(self) -> None:
-        game = self.game
-        assert game is not None
-        result = game.result()
-        assert result is not None
-        self._cancel_turn_timer()
-        self.deadline = None
-        # The last action is durable: everyone sees it now, not after the settlement's
-        # transaction (the slowest write of the hall); its result follows as ``settled``.
-        self._broadcast()
-        balances = [s.balance for s in self.seats]
-        beans = game_beans(result, self.room.N, self.room.A, balances)
-        done = await self.store.settle(self, game, beans)
-        if done["applied"] and self.settled_hook is not None:
-            self.settled_hook()  # a game rebuilt and settled again was counted before
-        self.phase = TablePhase.BETWEEN
-        self._broadcast()
-        message = Settled(table=self.id, game=self.game_id or "", result=result,
-                          beans=done["beans"], points=done["points"], titles=done["titles"],
-                          dissolved=bool(result["dissolve"]))
-        self.last_settled = message
-        for player in self._audience():
-            self.outbox.send(player, message)
-        if result["dissolve"] or not self.humans():
-            await self._close("dissolved" if result["dissolve"] else "empty", requeue=False)
-
     async def _close(self, reason: str, requeue: bool) -> None:
+        if self.settling:  # it closes once its game is settled: the retries go on
+            self._close_after = self._close_after or (reason, requeue)
+            return
         self.phase = TablePhase.CLOSED
         self._cancel_timers()
         remaining = self.humans()
+        for i, s in enumerate(self.seats):  # the ones away hear of it on their return
+            if s.player is not None and not s.left and not s.connected:
+                away.note_away(self, i)
+                away.note(self, s.player, Left(table=self.id, reason=reason))
         await self._seats_changed([], remaining)
         for player in remaining:
             self.outbox.send(player, Left(table=self.id, reason=reason))
@@ -611,25 +635,10 @@ class Table:
             self._timer.cancel()
             self._timer = None
 
-    def _start_grace(self, player: str) -> None:
-        self._stop_grace(player)
-        holder: list[asyncio.TimerHandle] = []
-        handle = asyncio.get_running_loop().call_later(
-            self.grace_seconds,
-            lambda: self._post(Command("grace", player=player, token=holder[0])))
-        holder.append(handle)
-        self._graces[player] = handle
-
-    def _stop_grace(self, player: str) -> None:
-        handle = self._graces.pop(player, None)
-        if handle is not None:
-            handle.cancel()
-
     def _cancel_timers(self) -> None:
         self._cancel_turn_timer()
-        for handle in self._graces.values():
-            handle.cancel()
-        self._graces.clear()
+        away.stop_idle(self)
+        settlement.stop_retry(self)
 
 
 def _answer(cmd: Command, exc: ProtocolError | None) -> None:

@@ -9,7 +9,9 @@ fast throughout. Expiry puts the seat on 托管 and the 托管 policy answers.
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import Callable
+from typing import Any, Protocol
 
 #: Seconds a table's lease lasts without renewal when several processes run the hall:
 #: about how long a dead process's tables wait before another takes them over.
@@ -30,3 +32,35 @@ def decision_seconds(turn_seconds: float, view: dict[str, Any]) -> float:
     if phase == "play":
         return (FREE_LEAD if view.get("table") is None else PLAY) * scale
     return (LONG_SETUP if phase in LONG_PHASES else SETUP) * scale
+
+
+#: A failed settlement is tried again after ``SETTLE_RETRY_FIRST`` seconds, doubling each
+#: time up to ``SETTLE_RETRY_CAP``: a database that is locked or away for a while is not
+#: hammered, and one that comes back is used within half a minute.
+SETTLE_RETRY_FIRST, SETTLE_RETRY_CAP = 0.5, 30.0
+#: Seconds a table waits for its settlement before it lets its players go on (leave,
+#: join elsewhere, press 再来一局); the settlement goes on in the background meanwhile.
+SETTLE_WAIT = 2.0
+
+
+def retry_seconds(failures: int, first: float = SETTLE_RETRY_FIRST,
+                  cap: float = SETTLE_RETRY_CAP) -> float:
+    """Seconds before the next try after ``failures`` failed ones (1 for the first)."""
+    return float(min(cap, first * 2.0 ** max(0, min(failures - 1, 32))))
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Scheduler(Protocol):
+    """What a table's retries are scheduled on: the event loop, or a test's hand."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable: ...
+
+
+class LoopScheduler:
+    """The running event loop's ``call_later``."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable:
+        return asyncio.get_running_loop().call_later(delay, callback)

@@ -245,8 +245,9 @@ async def game_replay(request: Request) -> Response:
              for i, p in enumerate(stored.players)]
     try:
         frames = await asyncio.to_thread(replays.frames, stored.record)
-    except IllegalAction as exc:  # a record of another rules version than this hall's
-        raise ApiError("conflict", f"this hall cannot replay game {stored.id}: {exc}") from None
+    except IllegalAction:  # a record of another rules version than this hall's
+        raise ApiError("conflict", f"this hall cannot replay game {stored.id}: it was "
+                       "played under rules this version does not play") from None
     return JSONResponse({"id": stored.id, "variant": stored.variant, "room": stored.room_id,
                          "status": stored.status, "seats": seats, "result": stored.result,
                          "beans": stored.beans, "ended": _iso(stored.ended),

@@ -48,8 +48,9 @@ def register(sub: Any) -> None:
                        help="with --redis: Redis connections at most (a command past them "
                        "waits for a free one)")
     serve.add_argument("--grace", type=float, default=30.0,
-                       help="seconds a disconnected player's seat waits before it counts "
-                       "as leaving")
+                       help="seconds a table between games waits with none of its "
+                       "players connected before it closes (a drop during a game is "
+                       "never a leave)")
     serve.add_argument("--bot-workers", type=int, default=1,
                        help="processes that run the bots' decisions")
     serve.add_argument("--log-level", default="info",

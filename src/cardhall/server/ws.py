@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardhall.hall import accounts
+from cardhall.hall.errors import refusal
 from cardhall.hall.messages import Hello, ProtocolError, parse_client
 from cardhall.server.connection import (
     CLOSE_POLICY,
@@ -102,6 +103,12 @@ async def _frame(server: Server, conn: Connection, text: str) -> None:
         log.info("refused %s: %s", exc.code, exc,
                  extra=conn.log_extra(event="refused", code=exc.code))
         await _refused(conn, exc)
+        return
+    except Exception as exc:  # the database locked or away, a bug: the client gets a
+        # code and a sentence (never the exception's text), the log the rest
+        log.exception("a message failed", extra=conn.log_extra(event="failed"))
+        answer = refusal(exc)
+        conn.error(answer.code, str(answer))
         return
     conn.refused_in_a_row = 0
 
