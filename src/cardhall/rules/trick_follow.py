@@ -299,7 +299,7 @@ class _Plan:
         self._ways[i] = out
         return out
 
-    def _way(self, ids: Sequence[Card]) -> tuple[Cards, list[Card]]:
+    def _way(self, ids: Cards) -> tuple[Cards, list[Card]]:
         """The way that owes the pairs ``ids``: those pairs (sorted) and the suit's rest."""
         owed = set(ids)
         pool: list[Card] = []
