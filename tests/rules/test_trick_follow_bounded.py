@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,9 +36,6 @@ from cardhall.rules.trick_follow import (
 )
 from tests.games.test_zhaopengyou import make_deal
 from tests.rules import trick_follow_reference as reference
-
-T = TypeVar("T")
-
 
 class TooManyCalls(AssertionError):
     pass
@@ -167,7 +164,8 @@ def answer_all(state: ZhaoPengyou, lead: str, budget: int) -> None:
 
 BUDGET = 300_000
 
-SIDE = "Ad Ad Ad Kd Kd Kd Qd Qd Qd Jd Jd Jd Td Td Td 9d 9d 9d 8d 8d 8d 7d 7d 7d 6d 6d 6d 5d 5d 4d 4d"
+SIDE = ("Ad Ad Ad Kd Kd Kd Qd Qd Qd Jd Jd Jd Td Td Td 9d 9d 9d 8d 8d 8d 7d 7d 7d 6d 6d 6d "
+        "5d 5d 4d 4d")
 TRUMPS = ("D D D X X X 2s 2s 2s 2h 2h 2h 2c 2c 2c 2d 2d 2d As As As Ks Ks Ks Qs Qs Qs Js Js Js "
           "Ts")
 
