@@ -37,6 +37,7 @@ from cardhall.rules.trick_follow import (
 from tests.games.test_zhaopengyou import make_deal
 from tests.rules import trick_follow_reference as reference
 
+
 class TooManyCalls(AssertionError):
     pass
 
