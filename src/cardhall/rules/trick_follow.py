@@ -23,6 +23,13 @@ whether it can win is ``trick.play_rank``'s business, not an obligation.
 have hundreds of thousands of choices, all "any c cards" — it gives the
 cheapest follow and a seeded sample, and says the list is incomplete, so a
 caller judges any other play with ``follow_error``, which is always exact.
+
+**Bounded** (issue 25). Nothing here lists what it only needs to count: the
+ways to meet the pair and tractor obligations are numbered (``_Plan.way``), a
+list is built only once the count says it is at most ``limit`` long, the
+multiset walk enters no branch that cannot reach its size, and tractor search
+is memoised. A whole hand thrown (31 cards) is answered in milliseconds; it
+used never to return.
 """
 
 from __future__ import annotations
