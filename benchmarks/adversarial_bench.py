@@ -33,6 +33,7 @@ if any variant fails.
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import sys
 import time
@@ -42,8 +43,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardhall.cards import RANK_CHARS, deck, format_cards, format_ranks, parse_cards
-from cardhall.games import VARIANTS, GameState, new_game, replay
+from cardhall.games import VARIANTS, GameState, new_game
 from cardhall.games.base import MAX_ACTION_TEXT
+from cardhall.games.variant import Variant
+from cardhall.rules import RuleSet
+from cardhall.rules.trick import Trumps
 from cardhall.sim import MAX_ACTIONS
 
 TARGET_MS = 50.0
@@ -200,9 +204,14 @@ class Worst:
 
 
 def _fresh(state: GameState) -> GameState:
-    """The same position, replayed from its record: nothing listed or judged yet (a deep
-    copy would also copy the rule sets' shared caches)."""
-    return replay(state.record())
+    """The same position with nothing listed or judged yet: a deep copy that shares the
+    immutable rule sets, trump contexts and variant (with their memos, which copying would
+    multiply: the first run of a call still meets a crafted hand's memo entries cold)."""
+    shared = (RuleSet, Trumps, Variant)
+    memo: dict[int, Any] = {id(v): v for v in vars(state).values() if isinstance(v, shared)}
+    fresh = copy.deepcopy(state, memo)
+    fresh._changed()
+    return fresh
 
 
 def _timed(state: GameState, call: Callable[[GameState], object], repeat: int,
