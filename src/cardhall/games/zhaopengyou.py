@@ -90,7 +90,7 @@ from cardhall.rules.trick import (
     points,
     safe_throws,
 )
-from cardhall.rules.trick_follow import follow_error, follows, leads
+from cardhall.rules.trick_follow import follow_error, follows_within, leads
 
 
 class ZhaoPengyou(ZhaoPengyouSetup):
@@ -114,12 +114,11 @@ class ZhaoPengyou(ZhaoPengyouSetup):
             plays = leads(hand, ctx) + safe_throws(hand, self._unseen(seat), ctx)
         else:
             seed = self.seed * 1_000_003 + self.moves
-            plays, self._complete = follows(self.lead, hand, ctx, rng=Rng(seed))
+            # A sample is only a sample: keep it to what a view lists as text (a sample
+            # does not share the structure that makes a complete list's index small).
             fit = LEGAL_TEXT_BUDGET // (len("play ") + 3 * self.lead.size + 3)
-            if not self._complete and len(plays) > fit:
-                # A sample is only a sample: keep it to what a view lists as text (a sample
-                # does not share the structure that makes a complete list's index small).
-                plays, _ = follows(self.lead, hand, ctx, limit=fit, rng=Rng(seed))
+            plays, self._complete = follows_within(self.lead, hand, ctx, fit,
+                                                   lambda: Rng(seed))
         return [Action("play", _text(p)) for p in plays]
 
     def _check_play(self, seat: int, cards: Cards) -> str | None:

@@ -23,14 +23,23 @@ whether it can win is ``trick.play_rank``'s business, not an obligation.
 have hundreds of thousands of choices, all "any c cards" — it gives the
 cheapest follow and a seeded sample, and says the list is incomplete, so a
 caller judges any other play with ``follow_error``, which is always exact.
+
+**Bounded** (issue 25). Nothing here lists what it only needs to count: the
+ways to meet the pair and tractor obligations are numbered (``_Plan.way``), a
+list is built only once the count says it is at most ``limit`` long, the
+multiset walk enters no branch that cannot reach its size, and tractor search
+is memoised. A whole hand thrown (31 cards) is answered in milliseconds; it
+used never to return.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from typing import Protocol, TypeVar
 
 from cardhall.cards import Card, format_cards
@@ -69,6 +78,18 @@ def cost(cards: Sequence[Card], ctx: Trumps) -> tuple[int, tuple[tuple[int, Card
             tuple(sorted(((strength[c], c) for c in cards), reverse=True)))
 
 
+@cache
+def _cost_weights(ctx: Trumps) -> tuple[int, ...]:
+    """Per card, ``4 ** (its place in (strength, id) order)``: for plays of one size, the sum
+    orders them as ``cost``'s second part does (a card's copies number at most 3, so the
+    sum's base-4 digits are the copies of each card, compared from the highest)."""
+    order = sorted(range(54), key=lambda c: (ctx.strength[c], c))
+    weight = [0] * 54
+    for place, c in enumerate(order):
+        weight[c] = 4 ** place
+    return tuple(weight)
+
+
 def card_cost(c: Card, ctx: Trumps) -> tuple[int, int, Card]:
     return (POINTS[c], ctx.strength[c], c)
 
@@ -91,45 +112,71 @@ def _longest(avail: Sequence[int]) -> int:
 def tractor_vector(avail: list[int], lengths: Sequence[int], i: int = 0) -> tuple[int, ...]:
     """The best tractors a holding can give for lead tractors ``lengths[i:]`` (longest first):
     the lexicographically largest vector of lengths of disjoint tractors, each at most its
-    lead tractor's length; 0 where no tractor is left."""
+    lead tractor's length; 0 where no tractor is left.
+
+    A search over placements, bounded: each holding left is solved once (a memo), and
+    a placement whose rest matches the lead's lengths exactly ends the search (nothing is
+    larger). Without both, five short lead tractors against a follower holding a pair on
+    every step tried some 10^5 placements.
+    """
+    return _vector(avail, tuple(lengths), i, {})
+
+
+def _vector(avail: list[int], lengths: tuple[int, ...], i: int,
+            memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]]) -> tuple[int, ...]:
     if i == len(lengths):
         return ()
+    key = (tuple(avail), i)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    ideal = lengths[i + 1:]
     top = min(lengths[i], _longest(avail))
+    found: tuple[int, ...] = (0,) * (len(lengths) - i)
     for r in range(top, 1, -1):
         best: tuple[int, ...] | None = None
         for first in range(NUM_STEPS - r + 1):
             if all(avail[first + j] for j in range(r)):
                 for j in range(r):
                     avail[first + j] -= 1
-                cand = (r, *tractor_vector(avail, lengths, i + 1))
+                cand = (r, *_vector(avail, lengths, i + 1, memo))
                 for j in range(r):
                     avail[first + j] += 1
                 if best is None or cand > best:
                     best = cand
+                if cand[1:] == ideal:
+                    break
         if best is not None:
-            return best
-    return (0,) * (len(lengths) - i)
+            found = best
+            break
+    memo[key] = found
+    return found
 
 
 def _placements(ids_at: list[list[Card]], lengths: Sequence[int]) -> list[Cards]:
-    """Every way to take disjoint tractors of exactly ``lengths``: the pair ids used, sorted."""
+    """Every way to take disjoint tractors of exactly ``lengths``: the pair ids used, sorted.
+
+    Tractors of equal length are placed in order of their first step (a set of them is
+    found once, not once per order: five tractors of two pairs were 5! orders each).
+    """
     found: set[Cards] = set()
     used: list[Card] = []
 
-    def place(i: int) -> None:
+    def place(i: int, low: int) -> None:
         if i == len(lengths):
             found.add(tuple(sorted(used)))
             return
         t = lengths[i]
-        for first in range(NUM_STEPS - t + 1):
+        for first in range(low, NUM_STEPS - t + 1):
             choices = [[c for c in ids_at[s] if c not in used] for s in range(first, first + t)]
             if all(choices):
+                nxt = first if i + 1 < len(lengths) and lengths[i + 1] == t else 0
                 for combo in itertools.product(*choices):
                     used.extend(combo)
-                    place(i + 1)
+                    place(i + 1, nxt)
                     del used[-t:]
 
-    place(0)
+    place(0, 0)
     return sorted(found)
 
 
@@ -149,17 +196,29 @@ def _count_subsets(mults: Sequence[int], k: int) -> int:
     return ways[k]
 
 
-def _subsets(items: Sequence[tuple[Card, int]], k: int, i: int = 0) -> Iterator[Cards]:
-    """Every sub-multiset of size ``k`` of ``items`` ((card, multiplicity) pairs) from ``i``."""
-    if k == 0:
-        yield ()
-        return
-    if i == len(items):
-        return
-    card, m = items[i]
-    for take in range(min(m, k), -1, -1):
-        for rest in _subsets(items, k - take, i + 1):
-            yield (card,) * take + rest
+def _subsets(items: Sequence[tuple[Card, int]], k: int) -> Iterator[Cards]:
+    """Every sub-multiset of size ``k`` of ``items`` ((card, multiplicity) pairs), most copies
+    of the earlier cards first.
+
+    A branch is entered only if the cards after it can still make up the size, so every
+    branch yields and the work is the output's size times the number of faces (without the
+    check, a short follower's "all my other cards" walked 2^faces dead ends).
+    """
+    room = [0] * (len(items) + 1)  # room[i]: copies held from items[i] on
+    for i in range(len(items) - 1, -1, -1):
+        room[i] = room[i + 1] + items[i][1]
+
+    def walk(k: int, i: int) -> Iterator[Cards]:
+        if k == 0:
+            yield ()
+            return
+        card, m = items[i]
+        for take in range(min(m, k), max(0, k - room[i + 1]) - 1, -1):
+            for rest in walk(k - take, i + 1):
+                yield (card,) * take + rest
+
+    if k <= room[0]:
+        yield from walk(k, 0)
 
 
 def _minus(cards: Sequence[Card], gone: Sequence[Card]) -> list[Card]:
@@ -171,8 +230,31 @@ def _minus(cards: Sequence[Card], gone: Sequence[Card]) -> list[Card]:
 # -- following -----------------------------------------------------------------------------
 
 
+def _unrank(n: int, k: int, j: int) -> list[int]:
+    """The ``j``-th ``k``-combination of ``range(n)`` in ``itertools.combinations`` order."""
+    out: list[int] = []
+    x = 0
+    while k:
+        below = math.comb(n - x - 1, k - 1)  # the combinations that start with x
+        if j < below:
+            out.append(x)
+            k -= 1
+        else:
+            j -= below
+        x += 1
+    return out
+
+
 class _Plan:
-    """The structure of the legal follows of one hand to one lead (see the module docstring)."""
+    """The structure of the legal follows of one hand to one lead (see the module docstring).
+
+    The ways to follow are numbered without being listed: a way is a placement of the
+    tractors the follower owes, then the further pairs he owes from the pairs left; each
+    placement leaves the same number of pairs, so way ``i`` is placement
+    ``i // per`` with the ``i % per``-th combination of pairs (``way``). A follower with
+    15 pairs owing 7 has 6 435 ways, each any cards beyond: those are only ever counted
+    up to the listing limit, drawn from or scanned a bounded few.
+    """
 
     def __init__(self, lead: Lead, hand: Sequence[Card], ctx: Trumps) -> None:
         self.lead, self.ctx = lead, ctx
@@ -180,57 +262,124 @@ class _Plan:
         self.suit = sorted(c for c in hand if ctx.group[c] == lead.group)
         self.other = sorted(c for c in hand if ctx.group[c] != lead.group)
         self.short = len(self.suit) <= self.size
-        self.fixed: list[Cards] = []  # the structural part of each way to follow
-        self.pools: list[list[Card]] = []  # what the free part of that way draws from
         self.free = 0
+        self.placed: list[Cards] = [()]  # the tractors' pair ids, per placement
+        self.pairs: list[Card] = []
+        self.extra = 0  # further pairs owed beyond the tractors
+        self.per = 1  # ways per placement
+        self._ways: dict[int, tuple[Cards, list[Card]]] = {}
+        self._cheapest: Cards | None = None
+        self._faces = sorted(Counter(self.suit).items())  # (face, copies held)
         if self.short:
-            self.fixed, self.pools = [tuple(self.suit)], [self.other]
             self.free = self.size - len(self.suit)
+            self.count = 1
             return
         shape = lead.shape
-        pairs = pair_ids(self.suit)
+        self.pairs = pairs = pair_ids(self.suit)
         need = min(shape.total_pairs, len(pairs))
         self.free = self.size - 2 * need
-        lengths: list[int] = []
         if shape.tractors:
             vector = tractor_vector(pair_profile(self.suit, ctx), shape.tractors)
             lengths = [r for r in vector if r >= 2]
-        ids_at: list[list[Card]] = [[] for _ in range(NUM_STEPS)]
-        for c in pairs:
-            ids_at[ctx.step[c]].append(c)
-        for placed in (_placements(ids_at, lengths) if lengths else [()]):
-            rest = [c for c in pairs if c not in placed]
-            for extra in itertools.combinations(rest, need - len(placed)):
-                chosen = tuple(sorted((*placed, *extra) * 2))
-                self.fixed.append(chosen)
-                self.pools.append(_minus(self.suit, chosen))
+            if lengths:
+                ids_at: list[list[Card]] = [[] for _ in range(NUM_STEPS)]
+                for c in pairs:
+                    ids_at[ctx.step[c]].append(c)
+                self.placed = _placements(ids_at, lengths)
+        tractor_pairs = len(self.placed[0]) if self.placed else 0
+        self.extra = need - tractor_pairs
+        self.per = math.comb(len(pairs) - tractor_pairs, self.extra)
+        self.count = len(self.placed) * self.per
 
-    def estimate(self) -> int:
-        """An upper bound on the number of distinct legal follows."""
-        return sum(_count_subsets(list(Counter(pool).values()), self.free) for pool in self.pools)
+    def way(self, i: int) -> tuple[Cards, list[Card]]:
+        """Way ``i``: the cards it must hold (sorted) and what its free cards come from."""
+        known = self._ways.get(i)
+        if known is not None:
+            return known
+        if self.short:
+            out: tuple[Cards, list[Card]] = (tuple(self.suit), self.other)
+        else:
+            placed = self.placed[i // self.per]
+            rest = [c for c in self.pairs if c not in placed]
+            extra = [rest[x] for x in _unrank(len(rest), self.extra, i % self.per)]
+            out = self._way((*placed, *extra))
+        self._ways[i] = out
+        return out
+
+    def _way(self, ids: Cards) -> tuple[Cards, list[Card]]:
+        """The way that owes the pairs ``ids``: those pairs (sorted) and the suit's rest."""
+        owed = set(ids)
+        pool: list[Card] = []
+        for c, m in self._faces:
+            pool.extend((c,) * (m - 2 if c in owed else m))
+        return tuple(sorted(ids * 2)), pool
+
+    def ways(self) -> Iterator[Cards]:
+        """The pairs owed by each way, in order (cheaper than ``way`` one by one)."""
+        for placed in self.placed:
+            rest = [c for c in self.pairs if c not in placed]
+            for extra in itertools.combinations(rest, self.extra):
+                yield (*placed, *extra)
+
+    def more_than(self, limit: int) -> bool:
+        """Whether there may be more than ``limit`` follows: the ways' counts of free cards
+        summed (an upper bound; every way gives at least one follow), stopped past ``limit``."""
+        if self.count > limit:
+            return True
+        total = 0
+        for i in range(self.count):
+            _, pool = self.way(i)
+            total += _count_subsets(list(Counter(pool).values()), self.free)
+            if total > limit:
+                return True
+        return False
 
     def all(self) -> list[Cards]:
         out: set[Cards] = set()
-        for fixed, pool in zip(self.fixed, self.pools, strict=True):
+        for i in range(self.count):
+            fixed, pool = self.way(i)
             items = sorted(Counter(pool).items())
             for fill in _subsets(items, self.free):
                 out.add(tuple(sorted(fixed + fill)))
         return sorted(out)
 
     def cheapest(self) -> Cards:
-        best: Cards | None = None
+        """The cheapest follow among the first 2 000 ways (all of them, but for the
+        largest throws); the first found on equal costs."""
+        if self._cheapest is not None:
+            return self._cheapest
         ctx = self.ctx
-        for fixed, pool in itertools.islice(zip(self.fixed, self.pools, strict=True), 2000):
-            fill = sorted(pool, key=lambda c: card_cost(c, ctx))[:self.free]
-            cand = tuple(sorted((*fixed, *fill)))
-            if best is None or cost(cand, ctx) < cost(best, ctx):
-                best = cand
+        if self.short:
+            fill = sorted(self.other, key=lambda c: card_cost(c, ctx))[:self.free]
+            self._cheapest = tuple(sorted((*self.suit, *fill)))
+            return self._cheapest
+        # The suit's faces cheapest first: a way's free cards are the first ``free`` copies
+        # left once its owed pairs are taken out.
+        by_cost = sorted(self._faces, key=lambda face: card_cost(face[0], ctx))
+        weight = _cost_weights(ctx)
+        free = self.free
+        best: Cards | None = None
+        best_cost = (0, 0)
+        for ids in itertools.islice(self.ways(), 2000):
+            owed = set(ids)
+            cand = [c for c in ids for _ in range(2)]
+            left = free
+            for c, m in by_cost:
+                if not left:
+                    break
+                take = min(m - 2 if c in owed else m, left)
+                cand.extend((c,) * take)
+                left -= take
+            cand_cost = (sum(POINTS[c] for c in cand), sum(weight[c] for c in cand))
+            if best is None or cand_cost < best_cost:
+                best, best_cost = tuple(sorted(cand)), cand_cost
         assert best is not None
+        self._cheapest = best
         return best
 
     def sample(self, rng: Sampler) -> Cards:
-        i = rng.randrange(len(self.fixed))
-        return tuple(sorted((*self.fixed[i], *rng.sample(self.pools[i], self.free))))
+        fixed, pool = self.way(rng.randrange(self.count))
+        return tuple(sorted((*fixed, *rng.sample(pool, self.free))))
 
 
 def follows(lead: Lead, hand: Sequence[Card], ctx: Trumps, limit: int = FOLLOW_LIMIT,
@@ -240,8 +389,22 @@ def follows(lead: Lead, hand: Sequence[Card], ctx: Trumps, limit: int = FOLLOW_L
     Past ``limit`` possible follows: the cheapest (platform §4's 托管 choice) and
     up to ``limit - 1`` others drawn with ``rng``, sorted; ``False``.
     """
+    return _follows(_Plan(lead, hand, ctx), limit, rng)
+
+
+def follows_within(lead: Lead, hand: Sequence[Card], ctx: Trumps, fit: int,
+                   rng: Callable[[], Sampler]) -> tuple[list[Cards], bool]:
+    """``follows`` with the default limit, then, if that is a sample longer than ``fit``,
+    with the limit ``fit`` (a fresh ``rng()`` each time): the game's list, from one plan."""
     plan = _Plan(lead, hand, ctx)
-    if plan.estimate() <= limit:
+    plays, complete = _follows(plan, FOLLOW_LIMIT, rng())
+    if not complete and len(plays) > fit:
+        plays, _ = _follows(plan, fit, rng())
+    return plays, complete
+
+
+def _follows(plan: _Plan, limit: int, rng: Sampler | None) -> tuple[list[Cards], bool]:
+    if not plan.more_than(limit):
         return plan.all(), True
     rng = rng or random.Random(0)
     chosen = {plan.cheapest()}
@@ -310,4 +473,4 @@ def leads(hand: Sequence[Card], ctx: Trumps) -> list[Cards]:
 
 
 __all__ = ["FOLLOW_LIMIT", "card_cost", "cheapest_follow", "cost", "follow_error",
-           "follows", "leads", "lowest_cards", "tractor_vector"]
+           "follows", "follows_within", "leads", "lowest_cards", "tractor_vector"]
