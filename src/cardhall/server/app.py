@@ -84,7 +84,10 @@ class Server:
             coordinator = RedisCoordinator(self.redis_url, self.registry,
                                            lease_seconds=self.lease_seconds,
                                            pool=self.redis_pool)
-        hall = Hall(self.config, self._db, self.registry, BotPool(self.bot_workers),
+        bots = BotPool(self.bot_workers)
+        # Started now, before the first player (spawned: they own none of his sockets).
+        workers_native = await bots.warm()
+        hall = Hall(self.config, self._db, self.registry, bots,
                     grace_seconds=self.grace_seconds, coordinator=coordinator,
                     connections=self.registry)
         hall.lobby.latency_hook = self.metrics.action
@@ -98,7 +101,8 @@ class Server:
         # back to the Python loop, many times slower: an operator should see it).
         log.info("hall open", extra={"event": "open", "rebuilt": rebuilt,
                                      "rooms": len(self.config.rooms),
-                                     "bot_search": "c" if native_loop.NATIVE else "python"})
+                                     "bot_search": "c" if native_loop.NATIVE and workers_native
+                                     else "python"})
 
     async def close(self) -> None:
         if self._watch is not None:
