@@ -66,6 +66,19 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
         b.close()
 
 
+#: Run in every page before its own scripts (an init script, not subject to the CSP):
+#: each violation of the page's CSP is kept in ``window.cspViolations`` and logged.
+CSP_WATCH = """
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  const what = `${e.effectiveDirective} refused ${e.blockedURI || "inline"} at ${where}`;
+  window.cspViolations.push(what);
+  console.error(`CSP violation: ${what}`);
+});
+"""
+
+
 @dataclass
 class Guard:
     """Collects console errors and page errors; expected ones are allowed by pattern."""
@@ -77,6 +90,9 @@ class Guard:
         self.allowed.append(re.compile(pattern))
 
     def watch(self, page: Page) -> None:
+        # Whatever the page's Content-Security-Policy refuses is an error too (Chromium
+        # also logs one, but the event names the directive whatever the log's wording).
+        page.add_init_script(CSP_WATCH)
         page.on("console", lambda m: m.type == "error" and self.errors.append(
             f"console: {m.text} at {m.location}"))
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 
-from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -37,6 +36,7 @@ from cardhall.hall.table import GRACE_SECONDS
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.server import api, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
+from cardhall.server.headers import GZIP, HallApp
 from cardhall.server.metrics import Metrics
 
 log = logging.getLogger("cardhall.server")
@@ -174,7 +174,7 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
                bot_workers: int = 1, on_ready: Callable[[], None] | None = None,
                redis_url: str | None = None,
                lease_seconds: float = LEASE_SECONDS, db_pool: int = POOL,
-               redis_pool: int = REDIS_POOL) -> Starlette:
+               redis_pool: int = REDIS_POOL) -> HallApp:
     """The hall's ASGI app over the database at ``db_url`` (migrated on start); with
     ``redis_url``, one of several processes sharing the hall through Redis."""
     server = Server(config, db_url, redis_url=redis_url, lease_seconds=lease_seconds,
@@ -182,7 +182,7 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
                     bot_workers=bot_workers)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: HallApp) -> AsyncIterator[None]:
         await server.open()
         if on_ready is not None:
             on_ready()
@@ -195,7 +195,7 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
     root = web_root()
     if root is not None:
         routes.append(Mount("/", StaticFiles(directory=root, html=True), name="web"))
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    app = HallApp(routes=routes, lifespan=lifespan, middleware=[GZIP], exception_handlers={
         HallError: _hall_error, api.ApiError: _api_error, ProtocolError: _protocol_error,
         HTTPException: _http_error, Exception: _internal})
     app.state.server = server
