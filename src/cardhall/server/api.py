@@ -26,6 +26,7 @@ from cardhall.hall.levels import title_for
 from cardhall.hall.limits import RateLimiter
 from cardhall.hall.models import Game, Player, Score
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE
+from cardhall.server import params
 from cardhall.server.metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
@@ -220,10 +221,10 @@ async def _finished(request: Request) -> StoredGame:
     """The finished game the path names; a live game is not found (only its players see
     it, through the WebSocket, each his own cards)."""
     server = _server(request)
-    game_id = request.path_params["game_id"]
-    stored = await get_game(server.db, game_id) if len(game_id) <= 64 else None
+    game_id = params.game_id(request)
+    stored = await get_game(server.db, game_id)
     if stored is None:
-        raise NotFound(f"no game {game_id[:64]!r}")
+        raise NotFound(f"no game {game_id!r}")
     if stored.status == LIVE:
         raise ApiError("not_found", f"game {game_id} is still being played: only finished "
                        "games are served (its players see it through the WebSocket)")
@@ -260,7 +261,7 @@ def _iso(when: datetime | None) -> str | None:
 async def history(request: Request) -> Response:
     server = _server(request)
     player = await _player(request)
-    limit = _int_param(request, "limit", 50, 1, 200)
+    limit = params.integer(request, "limit", 50, 1, 200)
     async with server.db.transaction() as s:
         rows = (await s.execute(
             select(Score, Game).join(Game, Game.id == Score.game_id)
@@ -271,15 +272,6 @@ async def history(request: Request) -> Response:
          "seat": g.players.index(player.id) if player.id in g.players else None,
          "points": sc.points, "beans": sc.beans, "won": sc.won,
          "ended": _iso(g.ended)} for sc, g in rows])
-
-
-def _int_param(request: Request, key: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(key)
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise ApiError("malformed", f"{key} is a whole number from {low} to {high}")
-    return int(raw)
 
 
 def _period_start(period: str, now: datetime) -> datetime | None:
@@ -295,17 +287,14 @@ def _period_start(period: str, now: datetime) -> datetime | None:
 
 async def board(request: Request) -> Response:
     server = _server(request)
-    q = request.query_params
-    by = q.get("by", "points")
-    if by not in ("points", "beans"):
-        raise ApiError("malformed", f"by is points or beans, not {by[:16]!r}")
-    variant = q.get("variant") or None
+    by = params.choice(request, "by", "points", ("points", "beans"))
+    variant = params.one(request, "variant") or None  # empty: every variant
     if variant is not None and variant not in VARIANTS:
         raise ApiError("malformed", f"unknown variant {variant[:32]!r}")
-    period = q.get("period", "all")
+    period = params.choice(request, "period", "all", ("all", "day", "week"))
     since = _period_start(period, datetime.now(UTC))
     rows = await leaderboard(server.db, by, variant, since,  # type: ignore[arg-type]
-                             _int_param(request, "limit", 50, 1, 1000))
+                             params.integer(request, "limit", 50, 1, 1000))
     return JSONResponse({"variant": variant, "by": by, "period": period,
                          "rows": [r.to_json() for r in rows]})
 

@@ -38,6 +38,7 @@ from cardhall.server import api, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.headers import GZIP, HallApp
 from cardhall.server.metrics import Metrics
+from cardhall.server.params import BadParameter
 
 log = logging.getLogger("cardhall.server")
 
@@ -148,6 +149,12 @@ async def _api_error(request: Request, exc: Exception) -> Response:
     return api.error_response(exc.code, str(exc), exc.status)
 
 
+async def _bad_parameter(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, BadParameter)
+    request.app.state.server.metrics.http_errors.labels(exc.code).inc()
+    return api.error_response(exc.code, str(exc))
+
+
 async def _protocol_error(request: Request, exc: Exception) -> Response:
     """A table's or the lobby's refusal reached through HTTP (an admin's kick)."""
     assert isinstance(exc, ProtocolError)
@@ -197,6 +204,6 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
         routes.append(Mount("/", StaticFiles(directory=root, html=True), name="web"))
     app = HallApp(routes=routes, lifespan=lifespan, middleware=[GZIP], exception_handlers={
         HallError: _hall_error, api.ApiError: _api_error, ProtocolError: _protocol_error,
-        HTTPException: _http_error, Exception: _internal})
+        HTTPException: _http_error, BadParameter: _bad_parameter, Exception: _internal})
     app.state.server = server
     return app
