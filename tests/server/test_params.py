@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from cardhall.client import HallClient
+from cardhall.client import HallClient, HttpError
 from tests.conftest import new_pg_database
 from tests.hall.pg import PostgresServer
 from tests.server.conftest import HallProcess, running_hall
@@ -120,14 +120,11 @@ def test_a_game_id_no_game_can_have_is_not_found(any_hall: HallProcess, token: s
 
 
 def test_the_client_sees_the_reason(any_hall: HallProcess, token: str) -> None:
-    async def ask() -> None:
+    async def ask() -> HttpError:
         async with HallClient(any_hall.url, token) as c:
-            try:
+            with pytest.raises(HttpError) as bad:
                 await c.get("/api/leaderboard", limit="²")
-            except Exception as exc:  # noqa: BLE001 (checked just below)
-                assert "limit is a whole number" in str(exc)
-            else:
-                raise AssertionError("limit=² was accepted")
-    asyncio.run(ask())
-
-
+            return bad.value
+    refusal = asyncio.run(ask())
+    assert (refusal.status, refusal.code) == (400, "malformed")
+    assert "limit is a whole number" in str(refusal)
