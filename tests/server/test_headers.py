@@ -8,7 +8,10 @@ refusals (401, 404, 405); the 500 of an unhandled exception through the same app
 from __future__ import annotations
 
 import gzip
+import json
+import subprocess
 from importlib.resources import files
+from pathlib import Path
 
 import httpx
 import pytest
@@ -17,7 +20,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from cardhall.server.headers import GZIP_MIN_BYTES, SECURITY_HEADERS, HallApp
-from tests.server.conftest import HallProcess
+from tests.server.conftest import CARDHALL, METRICS_TOKEN, HallProcess, running_hall
 
 WANT = {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
 
@@ -78,3 +81,39 @@ def test_the_clients_files_go_out_gzipped_to_who_accepts_it(hall: HallProcess,
 def test_small_answers_go_out_as_they_are(hall: HallProcess) -> None:
     r = httpx.get(hall.url + "/api/me", headers={"accept-encoding": "gzip"})
     assert r.status_code == 401 and "content-encoding" not in r.headers
+
+
+@pytest.mark.parametrize(("headers", "status", "code"), [
+    ({}, 401, "not_authenticated"),
+    ({"authorization": "Bearer not-the-metrics-token-at-all"}, 403, "forbidden"),
+    ({"authorization": "Bearer " + METRICS_TOKEN[:-1]}, 403, "forbidden"),
+    ({"authorization": "Basic " + METRICS_TOKEN}, 401, "not_authenticated"),
+])
+def test_metrics_refuse_without_the_token(hall: HallProcess, headers: dict[str, str],
+                                          status: int, code: str) -> None:
+    r = httpx.get(hall.url + "/metrics", headers=headers)
+    assert (r.status_code, r.json()["error"]) == (status, code)
+    assert "cardhall_" not in r.text
+    ok = httpx.get(hall.url + "/metrics", headers=hall.metrics_headers)
+    assert ok.status_code == 200 and "cardhall_settlements_total" in ok.text
+
+
+def test_a_hall_without_a_metrics_token_serves_them_to_nobody(tmp_path: Path) -> None:
+    for hall in running_hall(tmp_path, metrics=False):
+        for headers in ({}, hall.metrics_headers):
+            r = httpx.get(hall.url + "/metrics", headers=headers)
+            assert (r.status_code, r.json()["error"]) == (403, "forbidden")
+            assert "token_file" in r.json()["message"]
+
+
+def test_a_weak_or_missing_token_file_stops_the_start(tmp_path: Path) -> None:
+    weak = tmp_path / "weak.token"
+    weak.write_text("short\n")
+    for path in (weak, tmp_path / "missing.token"):
+        config = tmp_path / "hall.toml"
+        config.write_text(f"[metrics]\ntoken_file = {json.dumps(str(path))}\n")
+        out = subprocess.run([*CARDHALL, "serve", "--port", "0", "--config", str(config),
+                              "--db", f"sqlite:///{tmp_path / 'hall.db'}"],
+                             capture_output=True, text=True, timeout=60, check=False)
+        assert out.returncode != 0
+        assert "metrics.token_file" in out.stderr and "Traceback" not in out.stderr

@@ -130,12 +130,21 @@ class Limits(_Strict):
     messages_per_second: int = Field(default=20, ge=1)
 
 
+class MetricsAccess(_Strict):
+    """Who may read ``GET /metrics``: whoever sends the token kept in ``token_file``
+    (``Authorization: Bearer …``); nobody when it is not set. The token lives in a file,
+    not here, so the config can be shared without it (docs/operations.md)."""
+
+    token_file: str | None = None
+
+
 class HallConfig(_Strict):
     """Everything a hall is configured with."""
 
     rooms: tuple[Room, ...] = ()
     economy: Economy = Field(default_factory=Economy)
     limits: Limits = Field(default_factory=Limits)
+    metrics: MetricsAccess = Field(default_factory=MetricsAccess)
 
     @model_validator(mode="after")
     def _unique_rooms(self) -> Self:

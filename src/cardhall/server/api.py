@@ -26,7 +26,7 @@ from cardhall.hall.levels import title_for
 from cardhall.hall.limits import RateLimiter
 from cardhall.hall.models import Game, Player, Score
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE
-from cardhall.server import params
+from cardhall.server import metrics_access, params
 from cardhall.server.metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
@@ -364,7 +364,11 @@ async def healthz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
+    """Prometheus text, to the holder of the metrics token only (metrics_access)."""
     server = _server(request)
+    refused = metrics_access.refusal(server.metrics_token, _bearer(request))
+    if refused is not None:
+        raise ApiError(*refused)
     waiting = await server.hall.coord.queues.waiting()
     return Response(server.metrics.render(server, waiting), media_type=CONTENT_TYPE)
 

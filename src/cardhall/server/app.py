@@ -38,6 +38,7 @@ from cardhall.server import api, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.headers import GZIP, HallApp
 from cardhall.server.metrics import Metrics
+from cardhall.server.metrics_access import read_token
 from cardhall.server.params import BadParameter
 
 log = logging.getLogger("cardhall.server")
@@ -62,6 +63,7 @@ class Server:
     _watch: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
+        self.metrics_token = read_token(self.config.metrics.token_file)
         limits = self.config.limits
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
