@@ -111,7 +111,8 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     token = tmp / "metrics.token"
     token.write_text(METRICS_TOKEN + "\n")
     config.write_text(rooms_toml() + rooms + "\n[limits]\n" + (limits or (
-        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"))
+        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"
+        "replays_per_minute = 100000\n"))
         + (f"\n[metrics]\ntoken_file = {json.dumps(str(token))}\n" if metrics else "\n")
         + extra)
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"

@@ -128,6 +128,11 @@ class Limits(_Strict):
     guests_per_minute: int = Field(default=10, ge=1)
     logins_per_minute: int = Field(default=20, ge=1)
     messages_per_second: int = Field(default=20, ge=1)
+    #: Finished games rendered per minute for one address, and for one account (a game
+    #: already rendered is served from memory and not counted).
+    replays_per_minute: int = Field(default=30, ge=1)
+    #: Memory for rendered finished games (MiB), least recently used dropped first.
+    replay_cache_mb: int = Field(default=64, ge=1, le=65_536)
 
 
 class MetricsAccess(_Strict):

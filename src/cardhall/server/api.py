@@ -7,7 +7,6 @@ status that fits (``STATUS``), so a client can branch on ``error`` and show
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -17,16 +16,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from cardhall.games import VARIANTS, IllegalAction
-from cardhall.hall import accounts, ledger, replays
-from cardhall.hall.errors import HallError, NotFound
-from cardhall.hall.games import LIVE, StoredGame, get_game
+from cardhall.games import VARIANTS
+from cardhall.hall import accounts, ledger
+from cardhall.hall.errors import HallError
 from cardhall.hall.leaderboard import leaderboard
 from cardhall.hall.levels import title_for
 from cardhall.hall.limits import RateLimiter
 from cardhall.hall.models import Game, Player, Score
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE
-from cardhall.server import metrics_access, params
+from cardhall.server import finished, metrics_access, params
 from cardhall.server.metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
@@ -217,43 +214,6 @@ async def variants(request: Request) -> Response:
     return JSONResponse([v.describe() for v in VARIANTS.values()])
 
 
-async def _finished(request: Request) -> StoredGame:
-    """The finished game the path names; a live game is not found (only its players see
-    it, through the WebSocket, each his own cards)."""
-    server = _server(request)
-    game_id = params.game_id(request)
-    stored = await get_game(server.db, game_id)
-    if stored is None:
-        raise NotFound(f"no game {game_id!r}")
-    if stored.status == LIVE:
-        raise ApiError("not_found", f"game {game_id} is still being played: only finished "
-                       "games are served (its players see it through the WebSocket)")
-    return stored
-
-
-async def game(request: Request) -> Response:
-    return JSONResponse((await _finished(request)).to_json())
-
-
-async def game_replay(request: Request) -> Response:
-    """Every step of a finished game with all hands (cardhall.hall.replays)."""
-    server = _server(request)
-    stored = await _finished(request)
-    names = await server.hall.store.names([p for p in stored.players if p])
-    seats = [{"seat": i, "id": p, "bot": p is None,
-              "name": names.get(p, ("", ""))[0] if p else BOT_NAMES[i % len(BOT_NAMES)],
-              "title": names.get(p, ("", ""))[1] if p else BOT_TITLE}
-             for i, p in enumerate(stored.players)]
-    try:
-        frames = await asyncio.to_thread(replays.frames, stored.record)
-    except IllegalAction as exc:  # a record of another rules version than this hall's
-        raise ApiError("conflict", f"this hall cannot replay game {stored.id}: {exc}") from None
-    return JSONResponse({"id": stored.id, "variant": stored.variant, "room": stored.room_id,
-                         "status": stored.status, "seats": seats, "result": stored.result,
-                         "beans": stored.beans, "ended": _iso(stored.ended),
-                         "frames": frames})
-
-
 def _iso(when: datetime | None) -> str | None:
     return when.isoformat() if when else None
 
@@ -385,8 +345,8 @@ ROUTES = [
     Route("/api/me", me, methods=["GET"]),
     Route("/api/rooms", rooms, methods=["GET"]),
     Route("/api/variants", variants, methods=["GET"]),
-    Route("/api/games/{game_id}", game, methods=["GET"]),
-    Route("/api/games/{game_id}/replay", game_replay, methods=["GET"]),
+    Route("/api/games/{game_id}", finished.game, methods=["GET"]),
+    Route("/api/games/{game_id}/replay", finished.game_replay, methods=["GET"]),
     Route("/api/history", history, methods=["GET"]),
     Route("/api/leaderboard", board, methods=["GET"]),
     Route("/api/relief", relief, methods=["POST"]),

@@ -36,6 +36,7 @@ from cardhall.hall.table import GRACE_SECONDS
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.server import api, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
+from cardhall.server.finished import FinishedGames
 from cardhall.server.headers import GZIP, HallApp
 from cardhall.server.metrics import Metrics
 from cardhall.server.metrics_access import read_token
@@ -65,6 +66,7 @@ class Server:
     def __post_init__(self) -> None:
         self.metrics_token = read_token(self.config.metrics.token_file)
         limits = self.config.limits
+        self.finished = FinishedGames(limits.replay_cache_mb * 2**20, limits.replays_per_minute)
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
 
