@@ -5,7 +5,10 @@ One hall per test module (tests/server's ``start_hall``: a temporary SQLite file
 private tables). Chromium is the system's (/usr/bin/chromium, installed by
 scripts/services.sh); Playwright's own download is never used. Every page made by
 the fixtures is watched: a console error or an uncaught page error fails the test
-at teardown, unless the test said beforehand that it expects it (``guard.allow``).
+at teardown, unless the test said beforehand that it expects it (``guard.allow``),
+and so does anything the page's Content-Security-Policy refuses. Under that policy
+``page.wait_for_function`` takes a function (``"() => window.x"``): a bare expression
+is eval'd in the page, which the policy forbids.
 """
 
 from __future__ import annotations

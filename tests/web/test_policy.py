@@ -41,7 +41,7 @@ def test_the_page_runs_under_its_csp_and_the_csp_refuses_inline_code(desktop: Pa
         d.innerHTML = '<img src="x:y" onerror="window.ran = 1"><b style="color: red">x</b>';
         document.body.append(d);
     }""")
-    desktop.wait_for_function("window.cspViolations.length >= 2")
+    desktop.wait_for_function("() => window.cspViolations.length >= 2")
     assert desktop.evaluate("window.ran") is None
     kinds = {v.split(" ")[0] for v in violations(desktop)}
     assert kinds >= {"script-src-attr", "style-src-attr"}, violations(desktop)
