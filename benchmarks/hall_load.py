@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import secrets
 import select
@@ -54,12 +55,18 @@ from cardhall.games import VARIANTS
 ROOM = "load"
 
 
-def config_toml(variant: str) -> str:
+#: The servers' metrics token (``[metrics] token_file``): the scraper and the load test's
+#: count check send it.
+METRICS_TOKEN = secrets.token_hex(16)
+
+
+def config_toml(variant: str, token_file: Path) -> str:
     return (f'[[rooms]]\nid = "{ROOM}"\nname = "load {variant}"\nvariant = "{variant}"\n'
             "N = 10\nA = 5\nmin_beans = 0\nturn_seconds = 60\n\n"
             "[economy]\nstarting_beans = 10000\n\n"
             "[limits]\nguests_per_minute = 100000\nlogins_per_minute = 100000\n"
-            "messages_per_second = 200\n")
+            "messages_per_second = 200\nreplays_per_minute = 1000000\n\n"
+            f"[metrics]\ntoken_file = {json.dumps(str(token_file))}\n")
 
 
 async def fresh_pg_database(server: str, durable: bool = True) -> str:
@@ -81,7 +88,9 @@ def start_server(tmp: Path, db: str, args: argparse.Namespace
                  ) -> tuple[str, subprocess.Popen[str]]:
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
-    config.write_text(config_toml(args.variant))
+    token = tmp / "metrics.token"
+    token.write_text(METRICS_TOKEN)
+    config.write_text(config_toml(args.variant, token))
     cluster = ["--redis", args.redis] if args.redis else []
     cmd = [sys.executable, "-m", "cardhall", "serve", "--port", "0", "--db", db,
            "--config", str(config), "--log-level", args.log_level, *cluster]
@@ -252,7 +261,9 @@ class Scraper:
             texts = []
             for url in self.urls:
                 try:
-                    with urllib.request.urlopen(f"{url}/metrics", timeout=5) as answer:
+                    ask = urllib.request.Request(f"{url}/metrics", headers={
+                        "Authorization": f"Bearer {METRICS_TOKEN}"})
+                    with urllib.request.urlopen(ask, timeout=5) as answer:
                         texts.append(buckets(answer.read().decode()))
                 except OSError:  # a killed process: nothing from it
                     texts.append({})
@@ -314,7 +325,7 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
         cpu0, t0 = sum(cpu_seconds(p.pid) for _, p in served), time.monotonic()
         plan = Plan(urls=tuple(front.urls if front else (u for u, _ in served)), room=ROOM,
                     clients=n, duration=args.duration, think=args.think, ramp=args.ramp,
-                    workers=args.workers)
+                    workers=args.workers, metrics_token=METRICS_TOKEN)
         if args.kill_at is not None:
             victim = served[-1][1]
             timer = threading.Timer(args.kill_at, lambda: (

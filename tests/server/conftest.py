@@ -64,12 +64,26 @@ def _toml(value: Any) -> str:
     return json.dumps(value)
 
 
+#: Every test hall's metrics token (``[metrics] token_file``): /metrics answers only it.
+METRICS_TOKEN = "test-metrics-token-0123456789"
+
+
 @dataclass
 class HallProcess:
     url: str
     db_url: str
     proc: subprocess.Popen[str]
     log: Path
+
+    @property
+    def metrics_headers(self) -> dict[str, str]:
+        """What a request for ``/metrics`` sends to be answered."""
+        return {"authorization": f"Bearer {METRICS_TOKEN}"}
+
+    @property
+    def metrics_token_file(self) -> Path:
+        """The file the hall read its metrics token from (``cardhall loadtest`` reads it)."""
+        return self.log.parent / "metrics.token"
 
     def kill(self) -> None:
         """SIGKILL: the process dies at once, mid-whatever it was doing."""
@@ -87,15 +101,20 @@ class HallProcess:
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
                db_url: str | None = None, redis_url: str | None = None,
                lease: float = 2.0, rooms: str = "", port: int = 0,
-               extra: str = "", admin: bool = True) -> HallProcess:
+               extra: str = "", admin: bool = True, metrics: bool = True) -> HallProcess:
     """A ``cardhall serve`` on its own port (``port``, or a free one); with ``redis_url``,
     one of several processes of one hall (each with its own ``tmp``), its leases lasting
-    ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``)."""
+    ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``).
+    ``metrics``: /metrics answers ``METRICS_TOKEN`` (else nobody)."""
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
+    token = tmp / "metrics.token"
+    token.write_text(METRICS_TOKEN + "\n")
     config.write_text(rooms_toml() + rooms + "\n[limits]\n" + (limits or (
-        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"))
-        + "\n" + extra)
+        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"
+        "replays_per_minute = 100000\n"))
+        + (f"\n[metrics]\ntoken_file = {json.dumps(str(token))}\n" if metrics else "\n")
+        + extra)
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
     if admin:  # False: the database has its admin (and may be locked for writing)
         subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db",

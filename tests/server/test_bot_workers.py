@@ -7,8 +7,11 @@ import os
 import random
 from pathlib import Path
 
+from cardhall.bots import native
+from cardhall.hall.botpool import BotPool
+from tests.bots.scenario import random_views
 from tests.server.conftest import start_hall
-from tests.server.play import first_legal, guests
+from tests.server.play import first_legal, guests, play_out
 
 
 def children(pid: int) -> set[int]:
@@ -56,3 +59,78 @@ async def test_bot_workers_exit_when_the_hall_is_killed(tmp_path: Path) -> None:
     finally:
         if hall.proc.poll() is None:
             hall.stop()
+
+
+def fds(pid: int) -> dict[int, str]:
+    """What each open file descriptor of ``pid`` is (``socket:[inode]``, a path, a pipe)."""
+    out: dict[int, str] = {}
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            out[int(fd)] = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except FileNotFoundError:  # closed while listed
+            continue
+    return out
+
+
+def shared(server: int, worker: int) -> set[str]:
+    """The server's sockets and files that ``worker`` holds too (beyond the standard
+    streams it is started with; pipes are the pool's own queues). A socket's inode is
+    its identity; a file is the server's if the worker has it open and never opened
+    it itself (it opens only devices: /dev/null for its stdin)."""
+    mine = {what for what in fds(server).values()
+            if what.startswith(("socket:", "/")) and not what.startswith("/dev/")}
+    return {what for fd, what in fds(worker).items() if fd > 2 and what in mine}
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[bytes, bytes]:
+    """One HTTP/1.1 response with a Content-Length: its head and body."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 20)
+    length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length:"))
+    return head, await asyncio.wait_for(reader.readexactly(length), 20)
+
+
+async def test_bot_workers_hold_no_socket_of_the_hall(tmp_path: Path) -> None:
+    """A keep-alive connection and a WebSocket open before the first bot decision: the
+    workers hold neither (nor the listening socket), and when the hall closes the
+    keep-alive connection, the client really sees it closed (issue 25)."""
+    hall = start_hall(tmp_path)
+    try:
+        host, port = hall.url.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        ask = f"GET /api/variants HTTP/1.1\r\nHost: {host}\r\n".encode()
+        writer.write(ask + b"\r\n")
+        head, _ = await read_response(reader)
+        assert head.startswith(b"HTTP/1.1 200")
+        async with guests(hall.url, 1) as (solo,):
+            await solo.join("ddz3-bots")
+            table = (await solo.expect("state"))["table"]
+            played = await play_out([solo], table)
+            assert played.settled["table"] == table
+            workers = children(hall.proc.pid)
+            assert workers, "the bot room ran no worker"
+            for worker in workers:
+                assert not shared(hall.proc.pid, worker), f"worker {worker} holds the hall's"
+        # The hall closes this connection after answering: the client sees the end.
+        writer.write(ask + b"Connection: close\r\n\r\n")
+        head, _ = await read_response(reader)
+        assert head.startswith(b"HTTP/1.1 200")
+        assert await asyncio.wait_for(reader.read(1), 20) == b""
+        writer.close()
+    finally:
+        hall.stop()
+
+
+async def test_spawned_workers_load_the_bots_and_their_c_search() -> None:
+    """A spawned worker imports the bots itself: they decide there (no 托管 fallback),
+    with the C search wherever this process has it."""
+    pool = BotPool(workers=2, cap=30)
+    try:
+        assert await pool.warm() == native.NATIVE
+        views = list(random_views("ddz3", 1))[:6]
+        for view in views:
+            action = await pool.decide("planning", "ddz3", view["seat"], 0, view)
+            assert action in view["legal"] or not view["legal_complete"]
+        assert pool.fallbacks == 0
+    finally:
+        pool.close()

@@ -27,7 +27,7 @@ from cardhall.client import HallClient
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import LEASE, admin, cluster, guest_on, reconnect, stored, until
-from tests.server.conftest import HallProcess
+from tests.server.conftest import METRICS_TOKEN, HallProcess
 from tests.server.play import Message, first_legal
 from tests.server.play import play_out as play_all
 from tests.server.test_crash import FEE, ROOM, START, advance
@@ -134,7 +134,8 @@ async def test_players_on_two_processes_share_a_table(
 async def settlements_counted(url: str) -> int:
     """``cardhall_settlements_total`` on the process at ``url``."""
     async with httpx.AsyncClient(base_url=url, timeout=20) as http:
-        text = (await http.get("/metrics")).text
+        text = (await http.get("/metrics", headers={
+            "authorization": f"Bearer {METRICS_TOKEN}"})).text
     found = re.search(r"^cardhall_settlements_total (\S+)$", text, re.M)
     assert found is not None, text
     return int(float(found[1]))

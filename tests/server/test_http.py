@@ -119,7 +119,7 @@ async def test_healthz_and_metrics(hall: HallProcess) -> None:
         await c.send_raw("{nope")
         await c.expect("error")
         assert (await c.get("/healthz"))["ok"] is True
-        text = (await c.http.get("/metrics")).text
+        text = (await c.http.get("/metrics", headers=hall.metrics_headers)).text
     for name in ("cardhall_tables", "cardhall_connections ", "cardhall_queue_waiting",
                  "cardhall_send_queue_messages", "cardhall_table_commands_queued",
                  "cardhall_action_seconds_bucket", "cardhall_settlements_total",

@@ -27,7 +27,13 @@ from cardhall.client.loadtest import Plan, read_again, run
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import cluster
-from tests.server.conftest import CARDHALL, HallProcess, running_hall, start_hall
+from tests.server.conftest import (
+    CARDHALL,
+    METRICS_TOKEN,
+    HallProcess,
+    running_hall,
+    start_hall,
+)
 
 ROOM = "ddz3-humans"
 
@@ -63,8 +69,9 @@ def assert_clean(report: dict[str, object], clients: int) -> None:
 
 def test_a_short_run_is_clean_and_agrees_with_the_servers_metrics(
         quiet_hall: HallProcess) -> None:
-    report, err, status = load_test([quiet_hall.url], "--clients", "20", "--duration", "4",
-                                    "--ramp", "1", "--think", "0.2")
+    report, err, status = load_test([quiet_hall.url], "--metrics-token-file",
+                                    str(quiet_hall.metrics_token_file), "--clients", "20",
+                                    "--duration", "4", "--ramp", "1", "--think", "0.2")
     assert status == 0, err
     assert_clean(report, 20)
     settled, actions = report["settled"], report["actions"]
@@ -78,7 +85,8 @@ def test_a_short_run_is_clean_and_agrees_with_the_servers_metrics(
     # Where the actions' time went (/metrics): every accepted action was timed waiting for
     # its log commit, each written by one of the log's batches; the players' actions also
     # waiting for their table; the messages waiting to be written; the loop's lateness.
-    text = httpx.get(f"{quiet_hall.url}/metrics", timeout=10).text
+    text = httpx.get(f"{quiet_hall.url}/metrics", headers=quiet_hall.metrics_headers,
+                     timeout=10).text
     found = {m[0]: float(m[1]) for m in re.findall(r"^(\S+) ([0-9.e+]+)$", text, re.M)}
     accepted = found["cardhall_action_seconds_count"]
     assert found['cardhall_action_stage_seconds_count{stage="logged"}'] == accepted
@@ -90,8 +98,10 @@ def test_a_short_run_is_clean_and_agrees_with_the_servers_metrics(
 
 
 def test_worker_processes_merge_their_figures(quiet_hall: HallProcess) -> None:
-    report, err, status = load_test([quiet_hall.url], "--clients", "12", "--duration", "3",
-                                    "--ramp", "1", "--think", "0.2", "--workers", "2")
+    report, err, status = load_test([quiet_hall.url], "--metrics-token-file",
+                                    str(quiet_hall.metrics_token_file), "--clients", "12",
+                                    "--duration", "3", "--ramp", "1", "--think", "0.2",
+                                    "--workers", "2")
     assert status == 0, err
     assert_clean(report, 12)
     assert report["workers"] == 2
@@ -126,7 +136,8 @@ def test_a_room_with_bots_or_no_such_room_is_refused(quiet_hall: HallProcess) ->
 
 
 def served_actions(url: str) -> float:
-    text = httpx.get(f"{url}/metrics", timeout=10).text
+    text = httpx.get(f"{url}/metrics", headers={"authorization": f"Bearer {METRICS_TOKEN}"},
+                     timeout=10).text
     return float(next(line.split()[1] for line in text.splitlines()
                       if line.startswith("cardhall_action_seconds_count")))
 
@@ -167,7 +178,8 @@ async def test_the_ci_load_run(pg_server: PostgresServer, redis_server: RedisSer
     error, beans conserved, every game settled once, every action counted by its owner."""
     async with cluster(tmp_path, pg_server, redis_server, n=2) as procs:
         report, err, status = await asyncio.to_thread(
-            load_test, [p.url for p in procs], "--clients", "100", "--duration", "30",
+            load_test, [p.url for p in procs], "--metrics-token-file",
+            str(procs[0].metrics_token_file), "--clients", "100", "--duration", "30",
             "--ramp", "5", timeout=600)
     assert status == 0, err
     assert_clean(report, 100)

@@ -5,7 +5,10 @@ One hall per test module (tests/server's ``start_hall``: a temporary SQLite file
 private tables). Chromium is the system's (/usr/bin/chromium, installed by
 scripts/services.sh); Playwright's own download is never used. Every page made by
 the fixtures is watched: a console error or an uncaught page error fails the test
-at teardown, unless the test said beforehand that it expects it (``guard.allow``).
+at teardown, unless the test said beforehand that it expects it (``guard.allow``),
+and so does anything the page's Content-Security-Policy refuses. Under that policy
+``page.wait_for_function`` takes a function (``"() => window.x"``): a bare expression
+is eval'd in the page, which the policy forbids.
 """
 
 from __future__ import annotations
@@ -66,6 +69,19 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
         b.close()
 
 
+#: Run in every page before its own scripts (an init script, not subject to the CSP):
+#: each violation of the page's CSP is kept in ``window.cspViolations`` and logged.
+CSP_WATCH = """
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  const what = `${e.effectiveDirective} refused ${e.blockedURI || "inline"} at ${where}`;
+  window.cspViolations.push(what);
+  console.error(`CSP violation: ${what}`);
+});
+"""
+
+
 @dataclass
 class Guard:
     """Collects console errors and page errors; expected ones are allowed by pattern."""
@@ -77,6 +93,9 @@ class Guard:
         self.allowed.append(re.compile(pattern))
 
     def watch(self, page: Page) -> None:
+        # Whatever the page's Content-Security-Policy refuses is an error too (Chromium
+        # also logs one, but the event names the directive whatever the log's wording).
+        page.add_init_script(CSP_WATCH)
         page.on("console", lambda m: m.type == "error" and self.errors.append(
             f"console: {m.text} at {m.location}"))
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))

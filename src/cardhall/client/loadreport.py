@@ -14,8 +14,9 @@ The check uses the public API only (what any client may ask), never the database
   the client was away);
 - no client was left unfinished (a game still running would settle after the check).
 
-If the servers expose ``/metrics``, the actions and settlements they counted over the
-run are reported beside the clients' own counts (equal when nothing else plays there).
+Given the halls' metrics token (``--metrics-token-file``), the actions and settlements
+they counted over the run are reported beside the clients' own counts (equal when
+nothing else plays there).
 """
 
 from __future__ import annotations
@@ -133,12 +134,16 @@ async def find_room(urls: tuple[str, ...], variant: str, room: str | None
     return chosen
 
 
-async def server_counts(urls: tuple[str, ...]) -> tuple[int, int] | None:
-    """Actions and settlements every server counted so far (/metrics), or None."""
+async def server_counts(urls: tuple[str, ...], token: str | None = None
+                        ) -> tuple[int, int] | None:
+    """Actions and settlements every server counted so far (/metrics, read with the
+    metrics ``token``), or None."""
+    if token is None:
+        return None
     actions = settled = 0
     for url in dict.fromkeys(urls):  # a server named twice is counted once
         async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
-            answer = await http.get("/metrics")
+            answer = await http.get("/metrics", headers={"authorization": f"Bearer {token}"})
         if not answer.is_success:
             return None
         found = {m[0]: float(m[1]) for m in re.findall(r"^(\w+) ([0-9.e+]+)$", answer.text,
@@ -238,7 +243,8 @@ def uptime() -> str:
 
 async def _measure(plan: Plan, fee: int, before: tuple[int, int] | None, tally: Tally
                    ) -> Report:
-    after = await server_counts(plan.urls) if before is not None else None
+    after = (await server_counts(plan.urls, plan.metrics_token) if before is not None
+             else None)
     beans, problems = await check(plan, tally, fee)
     lat = sorted(tally.latencies)
     return Report(
@@ -267,7 +273,7 @@ def load_test(plan: Plan, variant: str, room: str | None, out: Any = sys.stderr)
     """Find the room, run the clients, check the beans: the whole ``cardhall loadtest``."""
     room_id, fee, min_beans = asyncio.run(find_room(plan.urls, variant, room))
     plan = Plan(**{**asdict(plan), "room": room_id, "min_beans": min_beans})
-    before = asyncio.run(server_counts(plan.urls))
+    before = asyncio.run(server_counts(plan.urls, plan.metrics_token))
     tally = run(plan, out)
     return asyncio.run(_measure(plan, fee, before, tally))
 
@@ -278,9 +284,16 @@ def command(args: argparse.Namespace) -> int:
             or args.workers < 1:
         raise SystemExit("cardhall: --clients, --workers ≥ 1; --duration > 0; "
                          "--think, --ramp ≥ 0")
+    token = None
+    if args.metrics_token_file is not None:
+        try:
+            token = Path(args.metrics_token_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise SystemExit(f"cardhall: cannot read {args.metrics_token_file}: "
+                             f"{exc.strerror}") from None
     plan = Plan(urls=tuple(u.rstrip("/") for u in args.url), room="", clients=args.clients,
                 duration=args.duration, think=args.think, ramp=args.ramp,
-                workers=min(args.workers, args.clients))
+                workers=min(args.workers, args.clients), metrics_token=token)
     print(f"loadtest: {plan.clients} clients over {', '.join(plan.urls)}, think {plan.think} s, "
           f"{plan.ramp} s ramp, {plan.duration} s measured; {os.cpu_count()} cores, "
           f"load avg {uptime()}", file=sys.stderr, flush=True)

@@ -73,6 +73,8 @@ class Plan:
     workers: int = 1
     #: Beans the room asks to sit down (a guest holding fewer is refused every game).
     min_beans: int = 0
+    #: The halls' metrics token, to compare their counts with the run's (None: not read).
+    metrics_token: str | None = None
 
     def url(self, i: int) -> str:
         return self.urls[i % len(self.urls)]

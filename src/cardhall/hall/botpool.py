@@ -6,12 +6,18 @@ a big move list never holds the event loop, nor the GIL of the thread serving
 sockets. If the bot fails or overruns ``cap`` seconds, the 托管 policy answers
 instead (cheap, in this process): a table never waits on a bot for longer
 than the cap and never stalls on one's error.
+
+The workers are *spawned* (a fresh interpreter), never forked from the hall: a
+forked worker would inherit every socket open at that moment (the listening
+socket, players' keep-alive connections and WebSockets) and keep them open after
+the hall closes them, so a browser would reuse a connection nobody reads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import threading
 from collections import OrderedDict
@@ -56,16 +62,36 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="watch-hall", daemon=True).start()
 
 
+def _loaded() -> bool:
+    """In a worker: import the bots now (not at the first decision); whether their
+    split search runs in C there."""
+    from cardhall.bots import native  # noqa: PLC0415 (in the worker, at its start)
+    return native.NATIVE
+
+
 class BotPool:
     """Runs decisions in ``workers`` processes (threads with ``processes=False``)."""
 
     def __init__(self, workers: int = 1, cap: float = 2.0, processes: bool = True) -> None:
         self.cap = cap
+        self.workers = workers
+        # "spawn", not the default "fork": the worker owns nothing of the hall's (module
+        # docstring). A spawned worker costs ~0.3 s to start, once (``warm``).
         self._executor: Executor = (
             ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent,
-                                initargs=(os.getpid(),)) if processes
-            else ThreadPoolExecutor(max_workers=workers))
+                                initargs=(os.getpid(),),
+                                mp_context=multiprocessing.get_context("spawn"))
+            if processes else ThreadPoolExecutor(max_workers=workers))
         self.fallbacks = 0
+
+    async def warm(self) -> bool:
+        """Start every worker and load the bots in it, so the first decision does not
+        pay for it (nor overrun the cap on a busy machine); whether the workers run the
+        search in C."""
+        loop = asyncio.get_running_loop()
+        loaded = await asyncio.gather(*(loop.run_in_executor(self._executor, _loaded)
+                                        for _ in range(self.workers)))
+        return all(loaded)
 
     async def decide(self, name: str, variant: str, seat: int, seed: int,
                      view: dict[str, Any]) -> str:

@@ -128,6 +128,19 @@ class Limits(_Strict):
     guests_per_minute: int = Field(default=10, ge=1)
     logins_per_minute: int = Field(default=20, ge=1)
     messages_per_second: int = Field(default=20, ge=1)
+    #: Finished games rendered per minute for one address, and for one account (a game
+    #: already rendered is served from memory and not counted).
+    replays_per_minute: int = Field(default=30, ge=1)
+    #: Memory for rendered finished games (MiB), least recently used dropped first.
+    replay_cache_mb: int = Field(default=64, ge=1, le=65_536)
+
+
+class MetricsAccess(_Strict):
+    """Who may read ``GET /metrics``: whoever sends the token kept in ``token_file``
+    (``Authorization: Bearer …``); nobody when it is not set. The token lives in a file,
+    not here, so the config can be shared without it (docs/operations.md)."""
+
+    token_file: str | None = None
 
 
 class HallConfig(_Strict):
@@ -136,6 +149,7 @@ class HallConfig(_Strict):
     rooms: tuple[Room, ...] = ()
     economy: Economy = Field(default_factory=Economy)
     limits: Limits = Field(default_factory=Limits)
+    metrics: MetricsAccess = Field(default_factory=MetricsAccess)
 
     @model_validator(mode="after")
     def _unique_rooms(self) -> Self:

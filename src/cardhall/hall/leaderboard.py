@@ -18,6 +18,11 @@ What the value is:
   (a daily or weekly board), the sum of X in games settled since then.
 - ``by="beans"``: all-time overall, the current balance; per variant or with
   ``since``, the net beans won in those games (fees included).
+
+Sums go through ``total_of``: SQLite's ``SUM`` fails the whole query ("integer
+overflow") when one player's rows pass 2^63, so one absurd row (written before
+amounts were bounded, ``ledger.MAX_BEANS``) would take the board down for everyone;
+PostgreSQL's ``SUM`` of a bigint is a numeric and cannot overflow.
 """
 
 from __future__ import annotations
@@ -26,9 +31,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Select, and_, func, select
+from sqlalchemy import BigInteger, Select, and_, func, select
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.functions import GenericFunction
 
 from cardhall.games import VARIANTS
 from cardhall.hall.db import Database
@@ -54,6 +62,25 @@ class Row:
                 "value": self.value, "games": self.games, "title": self.title}
 
 
+class total_of(GenericFunction[int]):
+    """``SUM`` that never overflows: PostgreSQL's own (numeric for a bigint); SQLite's
+    ``TOTAL``, a float, exact while the sum stays within 2^53 (``MAX_BEANS`` keeps
+    real balances there) and never an error."""
+
+    type = BigInteger()
+    inherit_cache = True
+
+
+@compiles(total_of)
+def _sum(element: total_of, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"sum({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(total_of, "sqlite")
+def _total(element: total_of, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"total({compiler.process(element.clauses, **kw)})"
+
+
 def _board(by: By, variant: str | None, since: datetime | None) -> Select[Any]:
     """(player id, name, points, value, games, reached-at) rows in board order."""
     value: Col
@@ -64,7 +91,7 @@ def _board(by: By, variant: str | None, since: datetime | None) -> Select[Any]:
         if variant is not None:
             conds.append(Score.variant == variant)
         agg = (select(Score.player_id.label("pid"),
-                      func.sum(Score.points if by == "points" else Score.beans).label("value"),
+                      total_of(Score.points if by == "points" else Score.beans).label("value"),
                       func.count().label("games"), func.max(Score.created).label("at"))
                .join(Game, Game.id == Score.game_id)
                .where(*conds, Game.private.is_(False)).group_by(Score.player_id).subquery())
@@ -85,7 +112,7 @@ def _board(by: By, variant: str | None, since: datetime | None) -> Select[Any]:
             q = select(Player.id, Player.name, Player.points, value, games)
         else:
             money = (select(LedgerEntry.player_id.label("pid"),
-                            func.sum(LedgerEntry.delta).label("value"),
+                            total_of(LedgerEntry.delta).label("value"),
                             func.max(LedgerEntry.created).label("at"))
                      .group_by(LedgerEntry.player_id).subquery())
             value, at = money.c.value, money.c.at

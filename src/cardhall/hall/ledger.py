@@ -30,6 +30,11 @@ from cardhall.hall.models import Hold, ItemEntry, LedgerEntry, Player, utcnow
 #: (game, player, reason), the guard that makes a settlement impossible to repeat.
 REASONS = ("start", "relief", "game", "escape", "purchase", "admin")
 
+#: The most beans one entry may move, and the most an operator may bring a balance to:
+#: 10^15, below 2^53, so every amount reaches the browser exact (a JavaScript number),
+#: and thousands of the largest entries still sum within a 64-bit integer.
+MAX_BEANS = 10**15
+
 GOLDEN_EYE = "golden_eye"  # 黄金眼: see 2 kitty cards before robbing (欢乐斗地主)
 
 
@@ -130,6 +135,8 @@ def add_entry(session: AsyncSession, player_id: str, delta: int, reason: str,
     """Append one entry (the caller has checked it may; the flush happens on commit)."""
     if reason not in REASONS:
         raise BadRequest(f"unknown ledger reason {reason!r} (known: {', '.join(REASONS)})")
+    if isinstance(delta, bool) or not isinstance(delta, int) or abs(delta) > MAX_BEANS:
+        raise BadRequest(f"a ledger entry moves at most {MAX_BEANS} beans, not {delta!r}")
     session.add(LedgerEntry(player_id=player_id, delta=delta, reason=reason,
                             game_id=game_id, created=now or utcnow()))
 
@@ -269,5 +276,8 @@ async def admin_adjust(db: Database, player_id: str, delta: int,
         if delta < 0 and have + delta < held:
             raise NotEnoughBeans(f"the balance is {have}, of which {held} are held by a game "
                                  f"in progress; {delta} would take held beans")
+        if have + delta > MAX_BEANS:
+            raise BadRequest(f"the balance is {have}; {delta} would take it past the most "
+                             f"a balance may hold ({MAX_BEANS})")
         add_entry(s, player_id, delta, "admin", now=now)
         return have + delta

@@ -7,7 +7,6 @@ status that fits (``STATUS``), so a client can branch on ``error`` and show
 
 from __future__ import annotations
 
-import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -17,15 +16,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from cardhall.games import VARIANTS, IllegalAction
-from cardhall.hall import accounts, ledger, replays
-from cardhall.hall.errors import HallError, NotFound
-from cardhall.hall.games import LIVE, StoredGame, get_game
+from cardhall.games import VARIANTS
+from cardhall.hall import accounts, ledger
+from cardhall.hall.errors import HallError
 from cardhall.hall.leaderboard import leaderboard
 from cardhall.hall.levels import title_for
 from cardhall.hall.limits import RateLimiter
 from cardhall.hall.models import Game, Player, Score
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE
+from cardhall.server import finished, metrics_access, params
 from cardhall.server.metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
@@ -216,44 +214,6 @@ async def variants(request: Request) -> Response:
     return JSONResponse([v.describe() for v in VARIANTS.values()])
 
 
-async def _finished(request: Request) -> StoredGame:
-    """The finished game the path names; a live game is not found (only its players see
-    it, through the WebSocket, each his own cards)."""
-    server = _server(request)
-    game_id = request.path_params["game_id"]
-    stored = await get_game(server.db, game_id) if len(game_id) <= 64 else None
-    if stored is None:
-        raise NotFound(f"no game {game_id[:64]!r}")
-    if stored.status == LIVE:
-        raise ApiError("not_found", f"game {game_id} is still being played: only finished "
-                       "games are served (its players see it through the WebSocket)")
-    return stored
-
-
-async def game(request: Request) -> Response:
-    return JSONResponse((await _finished(request)).to_json())
-
-
-async def game_replay(request: Request) -> Response:
-    """Every step of a finished game with all hands (cardhall.hall.replays)."""
-    server = _server(request)
-    stored = await _finished(request)
-    names = await server.hall.store.names([p for p in stored.players if p])
-    seats = [{"seat": i, "id": p, "bot": p is None,
-              "name": names.get(p, ("", ""))[0] if p else BOT_NAMES[i % len(BOT_NAMES)],
-              "title": names.get(p, ("", ""))[1] if p else BOT_TITLE}
-             for i, p in enumerate(stored.players)]
-    try:
-        frames = await asyncio.to_thread(replays.frames, stored.record)
-    except IllegalAction:  # a record of another rules version than this hall's
-        raise ApiError("conflict", f"this hall cannot replay game {stored.id}: it was "
-                       "played under rules this version does not play") from None
-    return JSONResponse({"id": stored.id, "variant": stored.variant, "room": stored.room_id,
-                         "status": stored.status, "seats": seats, "result": stored.result,
-                         "beans": stored.beans, "ended": _iso(stored.ended),
-                         "frames": frames})
-
-
 def _iso(when: datetime | None) -> str | None:
     return when.isoformat() if when else None
 
@@ -261,7 +221,7 @@ def _iso(when: datetime | None) -> str | None:
 async def history(request: Request) -> Response:
     server = _server(request)
     player = await _player(request)
-    limit = _int_param(request, "limit", 50, 1, 200)
+    limit = params.integer(request, "limit", 50, 1, 200)
     async with server.db.transaction() as s:
         rows = (await s.execute(
             select(Score, Game).join(Game, Game.id == Score.game_id)
@@ -272,15 +232,6 @@ async def history(request: Request) -> Response:
          "seat": g.players.index(player.id) if player.id in g.players else None,
          "points": sc.points, "beans": sc.beans, "won": sc.won,
          "ended": _iso(g.ended)} for sc, g in rows])
-
-
-def _int_param(request: Request, key: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(key)
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise ApiError("malformed", f"{key} is a whole number from {low} to {high}")
-    return int(raw)
 
 
 def _period_start(period: str, now: datetime) -> datetime | None:
@@ -296,17 +247,14 @@ def _period_start(period: str, now: datetime) -> datetime | None:
 
 async def board(request: Request) -> Response:
     server = _server(request)
-    q = request.query_params
-    by = q.get("by", "points")
-    if by not in ("points", "beans"):
-        raise ApiError("malformed", f"by is points or beans, not {by[:16]!r}")
-    variant = q.get("variant") or None
+    by = params.choice(request, "by", "points", ("points", "beans"))
+    variant = params.one(request, "variant") or None  # empty: every variant
     if variant is not None and variant not in VARIANTS:
         raise ApiError("malformed", f"unknown variant {variant[:32]!r}")
-    period = q.get("period", "all")
+    period = params.choice(request, "period", "all", ("all", "day", "week"))
     since = _period_start(period, datetime.now(UTC))
     rows = await leaderboard(server.db, by, variant, since,  # type: ignore[arg-type]
-                             _int_param(request, "limit", 50, 1, 1000))
+                             params.integer(request, "limit", 50, 1, 1000))
     return JSONResponse({"variant": variant, "by": by, "period": period,
                          "rows": [r.to_json() for r in rows]})
 
@@ -376,7 +324,11 @@ async def healthz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
+    """Prometheus text, to the holder of the metrics token only (metrics_access)."""
     server = _server(request)
+    refused = metrics_access.refusal(server.metrics_token, _bearer(request))
+    if refused is not None:
+        raise ApiError(*refused)
     waiting = await server.hall.coord.queues.waiting()
     return Response(server.metrics.render(server, waiting), media_type=CONTENT_TYPE)
 
@@ -393,8 +345,8 @@ ROUTES = [
     Route("/api/me", me, methods=["GET"]),
     Route("/api/rooms", rooms, methods=["GET"]),
     Route("/api/variants", variants, methods=["GET"]),
-    Route("/api/games/{game_id}", game, methods=["GET"]),
-    Route("/api/games/{game_id}/replay", game_replay, methods=["GET"]),
+    Route("/api/games/{game_id}", finished.game, methods=["GET"]),
+    Route("/api/games/{game_id}/replay", finished.game_replay, methods=["GET"]),
     Route("/api/history", history, methods=["GET"]),
     Route("/api/leaderboard", board, methods=["GET"]),
     Route("/api/relief", relief, methods=["POST"]),

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 
-from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -37,7 +36,11 @@ from cardhall.hall.table import GRACE_SECONDS
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.server import api, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
+from cardhall.server.finished import FinishedGames
+from cardhall.server.headers import GZIP, HallApp
 from cardhall.server.metrics import Metrics
+from cardhall.server.metrics_access import read_token
+from cardhall.server.params import BadParameter
 
 log = logging.getLogger("cardhall.server")
 
@@ -61,7 +64,9 @@ class Server:
     _watch: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
+        self.metrics_token = read_token(self.config.metrics.token_file)
         limits = self.config.limits
+        self.finished = FinishedGames(limits.replay_cache_mb * 2**20, limits.replays_per_minute)
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
 
@@ -84,7 +89,10 @@ class Server:
             coordinator = RedisCoordinator(self.redis_url, self.registry,
                                            lease_seconds=self.lease_seconds,
                                            pool=self.redis_pool)
-        hall = Hall(self.config, self._db, self.registry, BotPool(self.bot_workers),
+        bots = BotPool(self.bot_workers)
+        # Started now, before the first player (spawned: they own none of his sockets).
+        workers_native = await bots.warm()
+        hall = Hall(self.config, self._db, self.registry, bots,
                     grace_seconds=self.grace_seconds, coordinator=coordinator,
                     connections=self.registry)
         hall.lobby.latency_hook = self.metrics.action
@@ -98,7 +106,8 @@ class Server:
         # back to the Python loop, many times slower: an operator should see it).
         log.info("hall open", extra={"event": "open", "rebuilt": rebuilt,
                                      "rooms": len(self.config.rooms),
-                                     "bot_search": "c" if native_loop.NATIVE else "python"})
+                                     "bot_search": "c" if native_loop.NATIVE and workers_native
+                                     else "python"})
 
     async def close(self) -> None:
         if self._watch is not None:
@@ -144,6 +153,12 @@ async def _api_error(request: Request, exc: Exception) -> Response:
     return api.error_response(exc.code, str(exc), exc.status)
 
 
+async def _bad_parameter(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, BadParameter)
+    request.app.state.server.metrics.http_errors.labels(exc.code).inc()
+    return api.error_response(exc.code, str(exc))
+
+
 async def _protocol_error(request: Request, exc: Exception) -> Response:
     """A table's or the lobby's refusal reached through HTTP (an admin's kick)."""
     assert isinstance(exc, ProtocolError)
@@ -170,7 +185,7 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
                bot_workers: int = 1, on_ready: Callable[[], None] | None = None,
                redis_url: str | None = None,
                lease_seconds: float = LEASE_SECONDS, db_pool: int = POOL,
-               redis_pool: int = REDIS_POOL) -> Starlette:
+               redis_pool: int = REDIS_POOL) -> HallApp:
     """The hall's ASGI app over the database at ``db_url`` (migrated on start); with
     ``redis_url``, one of several processes sharing the hall through Redis."""
     server = Server(config, db_url, redis_url=redis_url, lease_seconds=lease_seconds,
@@ -178,7 +193,7 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
                     bot_workers=bot_workers)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: HallApp) -> AsyncIterator[None]:
         await server.open()
         if on_ready is not None:
             on_ready()
@@ -191,8 +206,8 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
     root = web_root()
     if root is not None:
         routes.append(Mount("/", StaticFiles(directory=root, html=True), name="web"))
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    app = HallApp(routes=routes, lifespan=lifespan, middleware=[GZIP], exception_handlers={
         HallError: _hall_error, api.ApiError: _api_error, ProtocolError: _protocol_error,
-        HTTPException: _http_error, Exception: _internal})
+        HTTPException: _http_error, BadParameter: _bad_parameter, Exception: _internal})
     app.state.server = server
     return app

@@ -95,6 +95,8 @@ def register(sub: Any) -> None:
     load.add_argument("--workers", type=int, default=1,
                       help="processes driving the clients (figures merged)")
     load.add_argument("--json", action="store_true", help="print the report as JSON")
+    load.add_argument("--metrics-token-file", help="a file holding the halls' metrics token: "
+                      "their /metrics counts are then shown beside the run's")
     load.set_defaults(run=_load_test)
 
 

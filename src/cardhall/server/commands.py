@@ -24,6 +24,7 @@ from cardhall.hall.models import Player
 from cardhall.server import logs
 from cardhall.server.app import create_app, tune_gc
 from cardhall.server.botrun import play
+from cardhall.server.metrics_access import read_token
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -31,6 +32,7 @@ def serve(args: argparse.Namespace) -> None:
 
     try:
         config = load_config(args.config)
+        read_token(config.metrics.token_file)  # a missing or weak token: refused now
         if args.redis is not None and async_url(args.db).get_backend_name() != "postgresql":
             raise DatabaseError("--redis shares the hall between processes: give a "
                                 "postgresql:// --db (SQLite is one process's)")

@@ -70,6 +70,11 @@ class Metrics:
                               registry=r)
         self.http_errors = Counter("cardhall_http_errors", "HTTP error answers, by code",
                                    ["code"], registry=r)
+        self.replay_renders = Counter(
+            "cardhall_replay_renders", "finished games rendered for /api/games (kind game) "
+            "or its replay (kind replay): the cache's misses", ["kind"], registry=r)
+        self.replay_cache_bytes = Gauge("cardhall_replay_cache_bytes",
+                                        "rendered finished games kept in memory", registry=r)
 
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()
@@ -111,4 +116,5 @@ class Metrics:
         self.connections.set(len(server.registry.connections))
         self.players.set(len(server.registry.by_player))
         self.send_queue.set(server.registry.queued())
+        self.replay_cache_bytes.set(server.finished.cache.size)
         return generate_latest(self.registry)

@@ -106,9 +106,16 @@ function drawHeader() {
   document.title = t("app.title");
 }
 
+/** The route in the hash; `bad` when a part is not a valid percent-escape (a link cut
+ * short or mistyped, "#/join/%E0%A4%A"): the page says so instead of failing. */
 function parse() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
-  return { name: parts[0] || "lobby", params: parts.slice(1).map(decodeURIComponent) };
+  try {
+    return { name: parts[0] || "lobby", params: parts.slice(1).map(decodeURIComponent) };
+  } catch (err) {
+    if (!(err instanceof URIError)) throw err;
+    return { name: "badlink", params: [], bad: true };
+  }
 }
 
 export function currentRoute() {
@@ -118,15 +125,16 @@ export function currentRoute() {
 function route() {
   if (cleanup) cleanup();
   cleanup = null;
-  const { name, params } = parse();
+  const { name, params, bad } = parse();
   const root = document.getElementById("app");
   root.replaceChildren();
   root.dataset.screen = name;
   const screen = screens.get(name);
   if (!screen) {
     const p = document.createElement("p");
-    p.textContent = t("notfound");
-    root.append(p);
+    p.textContent = t(bad ? "badlink" : "notfound");
+    p.setAttribute("role", "alert");
+    root.append(p, link("#/", "nav.lobby"));
     return;
   }
   const out = screen.mount(root, ctx, params);

@@ -6,6 +6,7 @@ export function h(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "style") throw new Error("h(): set el.style, not a style attribute (the CSP refuses it)");
     else el.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {

@@ -34,6 +34,7 @@ addStrings({
     "nav.lobby": "大厅", "nav.login": "登录", "nav.register": "注册", "nav.profile": "我的",
     "nav.leaderboard": "排行榜", "nav.history": "战绩", "nav.rules": "规则", "nav.logout": "退出",
     "err.generic": "出错了：{msg}", "beans": "欢乐豆", "notfound": "没有这个页面",
+    "badlink": "这个链接不完整或有误（地址里的 % 编码无效）",
   },
   en: {
     "app.title": "cardhall", "lang.switch": "中文", "lang.switch.label": "切换到中文",
@@ -44,6 +45,7 @@ addStrings({
     "nav.leaderboard": "Leaderboard", "nav.history": "History", "nav.rules": "Rules",
     "nav.logout": "Log out", "err.generic": "Something went wrong: {msg}", "beans": "beans",
     "notfound": "No such page",
+    "badlink": "This link is cut short or mistyped (a % escape in the address is invalid)",
   },
 });
 document.documentElement.lang = current === "zh" ? "zh-CN" : "en";

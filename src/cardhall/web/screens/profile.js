@@ -22,12 +22,15 @@ function levelBar(me) {
   const next = me.next_level_points;
   if (next === null || next === undefined) return h("p", { class: "sc-level" }, t("prof.top"));
   const pct = Math.max(0, Math.min(100, Math.round((100 * (me.points - start)) / (next - start))));
+  // Through the CSSOM, not a style="" attribute: the page's CSP refuses inline styles.
+  const fill = h("span");
+  fill.style.width = `${pct}%`;
   return h("div", { class: "sc-level" },
     h("div", {
       class: "sc-bar", role: "progressbar", "aria-label": t("prof.progress"),
       "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(pct),
       "aria-valuetext": t("prof.to_next", { n: fmtNumber(next - Math.max(start, me.points)) }),
-    }, h("span", { style: `width:${pct}%` })),
+    }, fill),
     h("small", {}, t("prof.to_next", { n: fmtNumber(next - Math.max(start, me.points)) })));
 }
 
