@@ -33,6 +33,7 @@ SEND_QUEUE = 256
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008  # too many refused frames in a row
 CLOSE_SUPERSEDED = 4001
+CLOSE_NO_HELLO = 4002  # no valid hello within limits.hello_seconds
 CLOSE_TOO_SLOW = 4008
 CLOSE_SHUTDOWN = 1001
 

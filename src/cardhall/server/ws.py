@@ -3,11 +3,14 @@
 Every inbound text frame goes through ``parse_client`` (the one place the wire is
 validated) after spending a rate-limit token; whatever is refused gets an
 ``error`` and the connection stays open, except that a client sending nothing
-but refused frames (``ABUSE_LIMIT`` in a row) is closed with 1008.
+but refused frames (``ABUSE_LIMIT`` in a row) is closed with 1008, and one that
+has not said a valid ``hello`` within ``limits.hello_seconds`` is closed with
+4002 (an idle socket must not hold a slot for nothing).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -17,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cardhall.hall import accounts
 from cardhall.hall.messages import Hello, ProtocolError, parse_client
 from cardhall.server.connection import (
+    CLOSE_NO_HELLO,
     CLOSE_POLICY,
     Connection,
     ConnState,
@@ -45,6 +49,9 @@ async def endpoint(websocket: WebSocket) -> None:
     conn.start()
     server.metrics.connections_total.inc()
     log.info("connected", extra=conn.log_extra(event="connect"))
+    hello_seconds = server.config.limits.hello_seconds
+    deadline = asyncio.get_running_loop().call_later(hello_seconds, _no_hello, conn,
+                                                     hello_seconds)
     try:
         while conn.is_open:
             frame = await websocket.receive()
@@ -62,6 +69,7 @@ async def endpoint(websocket: WebSocket) -> None:
     except RuntimeError as exc:  # receive after the socket closed (we closed it)
         log.info("receive ended: %s", exc, extra=conn.log_extra())
     finally:
+        deadline.cancel()
         current = server.registry.remove(conn)
         await conn.finish()
         if current and conn.player_id is not None:
@@ -69,6 +77,12 @@ async def endpoint(websocket: WebSocket) -> None:
         log.info("disconnected", extra=conn.log_extra(event="disconnect",
                                                       superseded=conn.superseded,
                                                       code=conn.close_code))
+
+
+def _no_hello(conn: Connection, seconds: float) -> None:
+    if conn.state == ConnState.AWAITING_HELLO:
+        log.info("no hello in time", extra=conn.log_extra(event="no_hello"))
+        conn.close(CLOSE_NO_HELLO, f"no valid hello within {seconds:g} s")
 
 
 async def _refused(conn: Connection, exc: ProtocolError) -> None:

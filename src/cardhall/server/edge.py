@@ -1,0 +1,265 @@
+"""The connection edge: what a socket may hold of the hall before it has said anything.
+
+An idle socket costs the hall a file descriptor and memory and costs its sender
+nothing, so the edge bounds every connection before the application sees it:
+
+- **caps**: at most ``connections_per_address`` open connections per peer address and
+  ``connections_total`` in all, HTTP keep-alive and WebSocket alike (counted at the
+  transport, ``Gate``). A connection over a cap is answered once its request head
+  arrives, ``429 too_many_connections`` (its address) or ``503 hall_full`` (all), with
+  ``Connection: close``; past ``REFUSING`` such answers pending it is dropped at once.
+- **a header deadline**: a request head (a WebSocket's handshake too) must arrive whole
+  within ``header_seconds`` of the connection's start or of the previous response;
+  uvicorn times out only idle keep-alive connections, not a head sent a byte at a time.
+- **the file limit**: ``raise_file_limit`` lifts the soft RLIMIT_NOFILE to the hard one
+  at start and ``total_cap`` keeps the total cap ``RESERVED_FILES`` below it, so the
+  process never meets "Too many open files".
+
+The hello deadline (ws.py) and the body's streaming cap (api.py) bound what comes
+after. ``uvicorn_config`` sets uvicorn's own bounds, each explained there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import resource
+from collections.abc import Iterable
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from cardhall.hall.config import Limits
+from cardhall.hall.messages import MAX_MESSAGE_BYTES
+
+log = logging.getLogger("cardhall.server.edge")
+
+#: File descriptors kept out of the connection cap: the database, the log, the bot
+#: workers' pipes, the listening socket, and connections being refused.
+RESERVED_FILES = 512
+#: Refused connections waiting for their request head to be answered; past it a refused
+#: connection is dropped without an answer (a flood gets no courtesy).
+REFUSING = 256
+#: Seconds a refused connection's head may take before it is dropped unanswered.
+REFUSED_SECONDS = 2.0
+
+Address = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def raise_file_limit() -> int:
+    """Lift this process's soft RLIMIT_NOFILE to its hard limit; the soft limit after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError) as exc:  # a container may forbid it: keep the soft one
+            log.warning("could not raise the open-file limit: %s", exc,
+                        extra={"event": "nofile", "soft": soft, "hard": hard})
+    return soft
+
+
+def total_cap(configured: int, files: int) -> int:
+    """The total connection cap the process can keep: ``configured``, lowered to leave
+    ``RESERVED_FILES`` of the ``files`` it may open (and ``REFUSING`` for refusals).
+
+    >>> total_cap(10_000, 1 << 20), total_cap(10_000, 4096), total_cap(10, 600)
+    (10000, 3328, 10)
+    """
+    return max(1, min(configured, files - RESERVED_FILES - REFUSING))
+
+
+class Gate:
+    """Open connections per peer address and in all, counted at the transport."""
+
+    def __init__(self, per_address: int, total: int,
+                 trusted: Iterable[str] = ()) -> None:
+        self.per_address = per_address
+        self.total = total
+        self.trusted: tuple[Address, ...] = tuple(
+            ipaddress.ip_network(t, strict=False) for t in trusted)
+        self.open: dict[object, str] = {}  # transport -> peer address
+        self.by_address: dict[str, int] = {}
+        self.refusing = 0
+
+    def is_trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted)
+
+    def admit(self, transport: object, address: str) -> tuple[int, str, str] | None:
+        """Count the connection, or the refusal (status, code, sentence) it gets."""
+        if len(self.open) >= self.total:
+            return (503, "hall_full", f"the hall holds {self.total} connections, its most: "
+                    "try again in a minute")
+        # A trusted proxy speaks for many clients: it counts in the total only.
+        if not self.is_trusted(address) and self.by_address.get(address, 0) >= self.per_address:
+            return (429, "too_many_connections", f"at most {self.per_address} open "
+                    "connections from one address: close some and try again")
+        self.open[transport] = address
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        return None
+
+    def release(self, transport: object) -> None:
+        """Forget a connection (idempotent: the HTTP and WebSocket protocols both call it)."""
+        address = self.open.pop(transport, None)
+        if address is None:
+            return
+        left = self.by_address[address] - 1
+        if left:
+            self.by_address[address] = left
+        else:
+            del self.by_address[address]
+
+
+def _refusal_app(status: int, code: str, message: str) -> Any:
+    """An ASGI app that answers every request with this refusal and closes."""
+    body = json.dumps({"error": code, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
+               (b"content-length", str(len(body)).encode())]
+    if status == 503:
+        headers.append((b"retry-after", b"60"))
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+    return app
+
+
+def _timeout_response(seconds: float) -> bytes:
+    body = json.dumps({"error": "request_timeout", "message": "the request head did not "
+                       f"arrive whole within {seconds:g} s"}).encode()
+    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+            b"connection: close\r\ncontent-length: " + str(len(body)).encode()
+            + b"\r\n\r\n" + body)
+
+
+def protocols(gate: Gate, header_seconds: float) -> tuple[type[H11Protocol],
+                                                          type[WebSocketsSansIOProtocol]]:
+    """uvicorn's HTTP and WebSocket protocols with the gate and the header deadline.
+
+    Every connection starts as HTTP (``EdgeHTTP.connection_made`` counts it); a
+    WebSocket upgrade hands the transport to ``EdgeWebSocket``, whose
+    ``connection_lost`` releases it instead.
+    """
+
+    class EdgeHTTP(H11Protocol):
+        _refused = False
+        _head: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            address = self.client[0] if self.client else "?"
+            refusal = gate.admit(transport, address)
+            if refusal is None:
+                self._arm(header_seconds)
+                return
+            if gate.refusing >= REFUSING:
+                transport.abort()
+                return
+            self._refused = True
+            gate.refusing += 1
+            # Answered once its head arrives: a reply to an unread request would be lost
+            # to the reset that closing over it sends.
+            self.app = _refusal_app(*refusal)
+            log.warning("refused a connection: %s", refusal[1],
+                        extra={"event": "refused", "code": refusal[1], "address": address})
+            self._arm(min(header_seconds, REFUSED_SECONDS))
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            if self._refused:
+                self._refused = False
+                gate.refusing -= 1
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:
+                self._disarm()  # the head is whole (or refused as malformed)
+
+        def _should_upgrade(self) -> bool:
+            return not self._refused and super()._should_upgrade()
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._disarm()
+            super().handle_websocket_upgrade(event)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+                self._arm(header_seconds)  # the next request's head, on a kept-alive socket
+
+        def _arm(self, seconds: float) -> None:
+            self._disarm()
+            self._head = self.loop.call_later(seconds, self._head_late, seconds)
+
+        def _disarm(self) -> None:
+            if self._head is not None:
+                self._head.cancel()
+                self._head = None
+
+        def _head_late(self, seconds: float) -> None:
+            self._head = None
+            if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+                return
+            if not self._refused:
+                self.transport.write(_timeout_response(seconds))
+            self.transport.close()
+
+    class EdgeWebSocket(WebSocketsSansIOProtocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+    return EdgeHTTP, EdgeWebSocket
+
+
+def uvicorn_config(app: Any, host: str, port: int, limits: Limits,
+                   files: int) -> tuple[uvicorn.Config, Gate]:
+    """uvicorn's settings for the hall, each bound chosen here and why."""
+    total = total_cap(limits.connections_total, files)
+    if total < limits.connections_total:
+        log.warning("connections_total lowered to %d to stay under the open-file limit (%d)",
+                    total, files, extra={"event": "nofile", "files": files})
+    gate = Gate(limits.connections_per_address, total, limits.trusted_proxies)
+    http, ws = protocols(gate, limits.header_seconds)
+    config = uvicorn.Config(
+        app, host=host, port=port, workers=1, http=http, ws=ws, log_config=None,
+        lifespan="on",
+        # Frames up to 1 MiB must reach the protocol (and get an error); larger ones are
+        # closed by uvicorn (1009). The sansio protocol reads one frame at a time (it
+        # pauses the socket until the app takes it), so this is also a connection's most.
+        ws_max_size=MAX_MESSAGE_BYTES + 64 * 1024,
+        # A peer that vanished without a FIN (a pulled cable, a sleeping phone) is found
+        # within 20 + 20 s: its slot is freed and his seat's disconnect grace starts.
+        ws_ping_interval=20.0, ws_ping_timeout=20.0,
+        # Only X-Forwarded-For from a configured proxy names the client; uvicorn's
+        # default trusts loopback, which let any local peer pick its own address.
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=list(limits.trusted_proxies),
+        # An idle kept-alive connection is closed after 5 s (a browser opens another
+        # when it needs one); a head begun on it must still finish in header_seconds.
+        timeout_keep_alive=5,
+        # A backstop on in-flight requests and sockets, above the gate's caps so it never
+        # refuses first: uvicorn answers 503 past it.
+        limit_concurrency=total + REFUSING + 64,
+        # A request head (line + headers) of at most 16 KiB (h11's default, said here):
+        # what one connection can make the server buffer before its request is read.
+        h11_max_incomplete_event_size=16 * 1024,
+        # Pending connections the kernel queues before accept.
+        backlog=2048,
+        # A shutdown waits at most this long for requests in flight.
+        timeout_graceful_shutdown=10,
+        # No "server: uvicorn": nothing to fingerprint.
+        server_header=False)
+    return config, gate
