@@ -88,6 +88,12 @@ def stop(proc: subprocess.Popen[str]) -> None:
         proc.stdout.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class RssSampler:
     """The peak VmRSS of a process (MiB), sampled every 0.2 s on a thread."""
 
@@ -269,11 +275,13 @@ def run(args: argparse.Namespace) -> int:
         port = int(url.rsplit(":", 1)[1])
         attacker: subprocess.Popen[str] | None = None
         try:
+            cpu, wall = cpu_seconds(server.pid), time.monotonic()
             with RssSampler(server.pid) as quiet_rss:
                 quiet = players(url, args)
+            quiet_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
             print(f"quiet:    p99 {quiet.p99_ms:.1f} ms (p50 {quiet.p50_ms:.1f}), "
                   f"{quiet.settled} games settled, errors {quiet.errors or 0}, peak RSS "
-                  f"{quiet_rss.peak:.0f} MiB", flush=True)
+                  f"{quiet_rss.peak:.0f} MiB, server CPU {quiet_cpu:.0%}", flush=True)
             alone = asyncio.run(single_address(port, args.single))
             print(f"one address alone ({SINGLE}), {args.single} idle WebSockets tried: "
                   + ", ".join(f"{k}: {v}" for k, v in sorted(alone.items())), flush=True)
@@ -291,7 +299,12 @@ def run(args: argparse.Namespace) -> int:
                 print(f"attack after {args.warmup:g} s: {held.get('idle_held')} idle "
                       f"WebSockets and {held.get('slow_held')} slow heads held, "
                       f"{held.get('opened')} opened", flush=True)
+                cpu, wall = cpu_seconds(server.pid), time.monotonic()
+                attacker_cpu = cpu_seconds(attacker.pid)
                 attacked = players(url, args)
+                attack_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
+                attacker_cpu = (cpu_seconds(attacker.pid) - attacker_cpu) / (
+                    time.monotonic() - wall)
             final = counts.last
         finally:
             if attacker is not None:
@@ -300,7 +313,8 @@ def run(args: argparse.Namespace) -> int:
             log_bytes = (Path(tmp) / "serve.log").stat().st_size
     print(f"attacked: p99 {attacked.p99_ms:.1f} ms (p50 {attacked.p50_ms:.1f}), "
           f"{attacked.settled} games settled, errors {attacked.errors or 0}, peak RSS "
-          f"{attack_rss.peak:.0f} MiB")
+          f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%} (the attacker's "
+          f"process: {attacker_cpu:.0%})")
     print(f"attacker: {final.get('opened')} connections opened; closed by the hall: "
           f"{final.get('closed_by_hall')}; refused: {final.get('refused')}; "
           f"failed: {final.get('failed')}")

@@ -29,6 +29,9 @@ ADMIN_NAME, ADMIN_PASSWORD = "Warden", "correct horse"
 CARDHALL = [sys.executable, "-m", "cardhall"]
 
 
+#: ``[limits]`` given to every test hall unless its test sets them.
+EDGE_ROOM = {"connections_per_address": 100_000, "connects_per_minute": 1_000_000}
+
 #: ``ddz3-paced``: bots answer after this long at the least (Room.bot_seconds).
 PACE = 0.4
 
@@ -93,9 +96,14 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``)."""
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
-    config.write_text(rooms_toml() + rooms + "\n[limits]\n" + (limits or (
-        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"))
-        + "\n" + extra)
+    limits = limits or (
+        "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n")
+    # The tests' clients all come from 127.0.0.1: the edge's caps per address are lifted
+    # unless a test sets them (tests/server/test_edge.py does).
+    for key, value in EDGE_ROOM.items():
+        if key not in limits:
+            limits += f"{key} = {value}\n"
+    config.write_text(rooms_toml() + rooms + "\n[limits]\n" + limits + "\n" + extra)
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
     subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db", db_url],
                    check=True, capture_output=True, text=True, timeout=60)

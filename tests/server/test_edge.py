@@ -37,10 +37,12 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
 
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
-    """Behind a trusted proxy at 127.0.0.1; 4 connections per address; 3 guests a minute."""
+    """Behind a trusted proxy at 127.0.0.1; 4 connections per address, 25 new ones a
+    minute; 3 guests a minute."""
     yield from running_hall(tmp_path_factory.mktemp("proxied"), limits=(
         "guests_per_minute = 3\nlogins_per_minute = 1000\nmessages_per_second = 200\n"
-        "connections_per_address = 4\ntrusted_proxies = [\"127.0.0.1\"]\n"))
+        "connections_per_address = 4\nconnects_per_minute = 25\n"
+        "trusted_proxies = [\"127.0.0.1\"]\n"))
 
 
 def _port(hall: HallProcess) -> int:
@@ -265,6 +267,22 @@ async def test_a_closed_connection_frees_its_slot(proxied: HallProcess) -> None:
         if status == 200:
             return
     raise AssertionError("the slots of closed connections were never freed")
+
+
+async def test_new_connections_per_address_are_rate_limited(proxied: HallProcess) -> None:
+    for _ in range(25):
+        reader, writer = await _open(proxied, "127.0.0.8")
+        assert (await _get(reader, writer))[0] == 200
+        writer.close()
+    reader, writer = await _open(proxied, "127.0.0.8")
+    try:
+        status, body = await _get(reader, writer)
+        assert (status, body["error"]) == (429, "too_many_connects")
+    finally:
+        writer.close()
+    reader, writer = await _open(proxied, "127.0.0.9")  # another address is not affected
+    assert (await _get(reader, writer))[0] == 200
+    writer.close()
 
 
 async def test_a_trusted_proxy_counts_only_in_the_total(proxied: HallProcess) -> None:

@@ -176,7 +176,8 @@ class Connection:
                     await self.socket.close(code, reason)
                     return
         except Exception as exc:  # the peer went away mid-write: the reader sees it too
-            log.info("write failed: %s", exc, extra=self.log_extra())
+            log.log(logging.INFO if self.player_id is not None else logging.DEBUG,
+                    "write failed: %r", exc, extra=self.log_extra())
 
     async def finish(self) -> None:
         """After the reader ended: stop the writer (nothing more can be delivered)."""

@@ -7,7 +7,9 @@ nothing, so the edge bounds every connection before the application sees it:
   ``connections_total`` in all, HTTP keep-alive and WebSocket alike (counted at the
   transport, ``Gate``). A connection over a cap is answered once its request head
   arrives, ``429 too_many_connections`` (its address) or ``503 hall_full`` (all), with
-  ``Connection: close``; past ``REFUSING`` such answers pending it is dropped at once.
+  ``Connection: close``; likewise a connection past ``connects_per_minute`` new ones from
+  its address (``429 too_many_connects``). Past ``ANSWERS_PER_SECOND`` refusals, or
+  ``REFUSING`` pending, a refused connection is dropped at once, unanswered.
 - **a header deadline**: a request head (a WebSocket's handshake too) must arrive whole
   within ``header_seconds`` of the connection's start or of the previous response;
   uvicorn times out only idle keep-alive connections, not a head sent a byte at a time.
@@ -26,7 +28,8 @@ import ipaddress
 import json
 import logging
 import resource
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import h11
@@ -45,6 +48,9 @@ RESERVED_FILES = 512
 #: Refused connections waiting for their request head to be answered; past it a refused
 #: connection is dropped without an answer (a flood gets no courtesy).
 REFUSING = 256
+#: Refused connections answered per second at most; past it they are dropped unanswered
+#: (answering costs the hall a request cycle, dropping only the accept).
+ANSWERS_PER_SECOND = 100
 #: Seconds a refused connection's head may take before it is dropped unanswered.
 REFUSED_SECONDS = 2.0
 
@@ -69,26 +75,41 @@ def total_cap(configured: int, files: int) -> int:
     """The total connection cap the process can keep: ``configured``, lowered to leave
     ``RESERVED_FILES`` of the ``files`` it may open (and ``REFUSING`` for refusals).
 
-    >>> total_cap(10_000, 1 << 20), total_cap(10_000, 4096), total_cap(10, 600)
+    >>> total_cap(10_000, 1 << 20), total_cap(10_000, 4096), total_cap(10, 2000)
     (10000, 3328, 10)
     """
     return max(1, min(configured, files - RESERVED_FILES - REFUSING))
 
 
 class Gate:
-    """Open connections per peer address and in all, counted at the transport."""
+    """Open connections per peer address and in all, and new connections per address
+    per minute (a token bucket holding ``connects_per_minute``, refilled at that
+    rate), counted at the transport. The clock is injected.
 
-    def __init__(self, per_address: int, total: int,
-                 trusted: Iterable[str] = ()) -> None:
+    The rate is what bounds a flood that reconnects as fast as the hall closes it:
+    without it, sockets closed by the hello deadline come straight back, and each
+    handshake costs the hall a millisecond.
+    """
+
+    def __init__(self, per_address: int, total: int, connects_per_minute: int = 1 << 30,
+                 trusted: Iterable[str] = (),
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.per_address = per_address
         self.total = total
+        self.connects_per_minute = connects_per_minute
         self.trusted: tuple[Address, ...] = tuple(
             ipaddress.ip_network(t, strict=False) for t in trusted)
         self.open: dict[object, str] = {}  # transport -> peer address
         self.by_address: dict[str, int] = {}
-        self.refusing = 0
+        self.refusing = 0  # refused connections waiting for their answer
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self._answers = (float(ANSWERS_PER_SECOND), clock())
+        self._swept = clock()
 
     def is_trusted(self, address: str) -> bool:
+        if not self.trusted:
+            return False
         try:
             ip = ipaddress.ip_address(address)
         except ValueError:
@@ -101,12 +122,49 @@ class Gate:
             return (503, "hall_full", f"the hall holds {self.total} connections, its most: "
                     "try again in a minute")
         # A trusted proxy speaks for many clients: it counts in the total only.
-        if not self.is_trusted(address) and self.by_address.get(address, 0) >= self.per_address:
-            return (429, "too_many_connections", f"at most {self.per_address} open "
-                    "connections from one address: close some and try again")
+        if not self.is_trusted(address):
+            if self.by_address.get(address, 0) >= self.per_address:
+                return (429, "too_many_connections", f"at most {self.per_address} open "
+                        "connections from one address: close some and try again")
+            if not self._connect(address):
+                return (429, "too_many_connects", f"at most {self.connects_per_minute} new "
+                        "connections a minute from one address: try again in a minute")
         self.open[transport] = address
         self.by_address[address] = self.by_address.get(address, 0) + 1
         return None
+
+    def may_answer(self) -> bool:
+        """Whether a refused connection gets its answer (at most ``ANSWERS_PER_SECOND``
+        and ``REFUSING`` at once), or is dropped: a flood gets no courtesy."""
+        now = self._clock()
+        tokens, at = self._answers
+        tokens = min(float(ANSWERS_PER_SECOND), tokens + (now - at) * ANSWERS_PER_SECOND)
+        if self.refusing >= REFUSING or tokens < 1:
+            self._answers = (tokens, now)
+            return False
+        self._answers = (tokens - 1, now)
+        return True
+
+    def _connect(self, address: str) -> bool:
+        now = self._clock()
+        self._sweep(now)
+        full = float(self.connects_per_minute)
+        tokens, at = self._buckets.get(address, (full, now))
+        tokens = min(full, tokens + (now - at) * full / 60.0)
+        if tokens < 1:
+            self._buckets[address] = (tokens, now)
+            return False
+        self._buckets[address] = (tokens - 1, now)
+        return True
+
+    def _sweep(self, now: float) -> None:
+        """Forget the buckets full again (at most once a minute): memory stays bounded by
+        the addresses seen in the last minute."""
+        if now - self._swept < 60.0:
+            return
+        self._swept = now
+        for address in [a for a, (_, at) in self._buckets.items() if now - at >= 60.0]:
+            del self._buckets[address]
 
     def release(self, transport: object) -> None:
         """Forget a connection (idempotent: the HTTP and WebSocket protocols both call it)."""
@@ -162,7 +220,7 @@ def protocols(gate: Gate, header_seconds: float) -> tuple[type[H11Protocol],
             if refusal is None:
                 self._arm(header_seconds)
                 return
-            if gate.refusing >= REFUSING:
+            if not gate.may_answer():
                 transport.abort()
                 return
             self._refused = True
@@ -231,7 +289,8 @@ def uvicorn_config(app: Any, host: str, port: int, limits: Limits,
     if total < limits.connections_total:
         log.warning("connections_total lowered to %d to stay under the open-file limit (%d)",
                     total, files, extra={"event": "nofile", "files": files})
-    gate = Gate(limits.connections_per_address, total, limits.trusted_proxies)
+    gate = Gate(limits.connections_per_address, total, limits.connects_per_minute,
+                limits.trusted_proxies)
     http, ws = protocols(gate, limits.header_seconds)
     config = uvicorn.Config(
         app, host=host, port=port, workers=1, http=http, ws=ws, log_config=None,

@@ -112,3 +112,8 @@ def setup(level: str = "info", repeats: int = 100, seconds: float = 60.0) -> Non
         logger.handlers[:] = [handler]
         logger.setLevel(level.upper())
         logger.propagate = False
+    # uvicorn's info lines are one per WebSocket opened and closed ("connection open"),
+    # which the hall's own hello and disconnect lines already tell for the connections
+    # that matter; below warning they would cost a record per socket of a flood.
+    error = logging.getLogger("uvicorn.error")
+    error.setLevel(max(error.level, logging.WARNING))

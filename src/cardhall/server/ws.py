@@ -48,7 +48,9 @@ async def endpoint(websocket: WebSocket) -> None:
     server.registry.add(conn)
     conn.start()
     server.metrics.connections_total.inc()
-    log.info("connected", extra=conn.log_extra(event="connect"))
+    # Before its hello a connection is nobody: its comings and goings are debug lines
+    # (an idle flood would otherwise cost a log record per socket, however throttled).
+    log.debug("connected", extra=conn.log_extra(event="connect"))
     hello_seconds = server.config.limits.hello_seconds
     deadline = asyncio.get_running_loop().call_later(hello_seconds, _no_hello, conn,
                                                      hello_seconds)
@@ -74,9 +76,10 @@ async def endpoint(websocket: WebSocket) -> None:
         await conn.finish()
         if current and conn.player_id is not None:
             await server.hall.disconnected(conn.player_id, conn.id)
-        log.info("disconnected", extra=conn.log_extra(event="disconnect",
-                                                      superseded=conn.superseded,
-                                                      code=conn.close_code))
+        log.log(logging.INFO if conn.player_id is not None else logging.DEBUG,
+                "disconnected", extra=conn.log_extra(event="disconnect",
+                                                     superseded=conn.superseded,
+                                                     code=conn.close_code))
 
 
 def _no_hello(conn: Connection, seconds: float) -> None:

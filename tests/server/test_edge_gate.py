@@ -1,0 +1,58 @@
+"""The edge's Gate (cardhall.server.edge) with an injected clock: caps and the rate of
+new connections per address."""
+
+from __future__ import annotations
+
+from cardhall.server.edge import ANSWERS_PER_SECOND, Gate, total_cap
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_new_connections_refill_at_the_minute_rate() -> None:
+    clock = Clock()
+    gate = Gate(per_address=100, total=1000, connects_per_minute=3, clock=clock)
+    for i in range(3):
+        assert gate.admit(object(), "10.0.0.1") is None, i
+    refused = gate.admit(object(), "10.0.0.1")
+    assert refused is not None and refused[:2] == (429, "too_many_connects")
+    assert gate.admit(object(), "10.0.0.2") is None  # its own bucket
+    clock.now = 20.0  # a third of a minute: one connection back
+    assert gate.admit(object(), "10.0.0.1") is None
+    assert gate.admit(object(), "10.0.0.1") is not None
+
+
+def test_a_trusted_proxy_has_no_rate_and_no_address_cap() -> None:
+    gate = Gate(per_address=2, total=10, connects_per_minute=1, trusted=["10.1.0.0/16"])
+    assert all(gate.admit(object(), "10.1.2.3") is None for _ in range(5))
+    assert gate.admit(object(), "10.2.0.1") is None
+    assert gate.admit(object(), "10.2.0.1") is not None
+
+
+def test_release_frees_the_slot_once() -> None:
+    gate = Gate(per_address=1, total=10)
+    first = object()
+    assert gate.admit(first, "10.0.0.1") is None
+    assert gate.admit(object(), "10.0.0.1") is not None
+    gate.release(first)
+    gate.release(first)  # the WebSocket's and the HTTP protocol's both
+    assert gate.by_address == {} and gate.open == {}
+    assert gate.admit(object(), "10.0.0.1") is None
+
+
+def test_answers_to_refusals_are_rationed() -> None:
+    clock = Clock()
+    gate = Gate(per_address=1, total=1, clock=clock)
+    assert sum(gate.may_answer() for _ in range(3 * ANSWERS_PER_SECOND)) == ANSWERS_PER_SECOND
+    clock.now = 0.5
+    assert sum(gate.may_answer() for _ in range(ANSWERS_PER_SECOND)) == ANSWERS_PER_SECOND // 2
+
+
+def test_the_total_cap_stays_under_the_file_limit() -> None:
+    assert total_cap(10_000, 1 << 20) == 10_000
+    assert total_cap(10_000, 2048) == 2048 - 512 - 256
