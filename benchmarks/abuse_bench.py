@@ -301,7 +301,11 @@ def run(args: argparse.Namespace) -> int:
                       f"{held.get('opened')} opened", flush=True)
                 cpu, wall = cpu_seconds(server.pid), time.monotonic()
                 attacker_cpu = cpu_seconds(attacker.pid)
-                attacked = players(url, args)
+                try:
+                    attacked = players(url, args)
+                except Exception as exc:  # the players could not play: the result
+                    attacked = None
+                    failure = f"{type(exc).__name__}: {exc}"
                 attack_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
                 attacker_cpu = (cpu_seconds(attacker.pid) - attacker_cpu) / (
                     time.monotonic() - wall)
@@ -311,14 +315,19 @@ def run(args: argparse.Namespace) -> int:
                 stop(attacker)
             stop(server)
             log_bytes = (Path(tmp) / "serve.log").stat().st_size
+    print(f"server log: {log_bytes / 1024:.0f} KiB over both runs; load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    print(f"attacker: {final.get('opened')} connections opened; closed by the hall: "
+          f"{final.get('closed_by_hall')}; refused: {final.get('refused')}; "
+          f"failed: {final.get('failed')}")
+    if attacked is None:
+        print(f"attacked: the players could not play ({failure}); peak RSS "
+              f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%}: FAIL")
+        return 1
     print(f"attacked: p99 {attacked.p99_ms:.1f} ms (p50 {attacked.p50_ms:.1f}), "
           f"{attacked.settled} games settled, errors {attacked.errors or 0}, peak RSS "
           f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%} (the attacker's "
           f"process: {attacker_cpu:.0%})")
-    print(f"attacker: {final.get('opened')} connections opened; closed by the hall: "
-          f"{final.get('closed_by_hall')}; refused: {final.get('refused')}; "
-          f"failed: {final.get('failed')}")
-    print(f"server log: {log_bytes / 1024:.0f} KiB over both runs")
     p99_ok = attacked.p99_ms <= P99_FACTOR * max(quiet.p99_ms, 1.0)
     rss_ok = attack_rss.peak - quiet_rss.peak <= RSS_MB
     games_ok = attacked.settled > 0 and not attacked.errors and quiet.ok and attacked.ok

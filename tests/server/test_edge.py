@@ -37,11 +37,11 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
 
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
-    """Behind a trusted proxy at 127.0.0.1; 4 connections per address, 25 new ones a
+    """Behind a trusted proxy at 127.0.0.1; 4 connections per address, 20 new ones a
     minute; 3 guests a minute."""
     yield from running_hall(tmp_path_factory.mktemp("proxied"), limits=(
         "guests_per_minute = 3\nlogins_per_minute = 1000\nmessages_per_second = 200\n"
-        "connections_per_address = 4\nconnects_per_minute = 25\n"
+        "connections_per_address = 4\nconnects_per_minute = 20\n"
         "trusted_proxies = [\"127.0.0.1\"]\n"))
 
 
@@ -270,7 +270,7 @@ async def test_a_closed_connection_frees_its_slot(proxied: HallProcess) -> None:
 
 
 async def test_new_connections_per_address_are_rate_limited(proxied: HallProcess) -> None:
-    for _ in range(25):
+    for _ in range(20):
         reader, writer = await _open(proxied, "127.0.0.8")
         assert (await _get(reader, writer))[0] == 200
         writer.close()

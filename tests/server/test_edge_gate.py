@@ -3,7 +3,7 @@ new connections per address."""
 
 from __future__ import annotations
 
-from cardhall.server.edge import ANSWERS_PER_SECOND, Gate, total_cap
+from cardhall.server.edge import ANSWERS_PER_SECOND, CONNECT_BURST, Gate, total_cap
 
 
 class Clock:
@@ -25,6 +25,14 @@ def test_new_connections_refill_at_the_minute_rate() -> None:
     clock.now = 20.0  # a third of a minute: one connection back
     assert gate.admit(object(), "10.0.0.1") is None
     assert gate.admit(object(), "10.0.0.1") is not None
+
+
+def test_a_burst_is_at_most_twenty() -> None:
+    clock = Clock()
+    gate = Gate(per_address=100, total=1000, connects_per_minute=600, clock=clock)
+    assert sum(gate.admit(object(), "10.0.0.1") is None for _ in range(30)) == CONNECT_BURST
+    clock.now = 1.0  # 600 a minute: ten a second
+    assert sum(gate.admit(object(), "10.0.0.1") is None for _ in range(30)) == 10
 
 
 def test_a_trusted_proxy_has_no_rate_and_no_address_cap() -> None:

@@ -146,8 +146,8 @@ class Limits(_Strict):
     #: Open connections (HTTP keep-alive and WebSocket alike) from one peer address; a
     #: trusted proxy's own connections count only in the total.
     connections_per_address: int = Field(default=64, ge=1)
-    #: New connections a minute from one peer address (a bucket of this many, refilled
-    #: at this rate); a trusted proxy's are not counted.
+    #: New connections a minute from one peer address (20 at once at most, then this
+    #: rate); a trusted proxy's are not counted.
     connects_per_minute: int = Field(default=60, ge=1)
     #: Open connections in all; lowered at start to what the process's file limit allows.
     connections_total: int = Field(default=10_000, ge=1)

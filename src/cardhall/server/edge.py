@@ -48,6 +48,9 @@ RESERVED_FILES = 512
 #: Refused connections waiting for their request head to be answered; past it a refused
 #: connection is dropped without an answer (a flood gets no courtesy).
 REFUSING = 256
+#: New connections one address may open at once (its bucket's size; a page load opens
+#: about seven); after them, ``connects_per_minute``.
+CONNECT_BURST = 20
 #: Refused connections answered per second at most; past it they are dropped unanswered
 #: (answering costs the hall a request cycle, dropping only the accept).
 ANSWERS_PER_SECOND = 100
@@ -83,8 +86,8 @@ def total_cap(configured: int, files: int) -> int:
 
 class Gate:
     """Open connections per peer address and in all, and new connections per address
-    per minute (a token bucket holding ``connects_per_minute``, refilled at that
-    rate), counted at the transport. The clock is injected.
+    per minute (a token bucket holding ``CONNECT_BURST``, refilled at
+    ``connects_per_minute``), counted at the transport. The clock is injected.
 
     The rate is what bounds a flood that reconnects as fast as the hall closes it:
     without it, sockets closed by the hello deadline come straight back, and each
@@ -148,9 +151,9 @@ class Gate:
     def _connect(self, address: str) -> bool:
         now = self._clock()
         self._sweep(now)
-        full = float(self.connects_per_minute)
+        full = float(min(self.connects_per_minute, CONNECT_BURST))
         tokens, at = self._buckets.get(address, (full, now))
-        tokens = min(full, tokens + (now - at) * full / 60.0)
+        tokens = min(full, tokens + (now - at) * self.connects_per_minute / 60.0)
         if tokens < 1:
             self._buckets[address] = (tokens, now)
             return False
