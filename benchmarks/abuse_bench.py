@@ -262,6 +262,23 @@ async def single_address(port: int, tries: int) -> dict[str, int]:
 # -- the runs ----------------------------------------------------------------------------
 
 
+async def probe(url: str, seconds: float) -> list[float]:
+    """A new connection's GET /healthz every 2 s for ``seconds``: each answer's time."""
+    import httpx  # noqa: PLC0415 (the server extra, as the players)
+    out = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        started = time.monotonic()
+        async with httpx.AsyncClient(timeout=60) as http:
+            try:
+                await http.get(url + "/healthz")
+                out.append(time.monotonic() - started)
+            except httpx.HTTPError:
+                out.append(float("inf"))
+        await asyncio.sleep(max(0.0, 2.0 - (time.monotonic() - started)))
+    return out
+
+
 def players(url: str, args: argparse.Namespace) -> Report:
     plan = Plan(urls=(url,), room=ROOM, clients=args.players, duration=args.duration,
                 think=args.think, ramp=args.ramp)
@@ -292,10 +309,10 @@ def run(args: argparse.Namespace) -> int:
                  str(seconds)], stdout=subprocess.PIPE, text=True)
             counts = _Reader(attacker)
             with RssSampler(server.pid) as attack_rss:
-                end = time.monotonic() + args.warmup
-                while time.monotonic() < end:
-                    time.sleep(1.0)
+                probes = asyncio.run(probe(url, args.warmup))
                 held = counts.last
+                print(f"while the attack starts: GET /healthz every 2 s answered in "
+                      f"{', '.join(f'{p:.2f}' for p in probes)} s", flush=True)
                 print(f"attack after {args.warmup:g} s: {held.get('idle_held')} idle "
                       f"WebSockets and {held.get('slow_held')} slow heads held, "
                       f"{held.get('opened')} opened", flush=True)
@@ -361,7 +378,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--ramp", type=float, default=5.0)
     parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--warmup", type=float, default=20.0,
+    parser.add_argument("--warmup", type=float, default=40.0,
                         help="seconds the attack runs before the players start")
     parser.add_argument("--single", type=int, default=100,
                         help="idle WebSockets tried from one address alone")

@@ -38,10 +38,10 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
     """Behind a trusted proxy at 127.0.0.1; 4 connections per address, 20 new ones a
-    minute; 3 guests a minute."""
+    minute; 3 guests a minute; hello within 0.5 s."""
     yield from running_hall(tmp_path_factory.mktemp("proxied"), limits=(
         "guests_per_minute = 3\nlogins_per_minute = 1000\nmessages_per_second = 200\n"
-        "connections_per_address = 4\nconnects_per_minute = 20\n"
+        "connections_per_address = 4\nconnects_per_minute = 20\nhello_seconds = 0.5\n"
         "trusted_proxies = [\"127.0.0.1\"]\n"))
 
 
@@ -283,6 +283,23 @@ async def test_new_connections_per_address_are_rate_limited(proxied: HallProcess
     reader, writer = await _open(proxied, "127.0.0.9")  # another address is not affected
     assert (await _get(reader, writer))[0] == 200
     writer.close()
+
+
+async def test_an_idle_websocket_costs_its_address_more(proxied: HallProcess) -> None:
+    async with websockets.connect(_ws(proxied), local_addr=("127.0.0.11", 0)) as idle:
+        await asyncio.wait_for(idle.wait_closed(), 10)
+    assert idle.close_code == 4002
+    served = 0
+    for _ in range(20):
+        reader, writer = await _open(proxied, "127.0.0.11")
+        status, _ = await _get(reader, writer)
+        writer.close()
+        if status != 200:
+            break
+        served += 1
+    # 20 at once, one spent on the WebSocket, five for its silence (and one back for
+    # each 3 s the test took)
+    assert 14 <= served <= 15
 
 
 async def test_a_trusted_proxy_counts_only_in_the_total(proxied: HallProcess) -> None:

@@ -3,7 +3,13 @@ new connections per address."""
 
 from __future__ import annotations
 
-from cardhall.server.edge import ANSWERS_PER_SECOND, CONNECT_BURST, Gate, total_cap
+from cardhall.server.edge import (
+    ANSWERS_PER_SECOND,
+    CONNECT_BURST,
+    NO_HELLO_COST,
+    Gate,
+    total_cap,
+)
 
 
 class Clock:
@@ -64,3 +70,15 @@ def test_answers_to_refusals_are_rationed() -> None:
 def test_the_total_cap_stays_under_the_file_limit() -> None:
     assert total_cap(10_000, 1 << 20) == 10_000
     assert total_cap(10_000, 2048) == 2048 - 512 - 256
+
+
+def test_a_socket_closed_for_no_hello_costs_its_address() -> None:
+    clock = Clock()
+    gate = Gate(per_address=100, total=1000, connects_per_minute=60, clock=clock)
+    assert gate.admit(object(), "10.0.0.1") is None
+    gate.penalize("10.0.0.1")
+    assert sum(gate.admit(object(), "10.0.0.1") is None
+               for _ in range(30)) == CONNECT_BURST - 1 - NO_HELLO_COST
+    gate.penalize("10.0.0.1")  # an empty bucket stays empty, not negative
+    clock.now = 1.0
+    assert gate.admit(object(), "10.0.0.1") is None

@@ -56,7 +56,8 @@ def serve(args: argparse.Namespace) -> None:
 
     # One worker: the tables live in this process (more processes share a hall with
     # --redis, docs/deploy.md). The connection edge's bounds: cardhall.server.edge.
-    uvconfig, _ = edge.uvicorn_config(app, args.host, args.port, config.limits, files)
+    uvconfig, gate = edge.uvicorn_config(app, args.host, args.port, config.limits, files)
+    app.state.gate = gate  # ws.py charges a socket closed for no hello to its address
     server = Server(uvconfig)
     server.run()
     if not server.started:

@@ -51,6 +51,9 @@ REFUSING = 256
 #: New connections one address may open at once (its bucket's size; a page load opens
 #: about seven); after them, ``connects_per_minute``.
 CONNECT_BURST = 20
+#: What a WebSocket closed for no hello costs its address, in new connections: an idle
+#: flood that reconnects as fast as it is closed slows itself six times.
+NO_HELLO_COST = 5.0
 #: Refused connections answered per second at most; past it they are dropped unanswered
 #: (answering costs the hall a request cycle, dropping only the accept).
 ANSWERS_PER_SECOND = 100
@@ -147,6 +150,17 @@ class Gate:
             return False
         self._answers = (tokens - 1, now)
         return True
+
+    def penalize(self, address: str, tokens: float = NO_HELLO_COST) -> None:
+        """Take ``tokens`` more from the address's bucket (down to empty): its WebSocket
+        was closed for saying no hello, so its next connections come slower."""
+        if self.is_trusted(address):
+            return
+        now = self._clock()
+        full = float(min(self.connects_per_minute, CONNECT_BURST))
+        left, at = self._buckets.get(address, (full, now))
+        left = min(full, left + (now - at) * self.connects_per_minute / 60.0)
+        self._buckets[address] = (max(0.0, left - tokens), now)
 
     def _connect(self, address: str) -> bool:
         now = self._clock()

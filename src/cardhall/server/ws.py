@@ -28,6 +28,7 @@ from cardhall.server.connection import (
 
 if TYPE_CHECKING:
     from cardhall.server.app import Server
+    from cardhall.server.edge import Gate
 
 log = logging.getLogger("cardhall.server.ws")
 
@@ -52,8 +53,9 @@ async def endpoint(websocket: WebSocket) -> None:
     # (an idle flood would otherwise cost a log record per socket, however throttled).
     log.debug("connected", extra=conn.log_extra(event="connect"))
     hello_seconds = server.config.limits.hello_seconds
+    gate: Gate | None = getattr(websocket.app.state, "gate", None)
     deadline = asyncio.get_running_loop().call_later(hello_seconds, _no_hello, conn,
-                                                     hello_seconds)
+                                                     hello_seconds, gate)
     try:
         while conn.is_open:
             frame = await websocket.receive()
@@ -82,10 +84,12 @@ async def endpoint(websocket: WebSocket) -> None:
                                                      code=conn.close_code))
 
 
-def _no_hello(conn: Connection, seconds: float) -> None:
+def _no_hello(conn: Connection, seconds: float, gate: Gate | None) -> None:
     if conn.state == ConnState.AWAITING_HELLO:
         log.info("no hello in time", extra=conn.log_extra(event="no_hello"))
         conn.close(CLOSE_NO_HELLO, f"no valid hello within {seconds:g} s")
+        if gate is not None:
+            gate.penalize(conn.address)
 
 
 async def _refused(conn: Connection, exc: ProtocolError) -> None:
