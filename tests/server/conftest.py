@@ -90,10 +90,11 @@ class HallProcess:
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
                db_url: str | None = None, redis_url: str | None = None,
                lease: float = 2.0, rooms: str = "", port: int = 0,
-               extra: str = "") -> HallProcess:
+               extra: str = "", files: int | None = None) -> HallProcess:
     """A ``cardhall serve`` on its own port (``port``, or a free one); with ``redis_url``,
     one of several processes of one hall (each with its own ``tmp``), its leases lasting
-    ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``)."""
+    ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``);
+    ``files``: the process's open-file limit (soft and hard)."""
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
     limits = limits or (
@@ -112,9 +113,9 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     cluster = ["--redis", redis_url, "--lease", str(lease)] if redis_url else []
     with log.open("w") as err:
         proc = subprocess.Popen(
-            [*CARDHALL, "serve", "--port", str(port), "--db", db_url, "--config", str(config),
-             "--grace", str(grace), *cluster], stdout=subprocess.PIPE, stderr=err, text=True,
-            env=env)
+            [*(CARDHALL if files is None else _limited(files)), "serve", "--port", str(port),
+             "--db", db_url, "--config", str(config), "--grace", str(grace), *cluster],
+            stdout=subprocess.PIPE, stderr=err, text=True, env=env)
     assert proc.stdout is not None
     end = time.monotonic() + 60
     while time.monotonic() < end:
@@ -127,6 +128,14 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
             break
     proc.kill()
     raise RuntimeError(f"cardhall serve did not start:\n{log.read_text()[-3000:]}")
+
+
+def _limited(files: int) -> list[str]:
+    """``cardhall`` run with at most ``files`` open files (soft and hard limits)."""
+    return [sys.executable, "-c",
+            "import os, resource, sys; "
+            f"resource.setrlimit(resource.RLIMIT_NOFILE, ({files}, {files})); "
+            "os.execv(sys.executable, [sys.executable, '-m', 'cardhall', *sys.argv[1:]])"]
 
 
 def running_hall(tmp: Path, **settings: Any) -> Iterator[HallProcess]:

@@ -70,6 +70,7 @@ def test_answers_to_refusals_are_rationed() -> None:
 def test_the_total_cap_stays_under_the_file_limit() -> None:
     assert total_cap(10_000, 1 << 20) == 10_000
     assert total_cap(10_000, 2048) == 2048 - 512 - 256
+    assert total_cap(10_000, 400) == 200  # a low limit: half of it kept in reserve
 
 
 def test_a_socket_closed_for_no_hello_costs_its_address() -> None:

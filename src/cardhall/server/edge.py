@@ -79,12 +79,13 @@ def raise_file_limit() -> int:
 
 def total_cap(configured: int, files: int) -> int:
     """The total connection cap the process can keep: ``configured``, lowered to leave
-    ``RESERVED_FILES`` of the ``files`` it may open (and ``REFUSING`` for refusals).
+    ``RESERVED_FILES + REFUSING`` of the ``files`` it may open (half of them, when the
+    limit is that low).
 
-    >>> total_cap(10_000, 1 << 20), total_cap(10_000, 4096), total_cap(10, 2000)
-    (10000, 3328, 10)
+    >>> total_cap(10_000, 1 << 20), total_cap(10_000, 4096), total_cap(10_000, 400)
+    (10000, 3328, 200)
     """
-    return max(1, min(configured, files - RESERVED_FILES - REFUSING))
+    return max(1, min(configured, files - min(RESERVED_FILES + REFUSING, files // 2)))
 
 
 class Gate:
@@ -98,7 +99,7 @@ class Gate:
     """
 
     def __init__(self, per_address: int, total: int, connects_per_minute: int = 1 << 30,
-                 trusted: Iterable[str] = (),
+                 trusted: Iterable[str] = (), refusing: int = REFUSING,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.per_address = per_address
         self.total = total
@@ -108,6 +109,7 @@ class Gate:
         self.open: dict[object, str] = {}  # transport -> peer address
         self.by_address: dict[str, int] = {}
         self.refusing = 0  # refused connections waiting for their answer
+        self.refusing_max = refusing
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
         self._answers = (float(ANSWERS_PER_SECOND), clock())
@@ -145,7 +147,7 @@ class Gate:
         now = self._clock()
         tokens, at = self._answers
         tokens = min(float(ANSWERS_PER_SECOND), tokens + (now - at) * ANSWERS_PER_SECOND)
-        if self.refusing >= REFUSING or tokens < 1:
+        if self.refusing >= self.refusing_max or tokens < 1:
             self._answers = (tokens, now)
             return False
         self._answers = (tokens - 1, now)
@@ -306,8 +308,9 @@ def uvicorn_config(app: Any, host: str, port: int, limits: Limits,
     if total < limits.connections_total:
         log.warning("connections_total lowered to %d to stay under the open-file limit (%d)",
                     total, files, extra={"event": "nofile", "files": files})
+    # Refusals waiting for their answer hold files too: a third of what the cap leaves.
     gate = Gate(limits.connections_per_address, total, limits.connects_per_minute,
-                limits.trusted_proxies)
+                limits.trusted_proxies, refusing=max(1, min(REFUSING, (files - total) // 3)))
     http, ws = protocols(gate, limits.header_seconds)
     config = uvicorn.Config(
         app, host=host, port=port, workers=1, http=http, ws=ws, log_config=None,
@@ -328,7 +331,7 @@ def uvicorn_config(app: Any, host: str, port: int, limits: Limits,
         timeout_keep_alive=5,
         # A backstop on in-flight requests and sockets, above the gate's caps so it never
         # refuses first: uvicorn answers 503 past it.
-        limit_concurrency=total + REFUSING + 64,
+        limit_concurrency=total + gate.refusing_max + 64,
         # A request head (line + headers) of at most 16 KiB (h11's default, said here):
         # what one connection can make the server buffer before its request is read.
         h11_max_incomplete_event_size=16 * 1024,
