@@ -10,7 +10,9 @@ the players fill its tables; the edge's ``[limits]`` at their defaults), then ru
    deadline is part of the defence) and ``--slow`` HTTP connections sending one byte of
    a request head every 10 s (also re-opened), spread over the loopback source
    addresses 127.0.0.2–127.0.0.250 so that the per-address cap does not simply refuse
-   them all.
+   them all. A connection the hall refuses or drops is tried again a second later (a
+   flood of connects at line rate is a different attack, for the kernel's or the
+   proxy's per-source limits: the hall must accept a connection to refuse it).
 
 The players come from 127.0.0.1, configured as a trusted proxy (``trusted_proxies``):
 a hall's real players come from many addresses, which loopback cannot give them.
@@ -170,8 +172,9 @@ async def _idle(port: int, source: str, counts: Counts, end: float) -> None:
                 counts.idle_held -= 1
             code = int.from_bytes(frame[2:4]) if len(frame) >= 4 and frame[0] == 0x88 else 0
             counts.count(counts.closed_by_hall, f"ws close {code}" if code else "eof")
-        except (OSError, asyncio.IncompleteReadError) as exc:
+        except (OSError, asyncio.IncompleteReadError) as exc:  # dropped: refused unanswered
             counts.count(counts.failed, type(exc).__name__)
+            await asyncio.sleep(1.0)
         finally:
             writer.close()
 
@@ -201,6 +204,7 @@ async def _slow(port: int, source: str, counts: Counts, end: float) -> None:
                 break
         except OSError as exc:
             counts.count(counts.failed, type(exc).__name__)
+            await asyncio.sleep(1.0)
         finally:
             counts.slow_held -= 1
             writer.close()
