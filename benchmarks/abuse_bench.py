@@ -14,6 +14,8 @@ the players fill its tables; the edge's ``[limits]`` at their defaults), then ru
    flood of connects at line rate is a different attack, for the kernel's or the
    proxy's per-source limits: the hall must accept a connection to refuse it).
 
+The hall is pinned to one CPU and the players and attacker to the others (``--no-pin``
+to share them), as a remote attacker would not take the hall's CPU.
 The players come from 127.0.0.1, configured as a trusted proxy (``trusted_proxies``):
 a hall's real players come from many addresses, which loopback cannot give them.
 It reports, for both runs, the players' p99 action→state and the server's peak RSS
@@ -40,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,6 +91,28 @@ def stop(proc: subprocess.Popen[str]) -> None:
             proc.wait(5)
     if proc.stdout is not None:
         proc.stdout.close()
+
+
+def loop_lag(url: str) -> dict[float, float]:
+    """The hall's cumulative loop-lag histogram (/metrics): upper bound -> count."""
+    with urllib.request.urlopen(url + "/metrics", timeout=30) as answer:
+        text = answer.read().decode()
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("cardhall_loop_lag_seconds_bucket"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            out[float(bound)] = float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def lag_p99(before: dict[float, float], after: dict[float, float]) -> str:
+    """The 99th percentile of the loop lag between two readings (a bucket's bound)."""
+    delta = {b: after[b] - before.get(b, 0.0) for b in sorted(after)}
+    total = delta.get(float("inf"), 0.0)
+    for bound, count in delta.items():
+        if total and count >= 0.99 * total:
+            return f"≤ {bound * 1000:g} ms" if bound != float("inf") else "over the top bucket"
+    return "?"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -294,15 +319,26 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
         url, server = start_server(Path(tmp))
         port = int(url.rsplit(":", 1)[1])
+        cores = sorted(os.sched_getaffinity(0))
+        if args.pin and len(cores) >= 2:
+            # The hall on one core, the players and the attacker on the others: a real
+            # attacker does not share the hall's machine (both runs are pinned alike).
+            os.sched_setaffinity(server.pid, {cores[0]})
+            os.sched_setaffinity(0, set(cores[1:]))
+            print(f"pinned: the hall on CPU {cores[0]}, players and attacker on "
+                  f"{','.join(map(str, cores[1:]))}", flush=True)
         attacker: subprocess.Popen[str] | None = None
         try:
             cpu, wall = cpu_seconds(server.pid), time.monotonic()
+            lag = loop_lag(url)
             with RssSampler(server.pid) as quiet_rss:
                 quiet = players(url, args)
+            quiet_lag = lag_p99(lag, loop_lag(url))
             quiet_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
             print(f"quiet:    p99 {quiet.p99_ms:.1f} ms (p50 {quiet.p50_ms:.1f}), "
                   f"{quiet.settled} games settled, errors {quiet.errors or 0}, peak RSS "
-                  f"{quiet_rss.peak:.0f} MiB, server CPU {quiet_cpu:.0%}", flush=True)
+                  f"{quiet_rss.peak:.0f} MiB, server CPU {quiet_cpu:.0%}, loop lag p99 "
+                  f"{quiet_lag}", flush=True)
             alone = asyncio.run(single_address(port, args.single))
             print(f"one address alone ({SINGLE}), {args.single} idle WebSockets tried: "
                   + ", ".join(f"{k}: {v}" for k, v in sorted(alone.items())), flush=True)
@@ -322,12 +358,14 @@ def run(args: argparse.Namespace) -> int:
                       f"{held.get('opened')} opened", flush=True)
                 cpu, wall = cpu_seconds(server.pid), time.monotonic()
                 attacker_cpu = cpu_seconds(attacker.pid)
+                lag = loop_lag(url)
                 try:
                     attacked = players(url, args)
                 except Exception as exc:  # the players could not play: the result
                     attacked = None
                     failure = f"{type(exc).__name__}: {exc}"
                 attack_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
+                attack_lag = lag_p99(lag, loop_lag(url))
                 attacker_cpu = (cpu_seconds(attacker.pid) - attacker_cpu) / (
                     time.monotonic() - wall)
             final = counts.last
@@ -347,8 +385,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"attacked: p99 {attacked.p99_ms:.1f} ms (p50 {attacked.p50_ms:.1f}), "
           f"{attacked.settled} games settled, errors {attacked.errors or 0}, peak RSS "
-          f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%} (the attacker's "
-          f"process: {attacker_cpu:.0%})")
+          f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%}, loop lag p99 "
+          f"{attack_lag} (the attacker's process: {attacker_cpu:.0%} CPU)")
     p99_ok = attacked.p99_ms <= P99_FACTOR * max(quiet.p99_ms, 1.0)
     rss_ok = attack_rss.peak - quiet_rss.peak <= RSS_MB
     games_ok = attacked.settled > 0 and not attacked.errors and quiet.ok and attacked.ok
@@ -386,6 +424,8 @@ def main() -> None:
                         help="seconds the attack runs before the players start")
     parser.add_argument("--single", type=int, default=100,
                         help="idle WebSockets tried from one address alone")
+    parser.add_argument("--no-pin", dest="pin", action="store_false",
+                        help="do not pin the hall to its own CPU")
     parser.add_argument("--attacker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, help=argparse.SUPPRESS)
