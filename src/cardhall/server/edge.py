@@ -14,8 +14,11 @@ nothing, so the edge bounds every connection before the application sees it:
   within ``header_seconds`` of the connection's start or of the previous response;
   uvicorn times out only idle keep-alive connections, not a head sent a byte at a time.
 - **the file limit**: ``raise_file_limit`` lifts the soft RLIMIT_NOFILE to the hard one
-  at start and ``total_cap`` keeps the total cap ``RESERVED_FILES`` below it, so the
-  process never meets "Too many open files".
+  at start and ``total_cap`` keeps the total cap ``RESERVED_FILES + REFUSING`` below it
+  (half of a low limit), so the process never meets "Too many open files".
+- **the rate of new connections**: ``CONNECT_BURST`` at once per address, then
+  ``connects_per_minute``; a WebSocket closed for no hello costs its address
+  ``NO_HELLO_COST`` more (ws.py calls ``Gate.penalize``).
 
 The hello deadline (ws.py) and the body's streaming cap (api.py) bound what comes
 after. ``uvicorn_config`` sets uvicorn's own bounds, each explained there.
