@@ -65,7 +65,9 @@ def config_toml(variant: str, token_file: Path) -> str:
             "N = 10\nA = 5\nmin_beans = 0\nturn_seconds = 60\n\n"
             "[economy]\nstarting_beans = 10000\n\n"
             "[limits]\nguests_per_minute = 100000\nlogins_per_minute = 100000\n"
-            "messages_per_second = 200\nreplays_per_minute = 1000000\n\n"
+            "messages_per_second = 200\nreplays_per_minute = 1000000\n"
+            # the clients all come from loopback: the edge's caps per address lifted
+            "connections_per_address = 100000\nconnects_per_minute = 1000000\n\n"
             f"[metrics]\ntoken_file = {json.dumps(str(token_file))}\n")
 
 

@@ -29,6 +29,9 @@ ADMIN_NAME, ADMIN_PASSWORD = "Warden", "correct horse"
 CARDHALL = [sys.executable, "-m", "cardhall"]
 
 
+#: ``[limits]`` given to every test hall unless its test sets them.
+EDGE_ROOM = {"connections_per_address": 100_000, "connects_per_minute": 1_000_000}
+
 #: ``ddz3-paced``: bots answer after this long at the least (Room.bot_seconds).
 PACE = 0.4
 
@@ -101,20 +104,29 @@ class HallProcess:
 def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
                db_url: str | None = None, redis_url: str | None = None,
                lease: float = 2.0, rooms: str = "", port: int = 0,
-               extra: str = "", admin: bool = True, metrics: bool = True) -> HallProcess:
+               extra: str = "", admin: bool = True, metrics: bool = True,
+               files: int | None = None) -> HallProcess:
     """A ``cardhall serve`` on its own port (``port``, or a free one); with ``redis_url``,
     one of several processes of one hall (each with its own ``tmp``), its leases lasting
     ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``).
-    ``metrics``: /metrics answers ``METRICS_TOKEN`` (else nobody)."""
+    ``metrics``: /metrics answers ``METRICS_TOKEN`` (else nobody); ``files``: the
+    process's open-file limit (soft and hard)."""
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
     token = tmp / "metrics.token"
     token.write_text(METRICS_TOKEN + "\n")
-    config.write_text(rooms_toml() + rooms + "\n[limits]\n" + (limits or (
+    limits = limits or (
         "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"
-        "replays_per_minute = 100000\n"))
-        + (f"\n[metrics]\ntoken_file = {json.dumps(str(token))}\n" if metrics else "\n")
-        + extra)
+        "replays_per_minute = 100000\n")
+    # The tests' clients all come from 127.0.0.1: the edge's caps per address are lifted
+    # unless a test sets them (tests/server/test_edge.py does).
+    for key, value in EDGE_ROOM.items():
+        if key not in limits:
+            limits += f"{key} = {value}\n"
+    config.write_text(rooms_toml() + rooms + "\n[limits]\n" + limits
+                      + (f"\n[metrics]\ntoken_file = {json.dumps(str(token))}\n" if metrics
+                         else "\n")
+                      + extra)
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
     if admin:  # False: the database has its admin (and may be locked for writing)
         subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db",
@@ -124,9 +136,9 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     cluster = ["--redis", redis_url, "--lease", str(lease)] if redis_url else []
     with log.open("w") as err:
         proc = subprocess.Popen(
-            [*CARDHALL, "serve", "--port", str(port), "--db", db_url, "--config", str(config),
-             "--grace", str(grace), *cluster], stdout=subprocess.PIPE, stderr=err, text=True,
-            env=env)
+            [*(CARDHALL if files is None else _limited(files)), "serve", "--port", str(port),
+             "--db", db_url, "--config", str(config), "--grace", str(grace), *cluster],
+            stdout=subprocess.PIPE, stderr=err, text=True, env=env)
     assert proc.stdout is not None
     end = time.monotonic() + 60
     while time.monotonic() < end:
@@ -139,6 +151,14 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
             break
     proc.kill()
     raise RuntimeError(f"cardhall serve did not start:\n{log.read_text()[-3000:]}")
+
+
+def _limited(files: int) -> list[str]:
+    """``cardhall`` run with at most ``files`` open files (soft and hard limits)."""
+    return [sys.executable, "-c",
+            "import os, resource, sys; "
+            f"resource.setrlimit(resource.RLIMIT_NOFILE, ({files}, {files})); "
+            "os.execv(sys.executable, [sys.executable, '-m', 'cardhall', *sys.argv[1:]])"]
 
 
 def running_hall(tmp: Path, **settings: Any) -> Iterator[HallProcess]:

@@ -19,6 +19,7 @@ so a room that could never start a game is refused here.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import tomllib
 from collections.abc import Mapping
@@ -123,7 +124,14 @@ class Economy(_Strict):
 
 class Limits(_Strict):
     """Abuse limits: per client address for new accounts and logins, per connection for
-    WebSocket messages."""
+    WebSocket messages, and the connection edge's bounds (docs/operations.md, "[limits]").
+
+    The edge's bounds exist because an idle socket costs the hall memory and a file
+    descriptor while costing the attacker nothing: every connection must say who it is
+    (``hello_seconds``) or finish its request head (``header_seconds``) and body
+    (``body_seconds``) quickly, and no address (``connections_per_address``) nor all of
+    them (``connections_total``) may hold more than their share.
+    """
 
     guests_per_minute: int = Field(default=10, ge=1)
     logins_per_minute: int = Field(default=20, ge=1)
@@ -133,6 +141,46 @@ class Limits(_Strict):
     replays_per_minute: int = Field(default=30, ge=1)
     #: Memory for rendered finished games (MiB), least recently used dropped first.
     replay_cache_mb: int = Field(default=64, ge=1, le=65_536)
+    #: Seconds a WebSocket has to say a valid ``hello`` before it is closed (4002).
+    hello_seconds: float = Field(default=5.0, gt=0, le=300)
+    #: Seconds an HTTP request head (and a WebSocket's handshake) has to arrive whole,
+    #: from the connection's start or the end of its previous response.
+    header_seconds: float = Field(default=10.0, gt=0, le=300)
+    #: Seconds a request body has to arrive whole (408 after).
+    body_seconds: float = Field(default=10.0, gt=0, le=300)
+    #: Open connections (HTTP keep-alive and WebSocket alike) from one peer address; a
+    #: trusted proxy's own connections count only in the total.
+    connections_per_address: int = Field(default=64, ge=1)
+    #: New connections a minute from one peer address (20 at once at most, then this
+    #: rate); a trusted proxy's are not counted.
+    connects_per_minute: int = Field(default=60, ge=1)
+    #: Open connections in all; lowered at start to what the process's file limit allows.
+    connections_total: int = Field(default=10_000, ge=1)
+    #: Peers whose ``X-Forwarded-For`` names the client (addresses or networks, e.g.
+    #: ``["10.0.0.5", "192.168.0.0/24"]``); none by default: the peer is the client.
+    trusted_proxies: tuple[str, ...] = ()
+    #: Lines with the same message template a logger writes at most per
+    #: ``log_repeat_seconds``; past it one "suppressed K similar lines" line per window.
+    log_repeats: int = Field(default=100, ge=1)
+    log_repeat_seconds: float = Field(default=60.0, gt=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _proxies_tuple(cls, data: Any) -> Any:
+        # TOML arrays arrive as lists; a tuple field in strict mode wants a tuple.
+        if isinstance(data, dict) and isinstance(data.get("trusted_proxies"), list):
+            data = {**data, "trusted_proxies": tuple(data["trusted_proxies"])}
+        return data
+
+    @model_validator(mode="after")
+    def _check_proxies(self) -> Self:
+        for entry in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"trusted_proxies: {entry!r} is not an IP address or "
+                                 "network (e.g. 10.0.0.5 or 10.0.0.0/8)") from None
+        return self
 
 
 class MetricsAccess(_Strict):

@@ -37,6 +37,7 @@ STATUS = {
     "forbidden": 403, "not_found": 404, "name_taken": 409, "not_enough_beans": 409,
     "relief_refused": 409, "no_item": 409, "conflict": 409, "rate_limited": 429,
     "too_large": 413, "internal": 500, "busy": 503, "not_seated": 409, "unknown_table": 404,
+    "request_timeout": 408,
 }
 
 
@@ -50,8 +51,12 @@ class ApiError(Exception):
 
 
 def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message},
-                        status_code=status or STATUS.get(code, 400))
+    status = status or STATUS.get(code, 400)
+    # A body refused unread (too large, too slow) leaves the connection mid-request:
+    # it is closed rather than read to its end.
+    headers = {"connection": "close"} if status in (408, 413) else None
+    return JSONResponse({"error": code, "message": message}, status_code=status,
+                        headers=headers)
 
 
 def _server(request: Request) -> Server:
@@ -60,9 +65,7 @@ def _server(request: Request) -> Server:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    raw = await _read_capped(request, _server(request).config.limits.body_seconds)
     if not raw:
         return {}
     try:
@@ -72,6 +75,30 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError("malformed", "the body is a JSON object")
     return data
+
+
+async def _read_capped(request: Request, seconds: float) -> bytes:
+    """The body, read as it streams in and refused (413) as soon as it passes
+    ``MAX_BODY``, or before any of it is read when its Content-Length says so: memory
+    never holds more than the cap, whatever a client sends. It must arrive within
+    ``seconds`` (408): a body trickled a byte at a time holds no request for long."""
+    too_large = ApiError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise too_large
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError("request_timeout", f"the request body did not arrive whole "
+                       f"within {seconds:g} s") from None
+    return b"".join(chunks)
 
 
 def _text(data: dict[str, Any], key: str) -> str:

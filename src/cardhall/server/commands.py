@@ -19,9 +19,8 @@ from cardhall.hall import accounts
 from cardhall.hall.config import ConfigError, Economy, load_config
 from cardhall.hall.db import Database, DatabaseError, async_url, upgrade
 from cardhall.hall.errors import HallError, NameTaken
-from cardhall.hall.messages import MAX_MESSAGE_BYTES
 from cardhall.hall.models import Player
-from cardhall.server import logs
+from cardhall.server import edge, logs
 from cardhall.server.app import create_app, tune_gc
 from cardhall.server.botrun import play
 from cardhall.server.metrics_access import read_token
@@ -43,7 +42,8 @@ def serve(args: argparse.Namespace) -> None:
         async_url(args.db)
     except (ConfigError, DatabaseError) as exc:
         raise SystemExit(f"cardhall: {exc}") from None
-    logs.setup(args.log_level)
+    logs.setup(args.log_level, config.limits.log_repeats, config.limits.log_repeat_seconds)
+    files = edge.raise_file_limit()
     # Once the hall is open (its live tables rebuilt): fewer, shorter GC pauses.
     app = create_app(config, args.db, grace_seconds=args.grace, bot_workers=args.bot_workers,
                      on_ready=tune_gc, redis_url=args.redis, lease_seconds=args.lease,
@@ -56,12 +56,11 @@ def serve(args: argparse.Namespace) -> None:
                 port = self.servers[0].sockets[0].getsockname()[1] if self.servers else args.port
                 print(f"cardhall: the hall is open at http://{args.host}:{port}/", flush=True)
 
-    # Frames up to 1 MiB must reach the protocol (and get an error); larger ones may
-    # be closed by uvicorn (1009). One worker: the tables live in this process (more
-    # processes share a hall with --redis, docs/deploy.md).
-    server = Server(uvicorn.Config(app, host=args.host, port=args.port, workers=1,
-                                   ws_max_size=MAX_MESSAGE_BYTES + 64 * 1024,
-                                   log_config=None, lifespan="on"))
+    # One worker: the tables live in this process (more processes share a hall with
+    # --redis, docs/deploy.md). The connection edge's bounds: cardhall.server.edge.
+    uvconfig, gate = edge.uvicorn_config(app, args.host, args.port, config.limits, files)
+    app.state.gate = gate  # ws.py charges a socket closed for no hello to its address
+    server = Server(uvconfig)
     server.run()
     if not server.started:
         raise SystemExit(1)

@@ -33,6 +33,7 @@ SEND_QUEUE = 256
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008  # too many refused frames in a row
 CLOSE_SUPERSEDED = 4001
+CLOSE_NO_HELLO = 4002  # no valid hello within limits.hello_seconds
 CLOSE_TOO_SLOW = 4008
 CLOSE_SHUTDOWN = 1001
 
@@ -175,7 +176,8 @@ class Connection:
                     await self.socket.close(code, reason)
                     return
         except Exception as exc:  # the peer went away mid-write: the reader sees it too
-            log.info("write failed: %s", exc, extra=self.log_extra())
+            log.log(logging.INFO if self.player_id is not None else logging.DEBUG,
+                    "write failed: %r", exc, extra=self.log_extra())
 
     async def finish(self) -> None:
         """After the reader ended: stop the writer (nothing more can be delivered)."""

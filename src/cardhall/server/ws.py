@@ -3,11 +3,14 @@
 Every inbound text frame goes through ``parse_client`` (the one place the wire is
 validated) after spending a rate-limit token; whatever is refused gets an
 ``error`` and the connection stays open, except that a client sending nothing
-but refused frames (``ABUSE_LIMIT`` in a row) is closed with 1008.
+but refused frames (``ABUSE_LIMIT`` in a row) is closed with 1008, and one that
+has not said a valid ``hello`` within ``limits.hello_seconds`` is closed with
+4002 (an idle socket must not hold a slot for nothing).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -18,6 +21,7 @@ from cardhall.hall import accounts
 from cardhall.hall.errors import refusal
 from cardhall.hall.messages import Hello, ProtocolError, parse_client
 from cardhall.server.connection import (
+    CLOSE_NO_HELLO,
     CLOSE_POLICY,
     Connection,
     ConnState,
@@ -25,6 +29,7 @@ from cardhall.server.connection import (
 
 if TYPE_CHECKING:
     from cardhall.server.app import Server
+    from cardhall.server.edge import Gate
 
 log = logging.getLogger("cardhall.server.ws")
 
@@ -45,7 +50,13 @@ async def endpoint(websocket: WebSocket) -> None:
     server.registry.add(conn)
     conn.start()
     server.metrics.connections_total.inc()
-    log.info("connected", extra=conn.log_extra(event="connect"))
+    # Before its hello a connection is nobody: its comings and goings are debug lines
+    # (an idle flood would otherwise cost a log record per socket, however throttled).
+    log.debug("connected", extra=conn.log_extra(event="connect"))
+    hello_seconds = server.config.limits.hello_seconds
+    gate: Gate | None = getattr(websocket.app.state, "gate", None)
+    deadline = asyncio.get_running_loop().call_later(hello_seconds, _no_hello, conn,
+                                                     hello_seconds, gate)
     try:
         while conn.is_open:
             frame = await websocket.receive()
@@ -63,13 +74,23 @@ async def endpoint(websocket: WebSocket) -> None:
     except RuntimeError as exc:  # receive after the socket closed (we closed it)
         log.info("receive ended: %s", exc, extra=conn.log_extra())
     finally:
+        deadline.cancel()
         current = server.registry.remove(conn)
         await conn.finish()
         if current and conn.player_id is not None:
             await server.hall.disconnected(conn.player_id, conn.id)
-        log.info("disconnected", extra=conn.log_extra(event="disconnect",
-                                                      superseded=conn.superseded,
-                                                      code=conn.close_code))
+        log.log(logging.INFO if conn.player_id is not None else logging.DEBUG,
+                "disconnected", extra=conn.log_extra(event="disconnect",
+                                                     superseded=conn.superseded,
+                                                     code=conn.close_code))
+
+
+def _no_hello(conn: Connection, seconds: float, gate: Gate | None) -> None:
+    if conn.state == ConnState.AWAITING_HELLO:
+        log.info("no hello in time", extra=conn.log_extra(event="no_hello"))
+        conn.close(CLOSE_NO_HELLO, f"no valid hello within {seconds:g} s")
+        if gate is not None:
+            gate.penalize(conn.address)
 
 
 async def _refused(conn: Connection, exc: ProtocolError) -> None:

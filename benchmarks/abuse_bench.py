@@ -1,0 +1,440 @@
+"""Does the hall keep serving its players while one client floods its connection edge?
+
+Starts one ``cardhall serve`` (a temporary SQLite file; one room of humans only, so
+the players fill its tables; the edge's ``[limits]`` at their defaults), then runs
+``cardhall loadtest``'s players (cardhall.client.loadtest) twice:
+
+1. **quiet**: ``--players`` real players play full games for ``--duration`` s;
+2. **attacked**: the same again while an attacker process holds ``--idle`` WebSockets
+   that never say ``hello`` (each re-opened as soon as the hall closes it: the hello
+   deadline is part of the defence) and ``--slow`` HTTP connections sending one byte of
+   a request head every 10 s (also re-opened), spread over the loopback source
+   addresses 127.0.0.2–127.0.0.250 so that the per-address cap does not simply refuse
+   them all. A connection the hall refuses or drops is tried again a second later (a
+   flood of connects at line rate is a different attack, for the kernel's or the
+   proxy's per-source limits: the hall must accept a connection to refuse it).
+
+The hall is pinned to one CPU and the players and attacker to the others (``--no-pin``
+to share them), as a remote attacker would not take the hall's CPU.
+The players come from 127.0.0.1, configured as a trusted proxy (``trusted_proxies``):
+a hall's real players come from many addresses, which loopback cannot give them.
+It reports, for both runs, the players' p99 action→state and the server's peak RSS
+(sampled from /proc every 0.2 s), the attacker's counts (held, re-opened, refused),
+what a single address alone gets (``--single`` connections tried from 127.0.0.251),
+and PASS/FAIL against the target: p99 under attack within 2× the quiet p99 and the
+peak RSS at most 200 MB above it. Everything is on loopback, bounded in time, and
+the processes it started are stopped by their pids.
+
+    .venv/bin/python benchmarks/abuse_bench.py
+    .venv/bin/python benchmarks/abuse_bench.py --players 100 --idle 5000 --slow 200 --duration 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardhall.client.loadreport import Report, load_test
+from cardhall.client.loadtest import Plan
+
+ROOM = "abuse"
+ATTACKERS = [f"127.0.0.{i}" for i in range(2, 251)]
+SINGLE = "127.0.0.251"
+P99_FACTOR, RSS_MB = 2.0, 200.0
+
+
+def config_toml() -> str:
+    return (f'[[rooms]]\nid = "{ROOM}"\nname = "abuse ddz3"\nvariant = "ddz3"\n'
+            "N = 10\nA = 5\nmin_beans = 0\nturn_seconds = 60\n\n"
+            "[limits]\nguests_per_minute = 100000\nlogins_per_minute = 100000\n"
+            "messages_per_second = 200\ntrusted_proxies = [\"127.0.0.1\"]\n")
+
+
+def start_server(tmp: Path) -> tuple[str, subprocess.Popen[str]]:
+    config = tmp / "hall.toml"
+    config.write_text(config_toml())
+    cmd = [sys.executable, "-m", "cardhall", "serve", "--port", "0",
+           "--db", f"sqlite:///{tmp / 'hall.db'}", "--config", str(config)]
+    with (tmp / "serve.log").open("w") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    end = time.monotonic() + 60
+    while time.monotonic() < end and proc.poll() is None:
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, end - time.monotonic()))
+        line = proc.stdout.readline() if ready else ""
+        if "the hall is open at " in line:
+            return line.strip().rsplit(" ", 1)[1].rstrip("/"), proc
+    stop(proc)
+    raise SystemExit(f"cardhall serve did not start:\n{(tmp / 'serve.log').read_text()[-3000:]}")
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def loop_lag(url: str) -> dict[float, float]:
+    """The hall's cumulative loop-lag histogram (/metrics): upper bound -> count."""
+    with urllib.request.urlopen(url + "/metrics", timeout=30) as answer:
+        text = answer.read().decode()
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("cardhall_loop_lag_seconds_bucket"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            out[float(bound)] = float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def lag_p99(before: dict[float, float], after: dict[float, float]) -> str:
+    """The 99th percentile of the loop lag between two readings (a bucket's bound)."""
+    delta = {b: after[b] - before.get(b, 0.0) for b in sorted(after)}
+    total = delta.get(float("inf"), 0.0)
+    for bound, count in delta.items():
+        if total and count >= 0.99 * total:
+            return f"≤ {bound * 1000:g} ms" if bound != float("inf") else "over the top bucket"
+    return "?"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class RssSampler:
+    """The peak VmRSS of a process (MiB), sampled every 0.2 s on a thread."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.peak, self._stop = pid, 0.0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def rss(self) -> float:
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            self.peak = max(self.peak, self.rss())
+
+    def __enter__(self) -> RssSampler:
+        self.peak = self.rss()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+# -- the attacker (a child process: its own event loop and CPU) --------------------------
+
+
+@dataclass
+class Counts:
+    idle_held: int = 0
+    slow_held: int = 0
+    opened: int = 0  # connections made, re-opens included
+    closed_by_hall: dict[str, int] = field(default_factory=dict)  # why, how many
+    refused: dict[str, int] = field(default_factory=dict)  # status, how many
+    failed: dict[str, int] = field(default_factory=dict)  # connect errors
+
+    def count(self, where: dict[str, int], key: str) -> None:
+        where[key] = where.get(key, 0) + 1
+
+
+def _upgrade(port: int) -> bytes:
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET /ws HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nupgrade: websocket\r\n"
+            f"connection: Upgrade\r\nsec-websocket-key: {key}\r\n"
+            "sec-websocket-version: 13\r\n\r\n").encode()
+
+
+async def _idle(port: int, source: str, counts: Counts, end: float) -> None:
+    """One WebSocket that never says hello, opened again whenever it is closed."""
+    while time.monotonic() < end:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                           local_addr=(source, 0))
+        except OSError as exc:
+            counts.count(counts.failed, type(exc).__name__)
+            await asyncio.sleep(1.0)
+            continue
+        counts.opened += 1
+        try:
+            writer.write(_upgrade(port))
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = head.split(b" ", 2)[1].decode()
+            if status != "101":
+                counts.count(counts.refused, status)
+                await asyncio.sleep(1.0)
+                continue
+            counts.idle_held += 1
+            try:
+                frame = await reader.read(4096)  # the hall's close frame, or EOF
+            finally:
+                counts.idle_held -= 1
+            code = int.from_bytes(frame[2:4]) if len(frame) >= 4 and frame[0] == 0x88 else 0
+            counts.count(counts.closed_by_hall, f"ws close {code}" if code else "eof")
+        except (OSError, asyncio.IncompleteReadError) as exc:  # dropped: refused unanswered
+            counts.count(counts.failed, type(exc).__name__)
+            await asyncio.sleep(1.0)
+        finally:
+            writer.close()
+
+
+async def _slow(port: int, source: str, counts: Counts, end: float) -> None:
+    """One request head sent a byte every 10 s, opened again whenever it is closed."""
+    head = b"GET /healthz HTTP/1.1\r\nhost: hall\r\nx-pad: " + b"a" * 1000
+    while time.monotonic() < end:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                           local_addr=(source, 0))
+        except OSError as exc:
+            counts.count(counts.failed, type(exc).__name__)
+            await asyncio.sleep(1.0)
+            continue
+        counts.opened += 1
+        counts.slow_held += 1
+        try:
+            for byte in head:
+                writer.write(bytes([byte]))
+                try:
+                    got = await asyncio.wait_for(reader.read(4096), 10.0)  # until closed
+                except TimeoutError:
+                    continue  # ten seconds passed: the next byte
+                status = got.split(b" ", 2)[1].decode() if got.startswith(b"HTTP/") else "eof"
+                counts.count(counts.closed_by_hall, f"http {status}")
+                break
+        except OSError as exc:
+            counts.count(counts.failed, type(exc).__name__)
+            await asyncio.sleep(1.0)
+        finally:
+            counts.slow_held -= 1
+            writer.close()
+
+
+async def _attack(port: int, idle: int, slow: int, seconds: float) -> None:
+    counts = Counts()
+    end = time.monotonic() + seconds
+    tasks = []
+    for i in range(idle):
+        tasks.append(asyncio.create_task(_idle(port, ATTACKERS[i % len(ATTACKERS)], counts,
+                                               end)))
+        if i % 200 == 199:
+            await asyncio.sleep(0.05)  # a ramp, so the kernel's accept queue keeps up
+    for i in range(slow):
+        tasks.append(asyncio.create_task(_slow(port, ATTACKERS[-1 - i % len(ATTACKERS)],
+                                               counts, end)))
+    while time.monotonic() < end:
+        print(json.dumps(counts.__dict__), flush=True)
+        await asyncio.sleep(1.0)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps(counts.__dict__), flush=True)
+
+
+def attacker_main(args: argparse.Namespace) -> None:
+    import resource  # noqa: PLC0415 (the attacker's own file limit)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    asyncio.run(_attack(args.port, args.idle, args.slow, args.seconds))
+
+
+# -- one address alone -------------------------------------------------------------------
+
+
+async def single_address(port: int, tries: int) -> dict[str, int]:
+    """How many idle WebSockets one address can hold at once, and what the rest get."""
+    got: dict[str, int] = {}
+    writers = []
+    try:
+        for _ in range(tries):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                           local_addr=(SINGLE, 0))
+            writers.append(writer)
+            writer.write(_upgrade(port))
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            status = head.split(b" ", 2)[1].decode()
+            if status != "101":
+                body = await asyncio.wait_for(reader.read(4096), 10)
+                status += " " + json.loads(body)["error"]
+            got[status] = got.get(status, 0) + 1
+    finally:
+        for w in writers:
+            w.close()
+    return got
+
+
+# -- the runs ----------------------------------------------------------------------------
+
+
+async def probe(url: str, seconds: float) -> list[float]:
+    """A new connection's GET /healthz every 2 s for ``seconds``: each answer's time."""
+    import httpx  # noqa: PLC0415 (the server extra, as the players)
+    out = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        started = time.monotonic()
+        async with httpx.AsyncClient(timeout=60) as http:
+            try:
+                await http.get(url + "/healthz")
+                out.append(time.monotonic() - started)
+            except httpx.HTTPError:
+                out.append(float("inf"))
+        await asyncio.sleep(max(0.0, 2.0 - (time.monotonic() - started)))
+    return out
+
+
+def players(url: str, args: argparse.Namespace) -> Report:
+    plan = Plan(urls=(url,), room=ROOM, clients=args.players, duration=args.duration,
+                think=args.think, ramp=args.ramp)
+    with open(os.devnull, "w") as quiet:
+        return load_test(plan, "ddz3", ROOM, out=quiet)
+
+
+def run(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
+        url, server = start_server(Path(tmp))
+        port = int(url.rsplit(":", 1)[1])
+        cores = sorted(os.sched_getaffinity(0))
+        if args.pin and len(cores) >= 2:
+            # The hall on one core, the players and the attacker on the others: a real
+            # attacker does not share the hall's machine (both runs are pinned alike).
+            os.sched_setaffinity(server.pid, {cores[0]})
+            os.sched_setaffinity(0, set(cores[1:]))
+            print(f"pinned: the hall on CPU {cores[0]}, players and attacker on "
+                  f"{','.join(map(str, cores[1:]))}", flush=True)
+        attacker: subprocess.Popen[str] | None = None
+        try:
+            cpu, wall = cpu_seconds(server.pid), time.monotonic()
+            lag = loop_lag(url)
+            with RssSampler(server.pid) as quiet_rss:
+                quiet = players(url, args)
+            quiet_lag = lag_p99(lag, loop_lag(url))
+            quiet_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
+            print(f"quiet:    p99 {quiet.p99_ms:.1f} ms (p50 {quiet.p50_ms:.1f}), "
+                  f"{quiet.settled} games settled, errors {quiet.errors or 0}, peak RSS "
+                  f"{quiet_rss.peak:.0f} MiB, server CPU {quiet_cpu:.0%}, loop lag p99 "
+                  f"{quiet_lag}", flush=True)
+            alone = asyncio.run(single_address(port, args.single))
+            print(f"one address alone ({SINGLE}), {args.single} idle WebSockets tried: "
+                  + ", ".join(f"{k}: {v}" for k, v in sorted(alone.items())), flush=True)
+            seconds = args.warmup + args.ramp + args.duration + 60
+            attacker = subprocess.Popen(
+                [sys.executable, __file__, "--attacker", "--port", str(port),
+                 "--idle", str(args.idle), "--slow", str(args.slow), "--seconds",
+                 str(seconds)], stdout=subprocess.PIPE, text=True)
+            counts = _Reader(attacker)
+            with RssSampler(server.pid) as attack_rss:
+                probes = asyncio.run(probe(url, args.warmup))
+                held = counts.last
+                print(f"while the attack starts: GET /healthz every 2 s answered in "
+                      f"{', '.join(f'{p:.2f}' for p in probes)} s", flush=True)
+                print(f"attack after {args.warmup:g} s: {held.get('idle_held')} idle "
+                      f"WebSockets and {held.get('slow_held')} slow heads held, "
+                      f"{held.get('opened')} opened", flush=True)
+                cpu, wall = cpu_seconds(server.pid), time.monotonic()
+                attacker_cpu = cpu_seconds(attacker.pid)
+                lag = loop_lag(url)
+                try:
+                    attacked = players(url, args)
+                except Exception as exc:  # the players could not play: the result
+                    attacked = None
+                    failure = f"{type(exc).__name__}: {exc}"
+                attack_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
+                attack_lag = lag_p99(lag, loop_lag(url))
+                attacker_cpu = (cpu_seconds(attacker.pid) - attacker_cpu) / (
+                    time.monotonic() - wall)
+            final = counts.last
+        finally:
+            if attacker is not None:
+                stop(attacker)
+            stop(server)
+            log_bytes = (Path(tmp) / "serve.log").stat().st_size
+    print(f"server log: {log_bytes / 1024:.0f} KiB over both runs; load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    print(f"attacker: {final.get('opened')} connections opened; closed by the hall: "
+          f"{final.get('closed_by_hall')}; refused: {final.get('refused')}; "
+          f"failed: {final.get('failed')}")
+    if attacked is None:
+        print(f"attacked: the players could not play ({failure}); peak RSS "
+              f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%}: FAIL")
+        return 1
+    print(f"attacked: p99 {attacked.p99_ms:.1f} ms (p50 {attacked.p50_ms:.1f}), "
+          f"{attacked.settled} games settled, errors {attacked.errors or 0}, peak RSS "
+          f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%}, loop lag p99 "
+          f"{attack_lag} (the attacker's process: {attacker_cpu:.0%} CPU)")
+    p99_ok = attacked.p99_ms <= P99_FACTOR * max(quiet.p99_ms, 1.0)
+    rss_ok = attack_rss.peak - quiet_rss.peak <= RSS_MB
+    games_ok = attacked.settled > 0 and not attacked.errors and quiet.ok and attacked.ok
+    print(f"target: p99 ≤ {P99_FACTOR:g}× quiet ({attacked.p99_ms:.1f} vs "
+          f"{quiet.p99_ms:.1f} ms): {'PASS' if p99_ok else 'FAIL'}; peak RSS ≤ quiet + "
+          f"{RSS_MB:g} MB ({attack_rss.peak - quiet_rss.peak:+.0f} MiB): "
+          f"{'PASS' if rss_ok else 'FAIL'}; players' games and beans: "
+          f"{'PASS' if games_ok else 'FAIL ' + '; '.join(attacked.problems[:3])}")
+    return 0 if p99_ok and rss_ok and games_ok else 1
+
+
+class _Reader:
+    """The attacker's latest counts, read from its stdout on a thread."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.last: dict[str, object] = {}
+        self._proc = proc
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            self.last = json.loads(line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=100)
+    parser.add_argument("--idle", type=int, default=5000)
+    parser.add_argument("--slow", type=int, default=200)
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--ramp", type=float, default=5.0)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--warmup", type=float, default=40.0,
+                        help="seconds the attack runs before the players start")
+    parser.add_argument("--single", type=int, default=100,
+                        help="idle WebSockets tried from one address alone")
+    parser.add_argument("--no-pin", dest="pin", action="store_false",
+                        help="do not pin the hall to its own CPU")
+    parser.add_argument("--attacker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--seconds", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.attacker:
+        attacker_main(args)
+        return
+    raise SystemExit(run(args))
+
+
+if __name__ == "__main__":
+    main()

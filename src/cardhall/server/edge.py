@@ -1,0 +1,347 @@
+"""The connection edge: what a socket may hold of the hall before it has said anything.
+
+An idle socket costs the hall a file descriptor and memory and costs its sender
+nothing, so the edge bounds every connection before the application sees it:
+
+- **caps**: at most ``connections_per_address`` open connections per peer address and
+  ``connections_total`` in all, HTTP keep-alive and WebSocket alike (counted at the
+  transport, ``Gate``). A connection over a cap is answered once its request head
+  arrives, ``429 too_many_connections`` (its address) or ``503 hall_full`` (all), with
+  ``Connection: close``; likewise a connection past ``connects_per_minute`` new ones from
+  its address (``429 too_many_connects``). Past ``ANSWERS_PER_SECOND`` refusals, or
+  ``REFUSING`` pending, a refused connection is dropped at once, unanswered.
+- **a header deadline**: a request head (a WebSocket's handshake too) must arrive whole
+  within ``header_seconds`` of the connection's start or of the previous response;
+  uvicorn times out only idle keep-alive connections, not a head sent a byte at a time.
+- **the file limit**: ``raise_file_limit`` lifts the soft RLIMIT_NOFILE to the hard one
+  at start and ``total_cap`` keeps the total cap ``RESERVED_FILES + REFUSING`` below it
+  (half of a low limit), so the process never meets "Too many open files".
+- **the rate of new connections**: ``CONNECT_BURST`` at once per address, then
+  ``connects_per_minute``; a WebSocket closed for no hello costs its address
+  ``NO_HELLO_COST`` more (ws.py calls ``Gate.penalize``).
+
+The hello deadline (ws.py) and the body's streaming cap (api.py) bound what comes
+after. ``uvicorn_config`` sets uvicorn's own bounds, each explained there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import resource
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from cardhall.hall.config import Limits
+from cardhall.hall.messages import MAX_MESSAGE_BYTES
+
+log = logging.getLogger("cardhall.server.edge")
+
+#: File descriptors kept out of the connection cap: the database, the log, the bot
+#: workers' pipes, the listening socket, and connections being refused.
+RESERVED_FILES = 512
+#: Refused connections waiting for their request head to be answered; past it a refused
+#: connection is dropped without an answer (a flood gets no courtesy).
+REFUSING = 256
+#: New connections one address may open at once (its bucket's size; a page load opens
+#: about seven); after them, ``connects_per_minute``.
+CONNECT_BURST = 20
+#: What a WebSocket closed for no hello costs its address, in new connections: an idle
+#: flood that reconnects as fast as it is closed slows itself six times.
+NO_HELLO_COST = 5.0
+#: Refused connections answered per second at most; past it they are dropped unanswered
+#: (answering costs the hall a request cycle, dropping only the accept).
+ANSWERS_PER_SECOND = 100
+#: Seconds a refused connection's head may take before it is dropped unanswered.
+REFUSED_SECONDS = 2.0
+
+Address = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def raise_file_limit() -> int:
+    """Lift this process's soft RLIMIT_NOFILE to its hard limit; the soft limit after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError) as exc:  # a container may forbid it: keep the soft one
+            log.warning("could not raise the open-file limit: %s", exc,
+                        extra={"event": "nofile", "soft": soft, "hard": hard})
+    return soft
+
+
+def total_cap(configured: int, files: int) -> int:
+    """The total connection cap the process can keep: ``configured``, lowered to leave
+    ``RESERVED_FILES + REFUSING`` of the ``files`` it may open (half of them, when the
+    limit is that low).
+
+    >>> total_cap(10_000, 1 << 20), total_cap(10_000, 4096), total_cap(10_000, 400)
+    (10000, 3328, 200)
+    """
+    return max(1, min(configured, files - min(RESERVED_FILES + REFUSING, files // 2)))
+
+
+class Gate:
+    """Open connections per peer address and in all, and new connections per address
+    per minute (a token bucket holding ``CONNECT_BURST``, refilled at
+    ``connects_per_minute``), counted at the transport. The clock is injected.
+
+    The rate is what bounds a flood that reconnects as fast as the hall closes it:
+    without it, sockets closed by the hello deadline come straight back, and each
+    handshake costs the hall a millisecond.
+    """
+
+    def __init__(self, per_address: int, total: int, connects_per_minute: int = 1 << 30,
+                 trusted: Iterable[str] = (), refusing: int = REFUSING,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_address = per_address
+        self.total = total
+        self.connects_per_minute = connects_per_minute
+        self.trusted: tuple[Address, ...] = tuple(
+            ipaddress.ip_network(t, strict=False) for t in trusted)
+        self.open: dict[object, str] = {}  # transport -> peer address
+        self.by_address: dict[str, int] = {}
+        self.refusing = 0  # refused connections waiting for their answer
+        self.refusing_max = refusing
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self._answers = (float(ANSWERS_PER_SECOND), clock())
+        self._swept = clock()
+
+    def is_trusted(self, address: str) -> bool:
+        if not self.trusted:
+            return False
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted)
+
+    def admit(self, transport: object, address: str) -> tuple[int, str, str] | None:
+        """Count the connection, or the refusal (status, code, sentence) it gets."""
+        if len(self.open) >= self.total:
+            return (503, "hall_full", f"the hall holds {self.total} connections, its most: "
+                    "try again in a minute")
+        # A trusted proxy speaks for many clients: it counts in the total only.
+        if not self.is_trusted(address):
+            if self.by_address.get(address, 0) >= self.per_address:
+                return (429, "too_many_connections", f"at most {self.per_address} open "
+                        "connections from one address: close some and try again")
+            if not self._connect(address):
+                return (429, "too_many_connects", f"at most {self.connects_per_minute} new "
+                        "connections a minute from one address: try again in a minute")
+        self.open[transport] = address
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        return None
+
+    def may_answer(self) -> bool:
+        """Whether a refused connection gets its answer (at most ``ANSWERS_PER_SECOND``
+        and ``REFUSING`` at once), or is dropped: a flood gets no courtesy."""
+        now = self._clock()
+        tokens, at = self._answers
+        tokens = min(float(ANSWERS_PER_SECOND), tokens + (now - at) * ANSWERS_PER_SECOND)
+        if self.refusing >= self.refusing_max or tokens < 1:
+            self._answers = (tokens, now)
+            return False
+        self._answers = (tokens - 1, now)
+        return True
+
+    def penalize(self, address: str, tokens: float = NO_HELLO_COST) -> None:
+        """Take ``tokens`` more from the address's bucket (down to empty): its WebSocket
+        was closed for saying no hello, so its next connections come slower."""
+        if self.is_trusted(address):
+            return
+        now = self._clock()
+        full = float(min(self.connects_per_minute, CONNECT_BURST))
+        left, at = self._buckets.get(address, (full, now))
+        left = min(full, left + (now - at) * self.connects_per_minute / 60.0)
+        self._buckets[address] = (max(0.0, left - tokens), now)
+
+    def _connect(self, address: str) -> bool:
+        now = self._clock()
+        self._sweep(now)
+        full = float(min(self.connects_per_minute, CONNECT_BURST))
+        tokens, at = self._buckets.get(address, (full, now))
+        tokens = min(full, tokens + (now - at) * self.connects_per_minute / 60.0)
+        if tokens < 1:
+            self._buckets[address] = (tokens, now)
+            return False
+        self._buckets[address] = (tokens - 1, now)
+        return True
+
+    def _sweep(self, now: float) -> None:
+        """Forget the buckets full again (at most once a minute): memory stays bounded by
+        the addresses seen in the last minute."""
+        if now - self._swept < 60.0:
+            return
+        self._swept = now
+        for address in [a for a, (_, at) in self._buckets.items() if now - at >= 60.0]:
+            del self._buckets[address]
+
+    def release(self, transport: object) -> None:
+        """Forget a connection (idempotent: the HTTP and WebSocket protocols both call it)."""
+        address = self.open.pop(transport, None)
+        if address is None:
+            return
+        left = self.by_address[address] - 1
+        if left:
+            self.by_address[address] = left
+        else:
+            del self.by_address[address]
+
+
+def _refusal_app(status: int, code: str, message: str) -> Any:
+    """An ASGI app that answers every request with this refusal and closes."""
+    body = json.dumps({"error": code, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
+               (b"content-length", str(len(body)).encode())]
+    if status == 503:
+        headers.append((b"retry-after", b"60"))
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+    return app
+
+
+def _timeout_response(seconds: float) -> bytes:
+    body = json.dumps({"error": "request_timeout", "message": "the request head did not "
+                       f"arrive whole within {seconds:g} s"}).encode()
+    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+            b"connection: close\r\ncontent-length: " + str(len(body)).encode()
+            + b"\r\n\r\n" + body)
+
+
+def protocols(gate: Gate, header_seconds: float) -> tuple[type[H11Protocol],
+                                                          type[WebSocketsSansIOProtocol]]:
+    """uvicorn's HTTP and WebSocket protocols with the gate and the header deadline.
+
+    Every connection starts as HTTP (``EdgeHTTP.connection_made`` counts it); a
+    WebSocket upgrade hands the transport to ``EdgeWebSocket``, whose
+    ``connection_lost`` releases it instead.
+    """
+
+    class EdgeHTTP(H11Protocol):
+        _refused = False
+        _head: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            address = self.client[0] if self.client else "?"
+            refusal = gate.admit(transport, address)
+            if refusal is None:
+                self._arm(header_seconds)
+                return
+            if not gate.may_answer():
+                transport.abort()
+                return
+            self._refused = True
+            gate.refusing += 1
+            # Answered once its head arrives: a reply to an unread request would be lost
+            # to the reset that closing over it sends.
+            self.app = _refusal_app(*refusal)
+            log.warning("refused a connection: %s", refusal[1],
+                        extra={"event": "refused", "code": refusal[1], "address": address})
+            self._arm(min(header_seconds, REFUSED_SECONDS))
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            if self._refused:
+                self._refused = False
+                gate.refusing -= 1
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:
+                self._disarm()  # the head is whole (or refused as malformed)
+
+        def _should_upgrade(self) -> bool:
+            return not self._refused and super()._should_upgrade()
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._disarm()
+            super().handle_websocket_upgrade(event)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+                self._arm(header_seconds)  # the next request's head, on a kept-alive socket
+
+        def _arm(self, seconds: float) -> None:
+            self._disarm()
+            self._head = self.loop.call_later(seconds, self._head_late, seconds)
+
+        def _disarm(self) -> None:
+            if self._head is not None:
+                self._head.cancel()
+                self._head = None
+
+        def _head_late(self, seconds: float) -> None:
+            self._head = None
+            if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+                return
+            if not self._refused:
+                self.transport.write(_timeout_response(seconds))
+            self.transport.close()
+
+    class EdgeWebSocket(WebSocketsSansIOProtocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+    return EdgeHTTP, EdgeWebSocket
+
+
+def uvicorn_config(app: Any, host: str, port: int, limits: Limits,
+                   files: int) -> tuple[uvicorn.Config, Gate]:
+    """uvicorn's settings for the hall, each bound chosen here and why."""
+    total = total_cap(limits.connections_total, files)
+    if total < limits.connections_total:
+        log.warning("connections_total lowered to %d to stay under the open-file limit (%d)",
+                    total, files, extra={"event": "nofile", "files": files})
+    # Refusals waiting for their answer hold files too: a third of what the cap leaves.
+    gate = Gate(limits.connections_per_address, total, limits.connects_per_minute,
+                limits.trusted_proxies, refusing=max(1, min(REFUSING, (files - total) // 3)))
+    http, ws = protocols(gate, limits.header_seconds)
+    config = uvicorn.Config(
+        app, host=host, port=port, workers=1, http=http, ws=ws, log_config=None,
+        lifespan="on",
+        # Frames up to 1 MiB must reach the protocol (and get an error); larger ones are
+        # closed by uvicorn (1009). The sansio protocol reads one frame at a time (it
+        # pauses the socket until the app takes it), so this is also a connection's most.
+        ws_max_size=MAX_MESSAGE_BYTES + 64 * 1024,
+        # A peer that vanished without a FIN (a pulled cable, a sleeping phone) is found
+        # within 20 + 20 s: its slot is freed and his seat goes on 托管.
+        ws_ping_interval=20.0, ws_ping_timeout=20.0,
+        # Only X-Forwarded-For from a configured proxy names the client; uvicorn's
+        # default trusts loopback, which let any local peer pick its own address.
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=list(limits.trusted_proxies),
+        # An idle kept-alive connection is closed after 5 s (a browser opens another
+        # when it needs one); a head begun on it must still finish in header_seconds.
+        timeout_keep_alive=5,
+        # A backstop on in-flight requests and sockets, above the gate's caps so it never
+        # refuses first: uvicorn answers 503 past it.
+        limit_concurrency=total + gate.refusing_max + 64,
+        # A request head (line + headers) of at most 16 KiB (h11's default, said here):
+        # what one connection can make the server buffer before its request is read.
+        h11_max_incomplete_event_size=16 * 1024,
+        # Pending connections the kernel queues before accept.
+        backlog=2048,
+        # A shutdown waits at most this long for requests in flight.
+        timeout_graceful_shutdown=10,
+        # No "server: uvicorn": nothing to fingerprint.
+        server_header=False)
+    return config, gate
