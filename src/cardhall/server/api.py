@@ -7,6 +7,7 @@ status that fits (``STATUS``), so a client can branch on ``error`` and show
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
