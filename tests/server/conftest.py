@@ -97,8 +97,9 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
         "guests_per_minute = 1000\nlogins_per_minute = 1000\nmessages_per_second = 200\n"))
         + "\n" + extra)
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
-    subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db", db_url],
-                   check=True, capture_output=True, text=True, timeout=60)
+    subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, "--db", db_url],
+                   input=ADMIN_PASSWORD + "\n", check=True, capture_output=True, text=True,
+                   timeout=60)
     log = tmp / "serve.log"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cluster = ["--redis", redis_url, "--lease", str(lease)] if redis_url else []

@@ -265,15 +265,18 @@ async def player_by_token(db: Database, token: str,
         return None
 
 
-async def revoke_token(db: Database, token: str, now: datetime | None = None) -> str | None:
-    """Log out one token: its session's id, None if it was unknown or already revoked."""
+async def revoke_token(db: Database, token: str,
+                       now: datetime | None = None) -> tuple[str, str] | None:
+    """Log out one token: (its player's id, its session's id), None if it was unknown or
+    already revoked."""
     async with db.transaction() as s:
-        sid = await s.scalar(select(Session.id).where(
-            Session.token_hash == hash_token(token), Session.revoked.is_(None)))
-        if sid is None:
+        row = (await s.execute(select(Session.player_id, Session.id).where(
+            Session.token_hash == hash_token(token), Session.revoked.is_(None)))).one_or_none()
+        if row is None:
             return None
-        await s.execute(update(Session).where(Session.id == sid).values(revoked=now or utcnow()))
-        return str(sid)
+        await s.execute(update(Session).where(Session.id == row[1])
+                        .values(revoked=now or utcnow()))
+        return str(row[0]), str(row[1])
 
 
 async def revoke_all(db: Database, player_id: str, now: datetime | None = None) -> int:

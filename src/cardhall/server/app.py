@@ -31,8 +31,10 @@ from cardhall.hall.coordinator import Coordinator
 from cardhall.hall.db import POOL, Database, upgrade
 from cardhall.hall.errors import HallError
 from cardhall.hall.limits import RateLimiter
+from cardhall.hall.lockout import LockoutPolicy
 from cardhall.hall.messages import ProtocolError
 from cardhall.hall.service import Hall
+from cardhall.hall.sessions import SessionPolicy
 from cardhall.hall.table import GRACE_SECONDS
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.server import api, ws
@@ -64,6 +66,8 @@ class Server:
         limits = self.config.limits
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
+        self.session_policy = SessionPolicy.of(self.config.accounts)
+        self.lockout_policy = LockoutPolicy.of(self.config.accounts)
 
     @property
     def db(self) -> Database:

@@ -34,6 +34,9 @@ CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008  # too many refused frames in a row
 CLOSE_SUPERSEDED = 4001
 CLOSE_TOO_SLOW = 4008
+#: The connection's session ended: logged out, revoked by its owner, or ended by a
+#: password change (the client must log in again; reconnecting with the token fails).
+CLOSE_SESSION_ENDED = 4401
 CLOSE_SHUTDOWN = 1001
 
 
@@ -95,6 +98,7 @@ class Connection:
         self.address = address
         self.state = ConnState.AWAITING_HELLO
         self.player_id: str | None = None
+        self.session: str | None = None  # the public id of the session it said hello with
         self.admin = False
         self.superseded = False
         self.bucket = TokenBucket(messages_per_second)
@@ -227,9 +231,12 @@ class Registry:
             return old
         return None
 
-    def close_player(self, player_id: str, code: int, reason: str) -> bool:
+    def close_player(self, player_id: str, code: int, reason: str,
+                     sessions: list[str] | None = None) -> bool:
+        """Close the player's connection (only if it said hello with one of ``sessions``,
+        when given); whether one was closed."""
         conn = self.by_player.get(player_id)
-        if conn is None:
+        if conn is None or (sessions is not None and conn.session not in sessions):
             return False
         conn.close(code, reason)
         return True
