@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -17,6 +18,9 @@ from cardhall.hall.db import Database
 from cardhall.hall.lobby import CODE_CHARS, CODE_LENGTH
 from cardhall.hall.models import Session
 from cardhall.hall.sessions import hash_token
+from tests.hall.pg import PostgresServer
+from tests.hall.redis_server import RedisServer
+from tests.server.cluster import cluster
 from tests.server.conftest import CARDHALL, HallProcess, running_hall
 from tests.server.play import guests, vacate
 
@@ -208,10 +212,9 @@ async def test_wrong_invite_codes_are_limited(accounts_hall: HallProcess) -> Non
         await vacate([owner], invite["table"], "ddz3-humans")
 
 
-def test_bot_reads_its_token_from_a_file_or_the_environment(
-        accounts_hall: HallProcess, tmp_path: pytest.TempPathFactory) -> None:
+def test_bot_reads_its_token_from_a_file(accounts_hall: HallProcess, tmp_path: Path) -> None:
     made = httpx.post(f"{accounts_hall.url}/api/guest").json()
-    secret = tmp_path / "token"  # type: ignore[operator]
+    secret = tmp_path / "token"
     secret.write_text(made["token"] + "\n")
     bot = [*CARDHALL, "bot", "--server", accounts_hall.url, "--room", "ddz3-bots",
            "--games", "1"]
@@ -219,3 +222,29 @@ def test_bot_reads_its_token_from_a_file_or_the_environment(
                          timeout=120, check=False, stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.startswith(made["player"]["name"])
+
+
+async def test_logout_on_one_process_closes_the_socket_on_another(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """Two processes over Redis: the socket is on p1, the logout (then a password change)
+    reaches p0; p1 closes the socket all the same."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        a = await _registered(p0.url, "roamer")
+        b = await _again(p0.url, "roamer")
+        c = await _again(p0.url, "roamer")
+        try:
+            on_p1 = HallClient(p1.url, token=b.token, timeout=20)
+            await on_p1.connect()
+            await b.post("/api/logout")  # b's HTTP goes to p0
+            gone = await on_p1.expect("disconnected")
+            assert (gone["code"], gone["reason"]) == (4401, "logged out")
+            await on_p1.close()
+            on_p1 = HallClient(p1.url, token=c.token, timeout=20)
+            await on_p1.connect()
+            await a.post("/api/password", {"old": "secret-1", "new": "secret-2"})
+            gone = await on_p1.expect("disconnected")
+            assert (gone["code"], gone["reason"]) == (4401, "the password was changed")
+            await on_p1.close()
+        finally:
+            for client in (a, b, c):
+                await client.close()
