@@ -97,6 +97,8 @@ addStrings({
     "err.bad_token": "登录已失效，请重新登录。",
     "err.not_authenticated": "请先登录或以游客身份进入。",
     "err.malformed": "请求有误：{msg}",
+    "err.session_expired": "登录已过期，请重新登录。",
+    "err.locked_out": "这个账号密码错误次数太多，请 {s} 秒后再试（已登录的设备不受影响）。",
   },
   en: {
     "sc.loading": "Loading…", "sc.won": "Won", "sc.lost": "Lost",
@@ -111,5 +113,7 @@ addStrings({
     "err.bad_token": "Your session has ended; please log in again.",
     "err.not_authenticated": "Log in or enter as a guest first.",
     "err.malformed": "Bad request: {msg}",
+    "err.session_expired": "Your session has expired; please log in again.",
+    "err.locked_out": "Too many wrong passwords for this name; try again in {s} s (devices already logged in are not affected).",
   },
 });
