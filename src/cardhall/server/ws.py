@@ -18,6 +18,7 @@ from cardhall.hall import sessions
 from cardhall.hall.messages import Hello, ProtocolError, parse_client
 from cardhall.server.connection import (
     CLOSE_POLICY,
+    CLOSE_SESSION_ENDED,
     Connection,
     ConnState,
 )
@@ -125,6 +126,9 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
     conn.transition(ConnState.AWAITING_HELLO, ConnState.READY)
     conn.player_id, conn.admin, conn.session = player.id, player.is_admin, authed.session
     old = server.registry.attach(conn, player.id)
+    if server.registry.ended_lately(authed.session):  # ended while this hello ran
+        conn.close(CLOSE_SESSION_ENDED, "this session was ended")
+        return
     # No await between the welcome and connected(): the states follow the welcome.
     conn.send(welcome)
     server.hall.connected(player.id, welcome.tables)
