@@ -109,8 +109,8 @@ def test_an_expired_session_goes_to_the_login_form(new_page: PageMaker, web_hall
             await db.close()
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, age()).result()
-    page.goto("/#/profile")
-    page.reload()
+    page.goto("about:blank")
+    page.goto("/#/history")  # a screen that needs the session, in a page loaded afresh
     _told_to_log_in(page, "登录已过期")
     _login(page, "Sleeper7", PASSWORD)
 
@@ -119,6 +119,7 @@ def test_the_panel_in_english_and_for_a_guest(new_page: PageMaker) -> None:
     page = new_page()
     open_lobby(page)
     page.get_by_role("button", name="游客进入").click()
+    expect(page.locator("#who")).to_contain_text("游客")
     page.locator("#lang").click()
     _sessions(page)
     expect(page.locator("#sec-h")).to_have_text("Security")

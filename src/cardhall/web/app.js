@@ -95,6 +95,7 @@ async function screenApi(method, path, body) {
 }
 
 async function logout() {
+  socket.close(); // first: the server closes this session's socket (4401) on logout
   if (token()) await api("POST", "/api/logout").catch(() => null);
   forget();
   navigate("#/");
