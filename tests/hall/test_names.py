@@ -22,6 +22,9 @@ from cardhall.hall.names import skeleton
     "ab\u0378",  # unassigned
     "\u0301\u0301", "a\u0301\u0301",  # combining marks (NFKC cannot compose these)
     "pаypal", "Αdmin", "bobσ",  # Latin mixed with Cyrillic а, Greek Α, Greek σ
+    "gօօgle",  # Latin with Armenian օ
+    "e\u0301\u0301x",  # marks left on a Latin letter after NFKC
+    "สม\u0e34\u0e48\u0e4c",  # three marks on one Thai letter
 ])
 def test_invisible_and_mixed_names_refused(name: str) -> None:
     with pytest.raises(BadName):
@@ -29,7 +32,8 @@ def test_invisible_and_mixed_names_refused(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["张三", "小明123", "Tom张", "Иван", "Σοφία", "ｄａｖｅ",
-                                  "李雷_2024", "é1é"])
+                                  "李雷_2024", "é1é", "e\u0301x", "สมศักดิ์", "さくら桜",
+                                  "김철수", "Анна小明"])
 def test_real_names_pass(name: str) -> None:
     check_new_name(name)
 
@@ -39,6 +43,7 @@ def test_skeleton_folds_look_alikes() -> None:
     assert skeleton("ｐａｙｐａｌ") == skeleton("PAYPAL")
     assert skeleton("张三") != skeleton("张山")
     assert skeleton("Bob") != skeleton("Rob")
+    assert skeleton("adm\u0661n") == skeleton("admin")  # an Arabic-Indic 1
 
 
 @pytest.mark.parametrize(("look_alike", "refusal"), [

@@ -10,17 +10,20 @@ pass for another or hide. So:
   Invisible letters are refused by name (``INVISIBLE``: the Hangul fillers are
   category ``Lo`` yet show as blank), and so is every character that is not a
   letter or digit: format characters (zero-width joiners, bidi controls),
-  unassigned and private-use code points, and combining marks (which only
-  decorate another letter: a name of marks alone shows as nothing).
-- **Scripts are not mixed** with Latin: a name with Latin letters holds no Cyrillic
-  or Greek letter (``pаypal``), as that is how look-alikes are made. Names entirely
-  in Cyrillic or Greek, and names mixing Latin or digits with Chinese, Japanese or
-  Korean (``小明123``, ``Tom张``), are fine.
+  unassigned and private-use code points. Combining marks are refused alone and
+  on Latin, Cyrillic and Greek letters (NFKC has already composed the real accented
+  letters; what is left decorates or hides); scripts that write vowels as marks
+  (Thai, Devanagari...) may put at most ``MARKS_MAX`` on one letter.
+- **Scripts are not mixed**: the letters of a name are of one script, besides
+  Chinese, Japanese and Korean, which may go with any (``小明123``, ``Tom张``). So
+  ``pаypal`` (a Cyrillic ``а`` among Latin letters) is refused, as that is how
+  look-alikes are made; names entirely in Cyrillic or Greek are fine.
 - **Skeletons decide uniqueness.** ``skeleton(name)`` is NFKC, case-folded, with
   each Cyrillic and Greek letter that looks like a Latin letter or a digit replaced
   by it (``HOMOGLYPHS``, a small table for the scripts players here use: Python has
-  no Unicode confusables table, and the full one is mostly other scripts), and the
-  Latin look-alikes folded too (``0→o``, ``1→l``, ``i→l``, ``rn→m``). Two names with one
+  no Unicode confusables table, and the full one is mostly other scripts), every
+  decimal digit written as its ASCII digit (``١`` is ``1``), and the Latin
+  look-alikes folded too (``0→o``, ``1→l``, ``i→l``, ``rn→m``). Two names with one
   skeleton are one name: the second is refused as taken. The players table keeps
   the skeleton in a unique column, so two registrations racing cannot both pass.
 """
@@ -33,6 +36,12 @@ from cardhall.hall.errors import BadName
 
 NAME_MIN, NAME_MAX = 2, 16
 _NAME_PUNCT = frozenset("_-")
+#: Combining marks one letter may carry (Thai and Indic vowels and tones).
+MARKS_MAX = 2
+#: Scripts whose letters may go with another script's in one name.
+_CJK = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC")
+#: Scripts whose accented letters NFKC composes: a mark left on them is not a letter's.
+_NO_MARKS = frozenset({"latin", "cyrillic", "greek"})
 
 #: Letters (by Unicode category) that render as blank space: the Hangul fillers.
 INVISIBLE = frozenset("\u3164\u115f\u1160\uffa0")
@@ -56,13 +65,13 @@ _LATIN_ALIKE = {"0": "o", "1": "l", "i": "l", "5": "s", "rn": "m", "vv": "w"}
 
 
 def script_of(ch: str) -> str:
-    """The script of a letter, as far as the mixing rule cares: latin, cyrillic,
-    greek or other (Chinese, Japanese, Korean, Arabic...)."""
+    """The script of a letter or mark, as far as the mixing rule cares: the first word
+    of its Unicode name (latin, cyrillic, thai...), or cjk for Chinese, Japanese and
+    Korean."""
     name = unicodedata.name(ch, "")
-    for script in ("LATIN", "CYRILLIC", "GREEK"):
-        if name.startswith(script):
-            return script.lower()
-    return "other"
+    if name.startswith(_CJK):
+        return "cjk"
+    return name.split(" ", 1)[0].lower()
 
 
 def normalise_name(name: object) -> str:
@@ -73,21 +82,27 @@ def normalise_name(name: object) -> str:
     if not NAME_MIN <= len(n) <= NAME_MAX:
         raise BadName(f"a name has {NAME_MIN} to {NAME_MAX} characters, not {len(n)}")
     scripts: set[str] = set()
+    base, marks = "", 0  # the script of the letter marks would sit on, and how many
     for ch in n:
         cat = unicodedata.category(ch)
         if ch in INVISIBLE:
             raise BadName(f"a name may not hold the invisible character U+{ord(ch):04X}")
+        if cat in ("Mn", "Mc") and base and base not in _NO_MARKS and marks < MARKS_MAX:
+            marks += 1
+            continue
         if not (cat.startswith("L") or cat == "Nd" or ch in _NAME_PUNCT):
-            what = {"Mn": "a combining mark", "Me": "a combining mark",
-                    "Mc": "a combining mark", "Cf": "an invisible format character",
+            what = {"Mn": "a combining mark here", "Me": "a combining mark",
+                    "Mc": "a combining mark here", "Cf": "an invisible format character",
                     "Cn": "an unassigned character", "Co": "a private-use character",
                     }.get(cat, repr(ch))
             raise BadName(f"a name may hold letters, digits, _ and -, not {what} "
                           f"(U+{ord(ch):04X})")
-        if cat.startswith("L"):
-            scripts.add(script_of(ch))
-    if "latin" in scripts and scripts & {"cyrillic", "greek"}:
-        raise BadName("a name may not mix Latin letters with Cyrillic or Greek ones")
+        base, marks = (script_of(ch), 0) if cat.startswith("L") else ("", 0)
+        if base:
+            scripts.add(base)
+    if len(scripts - {"cjk"}) > 1:
+        raise BadName("a name may not mix letters of different scripts (such as Latin "
+                      "with Cyrillic or Greek); Chinese, Japanese and Korean go with any")
     return n
 
 
@@ -108,7 +123,8 @@ def skeleton(name: str) -> str:
         True
     """
     folded = name_key(name)
-    out = "".join(HOMOGLYPHS.get(ch, ch) for ch in folded)
+    out = "".join(str(unicodedata.decimal(ch)) if unicodedata.category(ch) == "Nd"
+                  else HOMOGLYPHS.get(ch, ch) for ch in folded)
     for alike, latin in _LATIN_ALIKE.items():
         out = out.replace(alike, latin)
     return out
