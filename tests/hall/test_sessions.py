@@ -3,6 +3,7 @@ passwords lock an account's logins with backoff (clock injected: no sleeps)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -174,3 +175,17 @@ async def test_unknown_names_are_not_tracked(db: Database, hasher: PasswordHashe
     for _ in range(10):
         with pytest.raises(AuthFailed):
             await accounts.login(db, "nobody", "wrong-pw", hasher=hasher, now=T0, policy=LOCK)
+
+
+async def test_touches_are_batched_and_nobody_waits(db: Database, economy: Economy) -> None:
+    """Many sessions checked at once after an hour: their last use is written in one or
+    two UPDATEs, by the Toucher, and the idle limit counts from it."""
+    logins = [await accounts.create_guest(db, economy, now=T0) for _ in range(20)]
+    toucher = sessions.Toucher(db)
+    later = T0 + timedelta(days=80)
+    await asyncio.gather(*(sessions.authenticate(db, one.token, POLICY, later, toucher=toucher)
+                           for one in logins))
+    await toucher.close()
+    assert 1 <= toucher.batches <= 3, toucher.batches
+    for one in logins:  # used at day 80 (untouched, it would have ended at day 90)
+        assert await _why(db, one.token, later + timedelta(days=89)) == "ok"

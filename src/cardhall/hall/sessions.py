@@ -8,7 +8,10 @@
   ``idle_days``. A guest's token is his only key to the account (no password), so it
   has no fixed lifetime: it ends only when unused for ``guest_idle_days``.
   ``used`` is refreshed at most once per ``TOUCH`` (an hour), so checking a token
-  writes to the database at most hourly per session.
+  writes to the database at most hourly per session; in the server those writes go
+  through a ``Toucher``, which nobody waits for and which gathers the touches that
+  come while one is being written into one UPDATE (after a restart, every returning
+  player's hello touches his session at once: one write per batch, not per hello).
 - **Ends** are told apart (``TokenRefused.why``): an unknown token, a revoked one
   (logout, revoked from another device, a password change, a ban) and an expired
   one each get their own sentence, so a client can say why it must log in again.
@@ -16,7 +19,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -33,6 +38,8 @@ from cardhall.hall.models import Player, Session, utcnow
 #: ``used`` is written at most this often per session.
 TOUCH = timedelta(hours=1)
 AGENT_MAX = 128
+
+log = logging.getLogger("cardhall.hall.sessions")
 
 
 class TokenRefused(HallError):
@@ -107,9 +114,45 @@ async def _lookup(s: AsyncSession, token: str) -> tuple[Session, Player] | None:
     return None if row is None else (row[0], row[1])
 
 
+class Toucher:
+    """Writes sessions' ``used`` in batches, in the background: ``touch`` returns at
+    once; touches made while a batch is being written go in the next one (one UPDATE).
+    A touch lost to a failed write only makes the idle limit count from an hour
+    earlier, so a failure is logged, not retried."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._pending: dict[str, datetime] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0  # UPDATEs sent (for tests)
+
+    def touch(self, token_hash: str, now: datetime) -> None:
+        self._pending[token_hash] = now
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                                name="session-toucher")
+
+    async def _run(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, {}
+            try:
+                async with self.db.transaction() as s:
+                    await s.execute(update(Session).where(Session.token_hash.in_(list(batch)))
+                                    .values(used=max(batch.values())))
+                self.batches += 1
+            except Exception as exc:  # best effort: see the class doc
+                log.warning("could not record %d sessions' last use: %s", len(batch), exc)
+
+    async def close(self) -> None:
+        """Wait for the touches already made."""
+        if self._task is not None:
+            await self._task
+
+
 async def authenticate(db: Database, token: str, policy: SessionPolicy = DEFAULT_POLICY,
-                       now: datetime | None = None) -> Authed:
-    """The player and session of a live token; TokenRefused says why not."""
+                       now: datetime | None = None, toucher: Toucher | None = None) -> Authed:
+    """The player and session of a live token; TokenRefused says why not. The session's
+    last use is recorded (hourly) through ``toucher``, else here and now."""
     now = now or utcnow()
     async with db.read() as s:
         found = await _lookup(s, token)
@@ -123,9 +166,12 @@ async def authenticate(db: Database, token: str, policy: SessionPolicy = DEFAULT
     if now >= policy.ends(sess, player.is_guest):
         raise TokenRefused("expired")
     if now - (sess.used or sess.created) >= TOUCH:
-        async with db.transaction() as s:
-            await s.execute(update(Session).where(Session.token_hash == sess.token_hash)
-                            .values(used=now))
+        if toucher is not None:
+            toucher.touch(sess.token_hash, now)
+        else:
+            async with db.transaction() as s:
+                await s.execute(update(Session).where(Session.token_hash == sess.token_hash)
+                                .values(used=now))
     return Authed(player, sess.id)
 
 

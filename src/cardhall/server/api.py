@@ -110,7 +110,8 @@ async def _authed(request: Request) -> sessions.Authed:
     """The caller's player and session; 401 ``bad_token`` (unknown, revoked, banned) or
     ``session_expired`` (sessions.TokenRefused) when the token does not work."""
     server = _server(request)
-    return await sessions.authenticate(server.db, _token(request), server.session_policy)
+    return await sessions.authenticate(server.db, _token(request), server.session_policy,
+                                       toucher=server.toucher)
 
 
 async def _player(request: Request) -> Player:

@@ -34,7 +34,7 @@ from cardhall.hall.limits import RateLimiter
 from cardhall.hall.lockout import LockoutPolicy
 from cardhall.hall.messages import ProtocolError
 from cardhall.hall.service import Hall
-from cardhall.hall.sessions import SessionPolicy
+from cardhall.hall.sessions import SessionPolicy, Toucher
 from cardhall.hall.table import GRACE_SECONDS
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.server import api, ws
@@ -60,6 +60,7 @@ class Server:
     metrics: Metrics = field(default_factory=Metrics)
     _db: Database | None = None
     _hall: Hall | None = None
+    toucher: Toucher | None = None
     _watch: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -82,6 +83,7 @@ class Server:
     async def open(self) -> None:
         await upgrade(self.db_url)
         self._db = Database.open(self.db_url, pool=self.db_pool)
+        self.toucher = Toucher(self._db)
         coordinator: Coordinator | None = None
         if self.redis_url is not None:
             from cardhall.hall.cluster import RedisCoordinator  # noqa: PLC0415 (with --redis)
@@ -110,6 +112,8 @@ class Server:
         self.registry.close_all(CLOSE_SHUTDOWN, "the server is shutting down")
         if self._hall is not None:
             await self._hall.close()
+        if self.toucher is not None:
+            await self.toucher.close()
         if self._db is not None:
             await self._db.close()
         log.info("hall closed", extra={"event": "close"})

@@ -111,7 +111,8 @@ async def _frame(server: Server, conn: Connection, text: str) -> None:
 
 async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
     try:
-        authed = await sessions.authenticate(server.db, msg.token, server.session_policy)
+        authed = await sessions.authenticate(server.db, msg.token, server.session_policy,
+                                             toucher=server.toucher)
     except sessions.TokenRefused as exc:
         raise ProtocolError("session_expired" if exc.why == "expired" else "bad_token",
                             str(exc)) from None
