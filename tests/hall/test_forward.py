@@ -49,7 +49,8 @@ class Nobody:
     def players(self) -> dict[str, int]:
         return {}
 
-    def close_player(self, player_id: str, code: int, reason: str) -> bool:
+    def close_player(self, player_id: str, code: int, reason: str,
+                     sessions: list[str] | None = None) -> bool:
         return False
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
@@ -27,7 +29,7 @@ async def test_upgrade_empty_database_then_again(db_url: str) -> None:
             assert tables == TABLES
             assert await conn.run_sync(_diff) == []
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
-            assert version == [("0003",)]
+            assert version == [("0004",)]
     finally:
         await engine.dispose()
     await upgrade(db_url)  # again: nothing to do, nothing breaks
@@ -37,3 +39,37 @@ async def test_upgrade_empty_database_then_again(db_url: str) -> None:
             assert (await s.execute(text("SELECT count(*) FROM alembic_version"))).scalar() == 1
     finally:
         await db.close()
+
+
+async def test_0004_keeps_look_alike_names_and_gives_sessions_ids(db_url: str) -> None:
+    """Accounts made before names had skeletons, two of them look-alikes ("admin" and
+    "аdmin" with a Cyrillic а), and their sessions: after 0004 both names are kept,
+    the older owns the plain skeleton, every session has its own public id."""
+    await upgrade(db_url, "0002")
+    engine = make_engine(db_url)
+    zone = None if db_url.startswith("sqlite") else UTC  # as each backend stores them
+    try:
+        async with engine.begin() as conn:
+            for i, (pid, name) in enumerate([("p1", "admin"), ("p2", "\u0430dmin")]):
+                await conn.execute(text(
+                    "INSERT INTO players (id, name, name_key, is_guest, is_admin, banned, "
+                    "points, created) VALUES (:id, :n, :k, false, false, false, 0, :c)"),
+                    {"id": pid, "n": name, "k": name,
+                     "c": datetime(2026, 1, 1 + i, tzinfo=zone)})
+                await conn.execute(text(
+                    "INSERT INTO sessions (token_hash, player_id, created) "
+                    "VALUES (:h, :p, :c)"),
+                    {"h": f"hash-{pid}", "p": pid, "c": datetime(2026, 1, 1, tzinfo=zone)})
+    finally:
+        await engine.dispose()
+    await upgrade(db_url)
+    engine = make_engine(db_url)
+    try:
+        async with engine.connect() as conn:
+            skels = dict((await conn.execute(
+                text("SELECT id, name_skeleton FROM players"))).all())
+            ids = [r[0] for r in (await conn.execute(text("SELECT id FROM sessions"))).all()]
+    finally:
+        await engine.dispose()
+    assert skels == {"p1": "admln", "p2": "admln#p2"}
+    assert len(set(ids)) == 2 and all(len(i) == 32 for i in ids)

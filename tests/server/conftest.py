@@ -129,8 +129,9 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
                       + extra)
     db_url = db_url or f"sqlite:///{tmp / 'hall.db'}"
     if admin:  # False: the database has its admin (and may be locked for writing)
-        subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, ADMIN_PASSWORD, "--db",
-                        db_url], check=True, capture_output=True, text=True, timeout=60)
+        subprocess.run([*CARDHALL, "admin", "create", ADMIN_NAME, "--db", db_url],
+                       input=ADMIN_PASSWORD + "\n", check=True, capture_output=True,
+                       text=True, timeout=60)
     log = tmp / "serve.log"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cluster = ["--redis", redis_url, "--lease", str(lease)] if redis_url else []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -260,16 +261,36 @@ async def test_message_rate_limit_and_abuse_close(slow_hall: HallProcess) -> Non
 
 
 def test_admin_create_promotes_with_the_right_password(tmp_path: Path) -> None:
+    """The password comes on stdin, from a file or from the environment, never argv."""
     db = f"sqlite:///{tmp_path / 'a.db'}"
-    made = subprocess.run([*CARDHALL, "admin", "create", "Keeper", "pw-123456", "--db", db],
-                          capture_output=True, text=True, timeout=60, check=False)
+    create = [*CARDHALL, "admin", "create", "Keeper", "--db", db]
+    made = subprocess.run(create, input="pw-123456\n", capture_output=True, text=True,
+                          timeout=60, check=False)
     assert made.returncode == 0 and "created" in made.stdout
-    again = subprocess.run([*CARDHALL, "admin", "create", "Keeper", "pw-123456", "--db", db],
-                           capture_output=True, text=True, timeout=60, check=False)
+    secret = tmp_path / "pw"
+    secret.write_text("pw-123456\n")
+    again = subprocess.run([*create, "--password-file", str(secret)], capture_output=True,
+                           text=True, timeout=60, check=False, stdin=subprocess.DEVNULL)
     assert again.returncode == 0 and "promoted" in again.stdout
-    wrong = subprocess.run([*CARDHALL, "admin", "create", "Keeper", "other-pw", "--db", db],
-                           capture_output=True, text=True, timeout=60, check=False)
+    wrong = subprocess.run(create, capture_output=True, text=True, timeout=60, check=False,
+                           stdin=subprocess.DEVNULL,
+                           env={**os.environ, "CARDHALL_PASSWORD": "other-pw"})
     assert wrong.returncode != 0 and "wrong name or password" in wrong.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["admin", "create", "Keeper", "pw-123456"],
+    ["bot", "--server", "http://127.0.0.1:9", "--name", "Keeper", "--password", "pw-123456"],
+    ["bot", "--server", "http://127.0.0.1:9", "--token", "tok-123456"],
+])
+def test_secrets_on_the_command_line_are_refused(tmp_path: Path, argv: list[str]) -> None:
+    done = subprocess.run([*CARDHALL, *argv, *(["--db", f"sqlite:///{tmp_path / 'a.db'}"]
+                                               if argv[0] == "admin" else [])],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode != 0
+    assert "visible to every user" in done.stderr and "-file" in done.stderr
+    assert not (tmp_path / "a.db").exists()  # refused before anything was done
 
 
 def test_the_open_line_says_which_split_search_the_bots_run(hall: HallProcess) -> None:

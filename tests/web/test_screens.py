@@ -166,7 +166,8 @@ def test_register_log_out_and_log_in(desktop: Page, guard: Guard) -> None:
     desktop.get_by_label("密码", exact=True).fill("long enough")
     desktop.get_by_label("再输一次密码").fill("long enough")
     desktop.get_by_role("button", name="注册", exact=True).click()
-    expect(desktop.locator(".sc-status")).to_have_text("这个名字已经有人用了，换一个吧。")
+    expect(desktop.locator(".sc-status")).to_have_text(
+        "这个名字（或和它看起来一样的名字）已经有人用了，换一个吧。")
 
 
 def _stat(page: Page, key: str) -> str:

@@ -30,7 +30,7 @@ log = logging.getLogger("cardhall.client")
 Message = dict[str, Any]
 
 #: Close codes after which reconnecting would be wrong (docs/protocol.md).
-FINAL_CLOSE = frozenset({1008, 4001, 4003})
+FINAL_CLOSE = frozenset({1008, 4001, 4003, 4401})
 
 
 class ClientError(RuntimeError):

@@ -1,16 +1,17 @@
-"""Accounts: guests in one call, registration and login, session tokens.
+"""Accounts: guests in one call, registration and login, passwords and their change.
 
-- **Names** are 2–16 characters of letters (any script, so Chinese names work),
-  digits, ``_`` and ``-``, compared case-insensitively after NFKC normalisation (so
-  ``Ａｌｉｃｅ`` is ``alice``). Prefixes the hall uses for generated names (游客,
-  guest, 机器人, bot) are reserved, so nobody can pass for a guest or a bot.
+- **Names** are checked and compared by ``hall.names``: NFKC, letters of any script
+  (so Chinese names work), digits, ``_`` and ``-``; nothing invisible; a name that
+  looks like an existing one (its skeleton is taken) is refused. Prefixes the hall
+  uses for generated names (游客, guest, 机器人, bot) are reserved, so nobody can pass
+  for a guest or a bot.
 - **Passwords** are hashed with argon2id (argon2-cffi's PasswordHasher). Hashing is
   deliberately slow, so it runs in a worker thread, never on the event loop. Login
   answers "wrong name or password" for both cases and hashes even for an unknown name,
-  so neither the answer nor its timing tells whether a name exists.
-- **Tokens** are ``secrets.token_urlsafe(32)``; only their SHA-256 is stored, so the
-  database alone cannot be used to log in. Revoking sets ``revoked``; a banned player's
-  tokens stop working at once.
+  so neither the answer nor its timing tells whether a name exists. Wrong passwords
+  for one name lock its logins for a while (``hall.lockout``).
+- **Sessions** (tokens, expiry, listing, revoking) are ``hall.sessions``'. A password
+  change ends every other session of the account; a ban ends them all.
 
 Every new account gets ``economy.starting_beans`` as a ``start`` ledger entry in the
 same transaction that creates it.
@@ -19,9 +20,7 @@ same transaction that creates it.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -30,20 +29,23 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from cardhall.hall import lockout, sessions
 from cardhall.hall.config import Economy
 from cardhall.hall.db import Database
 from cardhall.hall.errors import AuthFailed, BadName, BadPassword, Banned, NameTaken, NotFound
 from cardhall.hall.ledger import GOLDEN_EYE, add_entry, balance_in, held_in, items_in
 from cardhall.hall.levels import Level, level_for
+from cardhall.hall.lockout import DEFAULT_LOCKOUT, LockoutPolicy
 from cardhall.hall.models import Player, Session, Stat, utcnow
+from cardhall.hall.names import NAME_MAX, NAME_MIN, name_key, normalise_name, skeleton
+from cardhall.hall.sessions import DEFAULT_POLICY, SessionPolicy, TokenRefused, hash_token
 
-NAME_MIN, NAME_MAX = 2, 16
+__all__ = ["NAME_MAX", "NAME_MIN", "hash_token", "name_key", "normalise_name"]
+
 PASSWORD_MIN, PASSWORD_MAX = 6, 128
 GUEST_PREFIX = "游客"
 RESERVED_PREFIXES = ("游客", "guest", "机器人", "bot")
-_NAME_PUNCT = frozenset("_-")
 
 HASHER = PasswordHasher()  # argon2id with the library's recommended cost
 
@@ -51,29 +53,6 @@ HASHER = PasswordHasher()  # argon2id with the library's recommended cost
 def new_id() -> str:
     """A random id (128 bits, hex): nothing can be learnt from or guessed about it."""
     return secrets.token_hex(16)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def normalise_name(name: object) -> str:
-    """The name as it will be stored (NFKC, checked); BadName says what is wrong."""
-    if not isinstance(name, str):
-        raise BadName("a name is text")
-    n = unicodedata.normalize("NFKC", name)
-    if not NAME_MIN <= len(n) <= NAME_MAX:
-        raise BadName(f"a name has {NAME_MIN} to {NAME_MAX} characters, not {len(n)}")
-    for ch in n:
-        cat = unicodedata.category(ch)
-        if not (cat.startswith("L") or cat == "Nd" or ch in _NAME_PUNCT):
-            raise BadName(f"a name may hold letters, digits, _ and -, not {ch!r}")
-    return n
-
-
-def name_key(name: str) -> str:
-    """What uniqueness is decided on: the normalised name, case-folded."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def check_new_name(name: object) -> str:
@@ -103,33 +82,34 @@ class Login:
     token: str
 
 
-def _new_session(player_id: str, now: datetime) -> tuple[Session, str]:
-    token = secrets.token_urlsafe(32)
-    return Session(token_hash=hash_token(token), player_id=player_id, created=now), token
+def _taken(n: str) -> NameTaken:
+    return NameTaken(f"the name {n!r} is taken (or looks too much like one that is)")
 
 
 async def _create(db: Database, name: str, password_hash: str | None, economy: Economy,
-                  now: datetime) -> Login:
+                  now: datetime, agent: str = "") -> Login:
     player = Player(id=new_id(), name=name, name_key=name_key(name),
-                    password_hash=password_hash, is_guest=password_hash is None,
-                    is_admin=False, banned=False, points=0, created=now)
+                    name_skeleton=skeleton(name), password_hash=password_hash,
+                    is_guest=password_hash is None, is_admin=False, banned=False, points=0,
+                    created=now, failed_logins=0)
     async with db.transaction() as s:
         s.add(player)
         await s.flush()  # the player row first: the ledger entry refers to it
         if economy.starting_beans:
             add_entry(s, player.id, economy.starting_beans, "start", now=now)
-        sess, token = _new_session(player.id, now)
+        sess, token = sessions.new_session(player.id, now, agent)
         s.add(sess)
     return Login(player, token)
 
 
-async def create_guest(db: Database, economy: Economy, now: datetime | None = None) -> Login:
+async def create_guest(db: Database, economy: Economy, now: datetime | None = None,
+                       agent: str = "") -> Login:
     """A new guest account (name 游客 + 6 digits, unique) with the starting beans."""
     now = now or utcnow()
     for _ in range(20):
         name = f"{GUEST_PREFIX}{secrets.randbelow(10**6):06d}"
         try:
-            return await _create(db, name, None, economy, now)
+            return await _create(db, name, None, economy, now, agent)
         except IntegrityError:
             continue  # that name was taken (by now or just now): draw another
     raise NameTaken("could not find a free guest name; try again")
@@ -139,45 +119,54 @@ async def _hash(password: str, hasher: PasswordHasher) -> str:
     return await asyncio.to_thread(hasher.hash, password)
 
 
-async def _name_taken(db: Database, key: str) -> bool:
-    async with db.transaction() as s:
-        return await s.scalar(select(Player.id).where(Player.name_key == key)) is not None
+async def _name_taken(db: Database, n: str) -> bool:
+    async with db.read() as s:
+        return await s.scalar(select(Player.id).where(
+            (Player.name_key == name_key(n)) | (Player.name_skeleton == skeleton(n)))) is not None
 
 
 async def register(db: Database, name: str, password: str, economy: Economy,
-                   hasher: PasswordHasher = HASHER, now: datetime | None = None) -> Login:
+                   hasher: PasswordHasher = HASHER, now: datetime | None = None,
+                   agent: str = "") -> Login:
     """A new account with a password. BadName, NameTaken or BadPassword say why not."""
     n = check_new_name(name)
     check_password(password)
-    if await _name_taken(db, name_key(n)):
-        raise NameTaken(f"the name {n!r} is taken")
+    if await _name_taken(db, n):
+        raise _taken(n)
     digest = await _hash(password, hasher)
     try:
-        return await _create(db, n, digest, economy, now or utcnow())
-    except IntegrityError:
-        raise NameTaken(f"the name {n!r} is taken") from None
+        return await _create(db, n, digest, economy, now or utcnow(), agent)
+    except IntegrityError:  # the same name, or a look-alike, registered just now
+        raise _taken(n) from None
 
 
 async def claim_guest(db: Database, token: str, name: str, password: str,
-                      hasher: PasswordHasher = HASHER) -> Player:
-    """Turn the guest behind ``token`` into a registered account, beans and record kept."""
+                      hasher: PasswordHasher = HASHER, now: datetime | None = None,
+                      policy: SessionPolicy = DEFAULT_POLICY) -> Player:
+    """Turn the guest behind ``token`` into a registered account, beans and record kept;
+    the token goes on working, as a registered player's session from now."""
+    now = now or utcnow()
     n = check_new_name(name)
     check_password(password)
+    authed = await sessions.authenticate(db, token, policy, now)
+    if not authed.player.is_guest:
+        raise BadName("this account already has a name")
+    if await _name_taken(db, n):
+        raise _taken(n)
     digest = await _hash(password, hasher)
     async with db.transaction() as s:
-        player = await _player_for_token(s, token)
-        if player is None:
-            raise AuthFailed("not logged in")
-        if not player.is_guest:
+        player = await s.get(Player, authed.player.id)
+        if player is None or not player.is_guest:
             raise BadName("this account already has a name")
-        if await s.scalar(select(Player.id).where(Player.name_key == name_key(n))) is not None:
-            raise NameTaken(f"the name {n!r} is taken")
-        player.name, player.name_key = n, name_key(n)
+        player.name, player.name_key, player.name_skeleton = n, name_key(n), skeleton(n)
         player.password_hash, player.is_guest = digest, False
+        # A guest's session may be older than a registered one may be: it starts now.
+        await s.execute(update(Session).where(Session.id == authed.session)
+                        .values(created=now, used=now))
         try:
             await s.flush()
         except IntegrityError:
-            raise NameTaken(f"the name {n!r} is taken") from None
+            raise _taken(n) from None
         return player
 
 
@@ -193,64 +182,107 @@ def _verify(hasher: PasswordHasher, digest: str, password: str) -> bool:
         return False
 
 
+async def _known_device(db: Database, device: str | None, player_id: str) -> bool:
+    """Whether ``device`` (a token the client kept) is one of this account's sessions,
+    expired or not, but not revoked: the lockout's known device (hall.lockout)."""
+    if not device:
+        return False
+    holder = await sessions.player_of(db, device)
+    return holder is not None and holder.id == player_id
+
+
+async def _check_password(db: Database, player: Player, password: str, hasher: PasswordHasher,
+                          policy: LockoutPolicy, now: datetime, counted: bool) -> bool:
+    """Whether ``password`` is the player's; counted against the lockout if ``counted``."""
+    if counted:
+        await lockout.reserve(db, player.id, policy, now)
+    digest = player.password_hash
+    ok = digest is not None and await asyncio.to_thread(_verify, hasher, digest, password)
+    if ok and (counted or player.failed_logins):
+        await lockout.clear(db, player.id)
+    return ok
+
+
 async def login(db: Database, name: str, password: str, hasher: PasswordHasher = HASHER,
-                now: datetime | None = None) -> Login:
+                now: datetime | None = None, *, policy: LockoutPolicy = DEFAULT_LOCKOUT,
+                device: str | None = None, agent: str = "") -> Login:
     """A new token for a name and password. AuthFailed for a wrong name or password
-    (the same answer for both), Banned for a banned account."""
+    (the same answer for both), LockedOut after too many wrong passwords for the name
+    (unless ``device``, a token the client kept, is one of the account's sessions),
+    Banned for a banned account."""
     now = now or utcnow()
     if not isinstance(name, str) or not isinstance(password, str):
         raise AuthFailed("wrong name or password")
-    async with db.transaction() as s:
+    async with db.read() as s:
         player = (await s.execute(
             select(Player).where(Player.name_key == name_key(name)))).scalar_one_or_none()
-    digest = player.password_hash if player is not None else None
-    ok = await asyncio.to_thread(_verify, hasher, digest or _dummy_hash(hasher), password)
-    if player is None or digest is None or not ok:
+    if player is None or player.password_hash is None:
+        await asyncio.to_thread(_verify, hasher, _dummy_hash(hasher), password)
+        raise AuthFailed("wrong name or password")
+    known = await _known_device(db, device, player.id)
+    if not await _check_password(db, player, password, hasher, policy, now, not known):
         raise AuthFailed("wrong name or password")
     if player.banned:
         raise Banned("this account is banned")
+    digest = player.password_hash
     async with db.transaction() as s:
         if hasher.check_needs_rehash(digest):  # the cost settings were raised since
             new = await _hash(password, hasher)
             await s.execute(update(Player).where(Player.id == player.id)
                             .values(password_hash=new))
-        sess, token = _new_session(player.id, now)
+        sess, token = sessions.new_session(player.id, now, agent)
         s.add(sess)
     return Login(player, token)
 
 
-async def _player_for_token(s: AsyncSession, token: str) -> Player | None:
-    if not isinstance(token, str) or not token:
-        return None
-    return (await s.execute(
-        select(Player).join(Session, Session.player_id == Player.id)
-        .where(Session.token_hash == hash_token(token), Session.revoked.is_(None),
-               Player.banned.is_(False)))).scalar_one_or_none()
-
-
-async def player_by_token(db: Database, token: str) -> Player | None:
-    """The player a token belongs to; None for an unknown or revoked token or a banned
-    player."""
-    async with db.read() as s:
-        return await _player_for_token(s, token)
-
-
-async def revoke_token(db: Database, token: str, now: datetime | None = None) -> bool:
-    """Log out one token; False if it was unknown or already revoked."""
+async def change_password(db: Database, player: Player, session_id: str, old: str, new: str,
+                          hasher: PasswordHasher = HASHER, now: datetime | None = None,
+                          policy: LockoutPolicy = DEFAULT_LOCKOUT) -> list[str]:
+    """Set a new password (the old one must be right: a wrong one counts towards the
+    lockout like a failed login) and end every other session of the account; the ids
+    of the sessions ended (their sockets are the caller's to close)."""
+    now = now or utcnow()
+    if player.is_guest or player.password_hash is None:
+        raise BadPassword("a guest has no password: register a name and password first")
+    check_password(new)
+    if not isinstance(old, str) or not await _check_password(db, player, old, hasher, policy,
+                                                             now, True):
+        raise AuthFailed("the current password is wrong")
+    digest = await _hash(new, hasher)
     async with db.transaction() as s:
-        result = await s.execute(
-            update(Session).where(Session.token_hash == hash_token(token),
-                                  Session.revoked.is_(None)).values(revoked=now or utcnow()))
-        return bool(result.rowcount)  # type: ignore[attr-defined]
+        await s.execute(update(Player).where(Player.id == player.id)
+                        .values(password_hash=digest))
+        return await sessions.revoke_others(s, player.id, session_id, now)
+
+
+async def player_by_token(db: Database, token: str,
+                          policy: SessionPolicy = DEFAULT_POLICY) -> Player | None:
+    """The player a token belongs to; None for an unknown, revoked or expired token or
+    a banned player (``sessions.authenticate`` says which)."""
+    try:
+        return (await sessions.authenticate(db, token, policy)).player
+    except TokenRefused:
+        return None
+
+
+async def revoke_token(db: Database, token: str,
+                       now: datetime | None = None) -> tuple[str, str] | None:
+    """Log out one token: (its player's id, its session's id), None if it was unknown or
+    already revoked."""
+    async with db.transaction() as s:
+        row = (await s.execute(select(Session.player_id, Session.id).where(
+            Session.token_hash == hash_token(token), Session.revoked.is_(None)))).one_or_none()
+        if row is None:
+            return None
+        await s.execute(update(Session).where(Session.id == row[1])
+                        .values(revoked=now or utcnow()))
+        return str(row[0]), str(row[1])
 
 
 async def revoke_all(db: Database, player_id: str, now: datetime | None = None) -> int:
     """Log a player out everywhere; how many tokens were revoked."""
     async with db.transaction() as s:
-        result = await s.execute(
-            update(Session).where(Session.player_id == player_id, Session.revoked.is_(None))
-            .values(revoked=now or utcnow()))
-        return int(result.rowcount)  # type: ignore[attr-defined]
+        return len(await sessions.revoke_others(s, player_id, None, now or utcnow()))
 
 
 async def get_player(db: Database, player_id: str) -> Player:

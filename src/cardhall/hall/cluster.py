@@ -442,8 +442,8 @@ class RedisCoordinator:
                     self.connections.send_text(player, text)
             case Supersede(player=player, conn=conn):
                 self.connections.supersede(player, conn)
-            case Close(player=player, code=code, reason=reason):
-                self.connections.close_player(player, code, reason)
+            case Close(player=player, code=code, reason=reason, sessions=sessions):
+                self.connections.close_player(player, code, reason, sessions)
             case Census():
                 self._spawn(self._answer_census(message))
             case CensusReply(id=i):
@@ -532,13 +532,15 @@ class RedisCoordinator:
         if process != self.process:
             await self.publish(process, Supersede(player=player, conn=int(old_conn)))
 
-    async def disconnect(self, player: str, code: int, reason: str) -> bool:
-        if self.connections.close_player(player, code, reason):
+    async def disconnect(self, player: str, code: int, reason: str,
+                         sessions: list[str] | None = None) -> bool:
+        if self.connections.close_player(player, code, reason, sessions):
             return True
         process = (await self.presence_of([player])).get(player)
         if process is None or process == self.process:
             return False
-        await self.publish(process, Close(player=player, code=code, reason=reason))
+        await self.publish(process, Close(player=player, code=code, reason=reason,
+                                          sessions=sessions))
         return True
 
     async def detach(self, player: str, conn: int) -> bool:

@@ -124,7 +124,8 @@ class Economy(_Strict):
 
 class Limits(_Strict):
     """Abuse limits: per client address for new accounts and logins, per connection for
-    WebSocket messages, and the connection edge's bounds (docs/operations.md, "[limits]").
+    WebSocket messages, per player and per address for wrong invite codes, and the
+    connection edge's bounds (docs/operations.md, "[limits]").
 
     The edge's bounds exist because an idle socket costs the hall memory and a file
     descriptor while costing the attacker nothing: every connection must say who it is
@@ -141,6 +142,10 @@ class Limits(_Strict):
     replays_per_minute: int = Field(default=30, ge=1)
     #: Memory for rendered finished games (MiB), least recently used dropped first.
     replay_cache_mb: int = Field(default=64, ge=1, le=65_536)
+    #: Wrong invite codes a player may try per hour, and all players of one address.
+    code_failures_per_hour: int = Field(default=10, ge=1)
+    code_failures_per_hour_per_address: int = Field(default=30, ge=1)
+
     #: Seconds a WebSocket has to say a valid ``hello`` before it is closed (4002).
     hello_seconds: float = Field(default=5.0, gt=0, le=300)
     #: Seconds an HTTP request head (and a WebSocket's handshake) has to arrive whole,
@@ -191,6 +196,32 @@ class MetricsAccess(_Strict):
     token_file: str | None = None
 
 
+class Accounts(_Strict):
+    """Sessions and logins (hall.sessions, hall.lockout).
+
+    A registered player's session lasts ``session_days`` from its login and ends sooner
+    when unused for ``idle_days`` (0: no idle limit); a guest's (his only key to the
+    account) ends only when unused for ``guest_idle_days``. ``lockout_after`` wrong
+    passwords in a row for one name lock its new logins for ``lockout_seconds``,
+    doubling with each further failure up to ``lockout_max_seconds``; failures are
+    forgotten after ``lockout_forget_hours`` without one.
+    """
+
+    session_days: float = Field(default=30.0, gt=0, le=3650)
+    idle_days: float = Field(default=7.0, ge=0, le=3650)
+    guest_idle_days: float = Field(default=90.0, gt=0, le=3650)
+    lockout_after: int = Field(default=5, ge=1, le=1000)
+    lockout_seconds: float = Field(default=60.0, gt=0, le=86_400)
+    lockout_max_seconds: float = Field(default=900.0, gt=0, le=86_400)
+    lockout_forget_hours: float = Field(default=24.0, gt=0, le=8760)
+
+    @model_validator(mode="after")
+    def _cap_above_first(self) -> Self:
+        if self.lockout_max_seconds < self.lockout_seconds:
+            raise ValueError("lockout_max_seconds is below lockout_seconds")
+        return self
+
+
 class HallConfig(_Strict):
     """Everything a hall is configured with."""
 
@@ -198,6 +229,7 @@ class HallConfig(_Strict):
     economy: Economy = Field(default_factory=Economy)
     limits: Limits = Field(default_factory=Limits)
     metrics: MetricsAccess = Field(default_factory=MetricsAccess)
+    accounts: Accounts = Field(default_factory=Accounts)
 
     @model_validator(mode="after")
     def _unique_rooms(self) -> Self:

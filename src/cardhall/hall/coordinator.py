@@ -59,8 +59,10 @@ class Connections(Protocol):
     def supersede(self, player_id: str, conn: int) -> None: ...
     def players(self) -> dict[str, int]:
         """Each player connected here, with his connection's id."""
-    def close_player(self, player_id: str, code: int, reason: str) -> bool:
-        """Close the player's connection here; False if he has none here."""
+    def close_player(self, player_id: str, code: int, reason: str,
+                     sessions: list[str] | None = None) -> bool:
+        """Close the player's connection here (if it said hello with one of ``sessions``,
+        when given); False if he has none here."""
 
 
 class MatchQueues(Protocol):
@@ -111,8 +113,11 @@ class Coordinator(Protocol):
         """Connection ``conn`` here speaks for ``player`` now (another process's closes)."""
     async def detach(self, player: str, conn: int) -> bool:
         """``conn`` closed: True if it still spoke for ``player`` (he is gone)."""
-    async def disconnect(self, player: str, code: int, reason: str) -> bool:
-        """Close the player's connection wherever it is; False if he has none."""
+    async def disconnect(self, player: str, code: int, reason: str,
+                         sessions: list[str] | None = None) -> bool:
+        """Close the player's connection wherever it is (only if it said hello with one
+        of ``sessions``, when given: a logout closes that token's socket only); False if
+        he has none (there)."""
     async def set_code(self, code: str, table_id: str | None) -> None: ...
     async def code_table(self, code: str) -> str | None: ...
     async def census(self) -> list[dict[str, Any]]:
@@ -212,9 +217,10 @@ class LocalCoordinator:
     async def detach(self, player: str, conn: int) -> bool:
         return True
 
-    async def disconnect(self, player: str, code: int, reason: str) -> bool:
+    async def disconnect(self, player: str, code: int, reason: str,
+                         sessions: list[str] | None = None) -> bool:
         return self.connections is not None and self.connections.close_player(
-            player, code, reason)
+            player, code, reason, sessions)
 
     async def set_code(self, code: str, table_id: str | None) -> None:
         if table_id is None:

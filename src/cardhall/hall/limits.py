@@ -75,3 +75,36 @@ class RateLimiter:
     def __len__(self) -> int:
         """How many keys are being tracked (for tests and metrics)."""
         return len(self._events)
+
+
+#: Seconds over which wrong invite codes are counted.
+CODE_WINDOW = 3600.0
+
+
+class CodeTries:
+    """Wrong invite codes, limited per player and per client address.
+
+    A private table's code (``lobby.CODE_CHARS``, 32 symbols, ``CODE_LENGTH`` long: 40
+    bits) is all that keeps a stranger from its seats. Only wrong codes are counted, so
+    friends who type theirs right are never slowed; past ``per_player`` wrong codes in
+    an hour (or ``per_address`` for everyone behind one address, which a player minting
+    guests shares), every lookup is refused until the oldest leaves the window. Per
+    process, like ``RateLimiter``: with several processes the limit is that many times
+    looser, still hopeless for guessing (docs/security.md has the arithmetic).
+    """
+
+    def __init__(self, per_player: int, per_address: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.players = RateLimiter(per_player, CODE_WINDOW, clock)
+        self.addresses = RateLimiter(per_address, CODE_WINDOW, clock)
+
+    def wait(self, player: str, address: str) -> float:
+        """Seconds before this player (from this address) may look a code up again."""
+        return max(self.players.retry_after(player),
+                   self.addresses.retry_after(address) if address else 0.0)
+
+    def failed(self, player: str, address: str) -> None:
+        """Count one wrong code."""
+        self.players.allow(player)
+        if address:
+            self.addresses.allow(address)

@@ -38,6 +38,7 @@ from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig, Room
 from cardhall.hall.coordinator import Coordinator, Joined, Lease
 from cardhall.hall.games import has_live_game
+from cardhall.hall.limits import CodeTries
 from cardhall.hall.messages import Invite, ProtocolError, Queued, ServerMessage
 from cardhall.hall.peer import TableCall
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
@@ -50,8 +51,10 @@ log = logging.getLogger("cardhall.hall.lobby")
 #: Messages kept for a player who is away (``note``), and players kept at most: the
 #: oldest go first (a player who never comes back does not hold memory for ever).
 NOTES_PER_PLAYER, NOTED_PLAYERS = 8, 10_000
-#: Invite codes: no 0/O or 1/I, so a code read aloud is typed right.
+#: Invite codes: no 0/O or 1/I, so a code read aloud is typed right. 32 symbols, 8 of
+#: them: 2^40 codes, against a few dozen wrong tries per hour (limits.CodeTries).
 CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
 
 
 def new_table_id() -> str:
@@ -94,6 +97,8 @@ class Lobby:
         self._opening: set[str] = set()  # tables whose seats are claimed, not yet adopted
         self.latency_hook: Callable[[str, float], None] | None = None
         self.settled_hook: Callable[[], None] | None = None  # a game's end was committed
+        self.code_tries = CodeTries(config.limits.code_failures_per_hour,
+                                    config.limits.code_failures_per_hour_per_address)
 
     # -- where a player is -------------------------------------------------------------
 
@@ -384,7 +389,7 @@ class Lobby:
         room = self.room(room_id)
         await self._free_for_new_table(player)
         await self.cancel(player)
-        code = "".join(secrets.choice(CODE_CHARS) for _ in range(6))
+        code = "".join(secrets.choice(CODE_CHARS) for _ in range(CODE_LENGTH))
         try:
             table = await self._open(room, [player], code=code, owner=player,
                                      bots_allowed=bots, start=False)
@@ -395,9 +400,14 @@ class Lobby:
         self.outbox.send(player, table.state_for(player))
         return table
 
-    async def join_code(self, player: str, code: str) -> None:
+    async def join_code(self, player: str, code: str, address: str = "") -> None:
+        wait = self.code_tries.wait(player, address)
+        if wait > 0:
+            raise ProtocolError("rate_limited", "too many wrong invite codes: try again in "
+                                f"{max(1, round(wait / 60))} min")
         table_id = await self.coord.code_table(code)
         if table_id is None:
+            self.code_tries.failed(player, address)
             raise ProtocolError("unknown_table", f"no table is waiting with code {code}")
         if table_id in await self.all_tables_of(player):
             raise ProtocolError("not_allowed", "you already sit at that table")

@@ -93,6 +93,10 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
     name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    #: ``names.skeleton(name)``: two names that look alike share it, and it is unique
+    #: (an index: see migration 0004; every write sets it, the default is never used).
+    name_skeleton: Mapped[str] = mapped_column(String(96), index=True, unique=True,
+                                               server_default="")
     password_hash: Mapped[str | None] = mapped_column(String(255))
     is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -104,17 +108,27 @@ class Player(Base):
     ranked_points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     ranked_points_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    #: Wrong passwords in a row and when logins are refused until (hall.lockout).
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_failed: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class Session(Base):
     """A login. Only the SHA-256 of the token is stored, so a leaked database does not
-    leak usable tokens; ``revoked`` is set on logout and never cleared."""
+    leak usable tokens; ``id`` is the public name of the session (listed to its owner,
+    revoked by it), never the token. ``revoked`` is set on logout and never cleared;
+    ``used`` is when the token was last used (refreshed at most hourly), which the idle
+    limit is read from (hall.sessions)."""
 
     __tablename__ = "sessions"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    id: Mapped[str] = mapped_column(String(32), unique=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    used: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    agent: Mapped[str] = mapped_column(String(128), default="", server_default="")
     revoked: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 

@@ -75,12 +75,15 @@ class Supersede(_Peer):
 
 
 class Close(_Peer):
-    """Close the player's connection here (an admin's kick or ban: 4003)."""
+    """Close the player's connection here (an admin's kick or ban: 4003; with
+    ``sessions``, only a connection that said hello with one of them: a logout, a
+    revoked session, a password change: 4401)."""
 
     type: Literal["close"] = "close"
     player: str
     code: int
     reason: str
+    sessions: list[str] | None = None
 
 
 class Census(_Peer):

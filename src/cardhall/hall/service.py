@@ -280,15 +280,17 @@ class Hall:
 
     # -- messages ----------------------------------------------------------------------
 
-    async def handle(self, player_id: str, msg: ClientMessage, admin: bool = False) -> None:
-        """Carry out one message from an authenticated player; ProtocolError if refused."""
+    async def handle(self, player_id: str, msg: ClientMessage, admin: bool = False,
+                     address: str = "") -> None:
+        """Carry out one message from an authenticated player (connected from
+        ``address``, which limits wrong invite codes); ProtocolError if refused."""
         match msg:
             case Hello():
                 raise ProtocolError("already_authenticated", "this connection said hello")
             case Ping():
                 self.outbox.send(player_id, Pong())
             case Join(code=code) if code is not None:
-                await self.lobby.join_code(player_id, code)
+                await self.lobby.join_code(player_id, code, address)
             case Join(room=room) if room is not None:
                 await self.lobby.join(player_id, room)
             case Join():

@@ -18,13 +18,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cardhall.games import VARIANTS
-from cardhall.hall import accounts, ledger
+from cardhall.hall import accounts, ledger, sessions
 from cardhall.hall.errors import HallError
 from cardhall.hall.leaderboard import leaderboard
 from cardhall.hall.levels import title_for
 from cardhall.hall.limits import RateLimiter
+from cardhall.hall.lockout import LockedOut
 from cardhall.hall.models import Game, Player, Score
 from cardhall.server import finished, metrics_access, params
+from cardhall.server.connection import CLOSE_SESSION_ENDED
 from cardhall.server.metrics import CONTENT_TYPE
 
 if TYPE_CHECKING:
@@ -39,6 +41,7 @@ STATUS = {
     "relief_refused": 409, "no_item": 409, "conflict": 409, "rate_limited": 429,
     "too_large": 413, "internal": 500, "busy": 503, "not_seated": 409, "unknown_table": 404,
     "request_timeout": 408,
+    "session_expired": 401, "locked_out": 429,
 }
 
 
@@ -129,11 +132,16 @@ def _token(request: Request) -> str:
     return token
 
 
+async def _authed(request: Request) -> sessions.Authed:
+    """The caller's player and session; 401 ``bad_token`` (unknown, revoked, banned) or
+    ``session_expired`` (sessions.TokenRefused) when the token does not work."""
+    server = _server(request)
+    return await sessions.authenticate(server.db, _token(request), server.session_policy,
+                                       toucher=server.toucher)
+
+
 async def _player(request: Request) -> Player:
-    player = await accounts.player_by_token(_server(request).db, _token(request))
-    if player is None:
-        raise ApiError("bad_token", "unknown, revoked or banned token: log in again")
-    return player
+    return (await _authed(request)).player
 
 
 async def _admin(request: Request) -> Player:
@@ -165,7 +173,7 @@ def _login_json(login: accounts.Login, beans: int) -> dict[str, Any]:
 async def guest(request: Request) -> Response:
     server = _server(request)
     _limit(request, server.guest_limiter, "new guests")
-    login = await accounts.create_guest(server.db, server.config.economy)
+    login = await accounts.create_guest(server.db, server.config.economy, agent=_agent(request))
     return JSONResponse(_login_json(login, await ledger.balance(server.db, login.player.id)),
                         status_code=201)
 
@@ -179,29 +187,90 @@ async def register(request: Request) -> Response:
     data = await _body(request)
     name, password = _text(data, "name"), _text(data, "password")
     token = _bearer(request)
-    holder = await accounts.player_by_token(server.db, token) if token else None
+    holder = (await accounts.player_by_token(server.db, token, server.session_policy)
+              if token else None)
     if token is not None and holder is not None and holder.is_guest:
-        player = await accounts.claim_guest(server.db, token, name, password)
+        player = await accounts.claim_guest(server.db, token, name, password,
+                                            policy=server.session_policy)
         done = accounts.Login(player, token)
     else:
-        done = await accounts.register(server.db, name, password, server.config.economy)
+        done = await accounts.register(server.db, name, password, server.config.economy,
+                                       agent=_agent(request))
     return JSONResponse(_login_json(done, await ledger.balance(server.db, done.player.id)),
                         status_code=201)
 
 
+def _agent(request: Request) -> str:
+    """The client's User-Agent, as the session list shows it."""
+    return request.headers.get("user-agent", "")[:sessions.AGENT_MAX]
+
+
 async def login(request: Request) -> Response:
+    """A new session; ``device`` (optional) is a token this client had before for the
+    account, which spares it the account's lockout (hall.lockout)."""
     server = _server(request)
     _limit(request, server.login_limiter, "logins")
     data = await _body(request)
-    done = await accounts.login(server.db, _text(data, "name"), _text(data, "password"))
+    device = data.get("device")
+    if device is not None and not isinstance(device, str):
+        raise ApiError("malformed", "'device' is text (a token this client had before)")
+    done = await accounts.login(server.db, _text(data, "name"), _text(data, "password"),
+                                policy=server.lockout_policy, device=device,
+                                agent=_agent(request))
     return JSONResponse(_login_json(done, await ledger.balance(server.db, done.player.id)))
+
+
+async def _close_sessions(server: Server, player_id: str, ended: list[str],
+                          reason: str) -> None:
+    """Close the sockets that said hello with one of the ``ended`` sessions, in
+    whichever process they are (4401)."""
+    if ended:
+        await server.hall.coord.disconnect(player_id, CLOSE_SESSION_ENDED, reason, ended)
 
 
 async def logout(request: Request) -> Response:
     server = _server(request)
-    if not await accounts.revoke_token(server.db, _token(request)):
+    ended = await accounts.revoke_token(server.db, _token(request))
+    if ended is None:
         raise ApiError("bad_token", "that token is unknown or already logged out")
+    await _close_sessions(server, ended[0], [ended[1]], "logged out")
     return JSONResponse({"ok": True})
+
+
+async def list_sessions(request: Request) -> Response:
+    """The caller's live sessions (never a token): id, created, last used, expires,
+    the client that made it, whether it is the caller's own."""
+    server = _server(request)
+    authed = await _authed(request)
+    rows = await sessions.live_sessions(server.db, authed.player, authed.session,
+                                        server.session_policy)
+    return JSONResponse({"sessions": [r.to_json() for r in rows]})
+
+
+async def revoke_session(request: Request) -> Response:
+    """End one of the caller's sessions (its socket closes with 4401)."""
+    server = _server(request)
+    authed = await _authed(request)
+    sid = request.path_params["session_id"]
+    if not 1 <= len(sid) <= 32:
+        raise ApiError("not_found", "no such session")
+    await sessions.revoke(server.db, authed.player.id, sid)
+    await _close_sessions(server, authed.player.id, [sid], "this session was revoked")
+    return JSONResponse({"ok": True, "current": sid == authed.session})
+
+
+async def password(request: Request) -> Response:
+    """Change the caller's password: ``old`` must be right; every other session of the
+    account ends (their sockets close with 4401), this one goes on."""
+    server = _server(request)
+    _limit(request, server.login_limiter, "logins")
+    authed = await _authed(request)
+    data = await _body(request)
+    ended = await accounts.change_password(server.db, authed.player, authed.session,
+                                           _text(data, "old"), _text(data, "new"),
+                                           policy=server.lockout_policy)
+    await _close_sessions(server, authed.player.id, ended, "the password was changed")
+    return JSONResponse({"ok": True, "ended": len(ended)})
 
 
 async def me(request: Request) -> Response:
@@ -362,7 +431,10 @@ async def metrics(request: Request) -> Response:
 
 
 def domain_error(exc: HallError) -> JSONResponse:
-    return error_response(exc.code, str(exc))
+    response = error_response(exc.code, str(exc))
+    if isinstance(exc, LockedOut):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 ROUTES = [
@@ -371,6 +443,9 @@ ROUTES = [
     Route("/api/login", login, methods=["POST"]),
     Route("/api/logout", logout, methods=["POST"]),
     Route("/api/me", me, methods=["GET"]),
+    Route("/api/sessions", list_sessions, methods=["GET"]),
+    Route("/api/sessions/{session_id}", revoke_session, methods=["DELETE"]),
+    Route("/api/password", password, methods=["POST"]),
     Route("/api/rooms", rooms, methods=["GET"]),
     Route("/api/variants", variants, methods=["GET"]),
     Route("/api/games/{game_id}", finished.game, methods=["GET"]),

@@ -30,8 +30,10 @@ from cardhall.hall.coordinator import Coordinator
 from cardhall.hall.db import POOL, Database, upgrade
 from cardhall.hall.errors import HallError
 from cardhall.hall.limits import RateLimiter
+from cardhall.hall.lockout import LockoutPolicy
 from cardhall.hall.messages import ProtocolError
 from cardhall.hall.service import Hall
+from cardhall.hall.sessions import SessionPolicy, Toucher
 from cardhall.hall.table import GRACE_SECONDS
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.server import api, ws
@@ -61,6 +63,7 @@ class Server:
     metrics: Metrics = field(default_factory=Metrics)
     _db: Database | None = None
     _hall: Hall | None = None
+    toucher: Toucher | None = None
     _watch: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -69,6 +72,8 @@ class Server:
         self.finished = FinishedGames(limits.replay_cache_mb * 2**20, limits.replays_per_minute)
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
+        self.session_policy = SessionPolicy.of(self.config.accounts)
+        self.lockout_policy = LockoutPolicy.of(self.config.accounts)
 
     @property
     def db(self) -> Database:
@@ -83,6 +88,7 @@ class Server:
     async def open(self) -> None:
         await upgrade(self.db_url)
         self._db = Database.open(self.db_url, pool=self.db_pool)
+        self.toucher = Toucher(self._db)
         coordinator: Coordinator | None = None
         if self.redis_url is not None:
             from cardhall.hall.cluster import RedisCoordinator  # noqa: PLC0415 (with --redis)
@@ -115,6 +121,8 @@ class Server:
         self.registry.close_all(CLOSE_SHUTDOWN, "the server is shutting down")
         if self._hall is not None:
             await self._hall.close()
+        if self.toucher is not None:
+            await self.toucher.close()
         if self._db is not None:
             await self._db.close()
         log.info("hall closed", extra={"event": "close"})

@@ -26,7 +26,8 @@ async def _account(client: HallClient, name: str | None, password: str | None) -
         await client.guest()
         return
     if password is None:
-        raise SystemExit("cardhall: --name needs --password")
+        raise SystemExit("cardhall: --name needs its password (--password-file, "
+                         "$CARDHALL_PASSWORD or stdin)")
     try:
         await client.register(name, password)
     except HttpError as exc:

@@ -6,9 +6,16 @@ commands work without the ``server`` extra.
 
     cardhall serve [--host 127.0.0.1] [--port 8000] [--db sqlite:///hall.db] [--config FILE]
                    [--redis redis://host:6379/0 --lease 5]
-    cardhall admin create NAME PASSWORD [--db URL]
+    cardhall admin create NAME [--password-file FILE] [--db URL]   (else from stdin)
     cardhall bot --server URL [--bot planning] [--room R] [--games N]
-                 [--name NAME --password PW | --token T]
+                 [--name NAME [--password-file FILE] | --token-file FILE]
+
+Secrets never go on the command line, where every user of the machine sees them
+(``ps``, /proc/PID/cmdline, shell history): a password or token is read from a file
+(``--password-file``, ``--token-file``; ``-`` is stdin), from the environment
+(``CARDHALL_PASSWORD``, ``CARDHALL_TOKEN``), or from stdin, with a prompt that does
+not echo when stdin is a terminal. The old forms (``admin create NAME PASSWORD``,
+``bot --password PW``, ``bot --token T``) are refused with a message saying so.
     cardhall loadtest --url URL [--url URL2 ...] --clients N --duration S [--think S]
                       [--ramp S] [--variant V | --room R] [--workers W] [--json]
 """
@@ -61,7 +68,10 @@ def register(sub: Any) -> None:
         dest="admin_command", required=True)
     create = admin.add_parser("create", help="create an admin account, or promote one")
     create.add_argument("name")
-    create.add_argument("password")
+    create.add_argument("password", nargs="?", help=argparse.SUPPRESS)  # refused: see above
+    create.add_argument("--password-file", metavar="FILE",
+                        help="read the password from the first line of FILE (- : stdin); "
+                        "without it, from $CARDHALL_PASSWORD or stdin (a prompt on a terminal)")
     create.add_argument("--db", default=DEFAULT_DB)
     create.set_defaults(run=_later("admin_create"))
 
@@ -70,9 +80,15 @@ def register(sub: Any) -> None:
     bot.add_argument("--bot", default="planning", help="a registered bot (cardhall.bots)")
     bot.add_argument("--room", help="a room id (default: the first it may join)")
     bot.add_argument("--games", type=int, default=1)
-    bot.add_argument("--name", help="play as this account (registered if new)")
-    bot.add_argument("--password")
-    bot.add_argument("--token", help="play with this session token")
+    bot.add_argument("--name", help="play as this account (registered if new); its password "
+                     "from --password-file, $CARDHALL_PASSWORD or stdin")
+    bot.add_argument("--password-file", metavar="FILE",
+                     help="the password on the first line of FILE (- : stdin)")
+    bot.add_argument("--token-file", metavar="FILE",
+                     help="play with the session token on the first line of FILE (- : stdin); "
+                     "or set $CARDHALL_TOKEN")
+    bot.add_argument("--password", help=argparse.SUPPRESS)  # refused: visible in ps
+    bot.add_argument("--token", help=argparse.SUPPRESS)  # refused: visible in ps
     bot.set_defaults(run=_later("bot"))
 
     load = sub.add_parser(

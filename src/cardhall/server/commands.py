@@ -1,4 +1,5 @@
-"""The bodies of ``cardhall serve``, ``admin create`` and ``bot`` (see cardhall.server.cli).
+"""The bodies of ``cardhall serve``, ``admin create`` and ``bot`` (see cardhall.server.cli;
+their secrets come from cardhall.server.secret_input, never from argv).
 
 Imported only when one of them runs: they need the ``server`` extra.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from typing import Any
 
@@ -24,6 +26,7 @@ from cardhall.server import edge, logs
 from cardhall.server.app import create_app, tune_gc
 from cardhall.server.botrun import play
 from cardhall.server.metrics_access import read_token
+from cardhall.server.secret_input import SecretError, read_secret, refuse_argv
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -67,7 +70,14 @@ def serve(args: argparse.Namespace) -> None:
 
 
 def admin_create(args: argparse.Namespace) -> None:
-    asyncio.run(make_admin(args.db, args.name, args.password))
+    try:
+        if args.password is not None:
+            raise refuse_argv("password", "--password-file")
+        password = read_secret("password", file=args.password_file, env="CARDHALL_PASSWORD",
+                               confirm=True)
+    except SecretError as exc:
+        raise SystemExit(f"cardhall: {exc}") from None
+    asyncio.run(make_admin(args.db, args.name, password))
 
 
 async def make_admin(db_url: str, name: str, password: str) -> str:
@@ -99,7 +109,20 @@ def bot(args: argparse.Namespace) -> None:
     if args.games < 1:
         raise SystemExit("cardhall: --games must be at least 1")
     try:
+        if args.password is not None:
+            raise refuse_argv("password", "--password-file")
+        if args.token is not None:
+            raise refuse_argv("token", "--token-file")
+        token = password = None
+        if args.token_file is not None or os.environ.get("CARDHALL_TOKEN"):
+            token = read_secret("token", file=args.token_file, env="CARDHALL_TOKEN")
+        elif args.name is not None:
+            password = read_secret("password", file=args.password_file,
+                                   env="CARDHALL_PASSWORD")
+    except SecretError as exc:
+        raise SystemExit(f"cardhall: {exc}") from None
+    try:
         asyncio.run(play(args.server, args.bot, args.games, args.room, args.name,
-                         args.password, args.token, sys.stdout))
+                         password, token, sys.stdout))
     except (ClientError, BotError, OSError) as exc:
         raise SystemExit(f"cardhall: {exc}") from None

@@ -35,6 +35,11 @@ CLOSE_POLICY = 1008  # too many refused frames in a row
 CLOSE_SUPERSEDED = 4001
 CLOSE_NO_HELLO = 4002  # no valid hello within limits.hello_seconds
 CLOSE_TOO_SLOW = 4008
+#: The connection's session ended: logged out, revoked by its owner, or ended by a
+#: password change (the client must log in again; reconnecting with the token fails).
+CLOSE_SESSION_ENDED = 4401
+#: Seconds a registry remembers an ended session (longer than any hello takes).
+ENDED_MEMORY = 60.0
 CLOSE_SHUTDOWN = 1001
 
 
@@ -96,6 +101,7 @@ class Connection:
         self.address = address
         self.state = ConnState.AWAITING_HELLO
         self.player_id: str | None = None
+        self.session: str | None = None  # the public id of the session it said hello with
         self.admin = False
         self.superseded = False
         self.bucket = TokenBucket(messages_per_second)
@@ -200,9 +206,13 @@ class Registry:
     state again).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.connections: set[Connection] = set()
         self.by_player: dict[str, Connection] = {}
+        #: Sessions ended lately (id → when): a hello that checked its token just before
+        #: the session ended, and attaches just after, is closed all the same.
+        self.ended: dict[str, float] = {}
+        self._clock = clock
 
     def send(self, player_id: str, message: ServerMessage) -> None:
         conn = self.by_player.get(player_id)
@@ -229,15 +239,28 @@ class Registry:
             return old
         return None
 
-    def close_player(self, player_id: str, code: int, reason: str) -> bool:
+    def close_player(self, player_id: str, code: int, reason: str,
+                     sessions: list[str] | None = None) -> bool:
+        """Close the player's connection (only if it said hello with one of ``sessions``,
+        when given); whether one was closed."""
+        if sessions is not None:
+            now = self._clock()
+            for sid in [s for s, at in self.ended.items() if at < now - ENDED_MEMORY]:
+                del self.ended[sid]
+            self.ended.update(dict.fromkeys(sessions, now))
         conn = self.by_player.get(player_id)
-        if conn is None:
+        if conn is None or (sessions is not None and conn.session not in sessions):
             return False
         conn.close(code, reason)
         return True
 
     def players(self) -> dict[str, int]:
         return {p: c.id for p, c in self.by_player.items()}
+
+    def ended_lately(self, session: str) -> bool:
+        """Whether ``session`` was ended within the last ``ENDED_MEMORY`` seconds."""
+        at = self.ended.get(session)
+        return at is not None and at >= self._clock() - ENDED_MEMORY
 
     def supersede(self, player_id: str, conn: int) -> None:
         """The player connected to another process: close connection ``conn`` (4001)."""

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardhall.hall import accounts
+from cardhall.hall import sessions
 from cardhall.hall.errors import refusal
 from cardhall.hall.messages import Hello, ProtocolError, parse_client
 from cardhall.server.connection import (
     CLOSE_NO_HELLO,
     CLOSE_POLICY,
+    CLOSE_SESSION_ENDED,
     Connection,
     ConnState,
 )
@@ -37,7 +38,8 @@ log = logging.getLogger("cardhall.server.ws")
 ABUSE_LIMIT = 50
 #: Refusals that count towards ABUSE_LIMIT: frames that could never have been right.
 ABUSIVE = frozenset({"malformed", "too_large", "unknown_type", "rate_limited",
-                     "not_authenticated", "already_authenticated", "bad_token"})
+                     "not_authenticated", "already_authenticated", "bad_token",
+                     "session_expired"})
 
 
 async def endpoint(websocket: WebSocket) -> None:
@@ -117,7 +119,8 @@ async def _frame(server: Server, conn: Connection, text: str) -> None:
         else:
             assert conn.player_id is not None
             started = time.perf_counter()
-            await server.hall.handle(conn.player_id, msg, admin=conn.admin)
+            await server.hall.handle(conn.player_id, msg, admin=conn.admin,
+                                     address=conn.address)
             server.metrics.message_seconds.labels(msg.type).observe(
                 time.perf_counter() - started)
     except ProtocolError as exc:
@@ -135,9 +138,13 @@ async def _frame(server: Server, conn: Connection, text: str) -> None:
 
 
 async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
-    player = await accounts.player_by_token(server.db, msg.token)
-    if player is None:
-        raise ProtocolError("bad_token", "unknown, revoked or banned token: log in again")
+    try:
+        authed = await sessions.authenticate(server.db, msg.token, server.session_policy,
+                                             toucher=server.toucher)
+    except sessions.TokenRefused as exc:
+        raise ProtocolError("session_expired" if exc.why == "expired" else "bad_token",
+                            str(exc)) from None
+    player = authed.player
     # Presence first (another process's connection for him closes), then the welcome:
     # whatever his tables send from now on finds this connection.
     await server.hall.coord.attach(player.id, conn.id)
@@ -146,8 +153,11 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
         await server.hall.coord.detach(player.id, conn.id)
         return  # closed while the database answered
     conn.transition(ConnState.AWAITING_HELLO, ConnState.READY)
-    conn.player_id, conn.admin = player.id, player.is_admin
+    conn.player_id, conn.admin, conn.session = player.id, player.is_admin, authed.session
     old = server.registry.attach(conn, player.id)
+    if server.registry.ended_lately(authed.session):  # ended while this hello ran
+        conn.close(CLOSE_SESSION_ENDED, "this session was ended")
+        return
     # No await between the welcome and connected(): the states follow the welcome.
     conn.send(welcome)
     server.hall.connected(player.id, welcome.tables)

@@ -42,7 +42,8 @@ async function refreshMe() {
     try {
       me = await api("GET", "/api/me");
     } catch (err) {
-      if (err.status === 401) forget();
+      if (ENDED.has(err.code)) sessionEnded(err.code);
+      else if (err.status === 401) forget();
       else throw err;
     }
   }
@@ -70,14 +71,38 @@ function setSession(tok, player) {
   socket.connect();
 }
 
+/** Refusals that mean this browser's session is over (docs/protocol.md). */
+const ENDED = new Set(["bad_token", "session_expired"]);
+
+/** The session expired or was ended elsewhere: say so and show the login form (a page
+ * that needed the session would otherwise stay blank or half drawn). */
+function sessionEnded(code) {
+  const had = token() !== null;
+  forget();
+  if (!had) return;
+  notice(t(code === "session_expired" ? "net.expired" : "net.ended"), "error");
+  navigate("#/login");
+}
+
+/** The API as the screens call it: a refusal that ends the session is handled here. */
+async function screenApi(method, path, body) {
+  try {
+    return await api(method, path, body);
+  } catch (err) {
+    if (err.status === 401 && ENDED.has(err.code)) sessionEnded(err.code);
+    throw err;
+  }
+}
+
 async function logout() {
+  socket.close(); // first: the server closes this session's socket (4401) on logout
   if (token()) await api("POST", "/api/logout").catch(() => null);
   forget();
   navigate("#/");
 }
 
 export const ctx = {
-  api, t, lang, navigate, refreshMe, setSession, logout, store, notice,
+  api: screenApi, t, lang, navigate, refreshMe, setSession, logout, store, notice,
   me: () => me,
   ws: { send: (msg) => socket.send(msg), on: (type, fn) => socket.on(type, fn) },
   socket,
@@ -146,10 +171,10 @@ socket.on("welcome", (msg) => {
   drawHeader();
 });
 socket.on("error", (msg) => {
-  if (msg.code === "bad_token") {
-    forget();
-    navigate("#/");
-  }
+  if (ENDED.has(msg.code)) sessionEnded(msg.code);
+});
+socket.on("close", (ev) => {
+  if (ev.code === 4401) sessionEnded("bad_token");
 });
 
 addStrings({ zh: {}, en: {} });

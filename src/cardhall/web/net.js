@@ -4,14 +4,25 @@
 import { t } from "./i18n.js";
 
 const TOKEN = "cardhall.token";
+// The last token this browser logged in with, kept after it ends: sent with a login, it
+// shows the server a known device, which the account's login lockout spares.
+const DEVICE = "cardhall.device";
+
+export function device() {
+  return localStorage.getItem(DEVICE);
+}
 
 export function token() {
   return localStorage.getItem(TOKEN);
 }
 
 export function setToken(value) {
-  if (value) localStorage.setItem(TOKEN, value);
-  else localStorage.removeItem(TOKEN);
+  if (value) {
+    localStorage.setItem(TOKEN, value);
+    localStorage.setItem(DEVICE, value);
+  } else {
+    localStorage.removeItem(TOKEN);
+  }
 }
 
 /** Call the HTTP API; a refusal throws an Error with .code, .status and .message. */
@@ -34,7 +45,7 @@ export async function api(method, path, body) {
 }
 
 /** Close codes after which the client must not reconnect (docs/protocol.md). */
-const FINAL = { 1008: "net.kicked", 4001: "net.superseded", 4003: "net.kicked" };
+const FINAL = { 1008: "net.kicked", 4001: "net.superseded", 4003: "net.kicked", 4401: "net.ended" };
 
 export class Socket {
   constructor(notice) {

@@ -3,6 +3,7 @@
 // guest who logs in to another account leaves the guest behind, so the form says so.
 import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
+import { device } from "../net.js";
 import { errorText, field, frame, h, whoami } from "./common.js";
 
 function signedIn(ctx, f) {
@@ -43,8 +44,9 @@ function accountForm(ctx, f, kind) {
     submit.disabled = true;
     f.status(t("sc.loading"));
     try {
-      const done = await ctx.api("POST", `/api/${kind}`,
-        { name: name.input.value.trim(), password: password.input.value });
+      const body = { name: name.input.value.trim(), password: password.input.value };
+      if (kind === "login" && device()) body.device = device();
+      const done = await ctx.api("POST", `/api/${kind}`, body);
       ctx.setSession(done.token, done.player);
       await ctx.refreshMe();
       f.status("");

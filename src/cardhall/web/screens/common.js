@@ -86,9 +86,9 @@ export function choice(id, label, options, value) {
 addStrings({
   zh: {
     "sc.loading": "加载中…", "sc.won": "胜", "sc.lost": "负",
-    "err.name_taken": "这个名字已经有人用了，换一个吧。",
+    "err.name_taken": "这个名字（或和它看起来一样的名字）已经有人用了，换一个吧。",
     "err.auth_failed": "用户名或密码不对。",
-    "err.bad_name": "名字要 2–16 个字，只能有汉字、字母、数字、_ 和 -，不能以「游客」「机器人」「guest」「bot」开头。",
+    "err.bad_name": "名字要 2–16 个字，只能有汉字、字母、数字、_ 和 -，不能有看不见的字符，不能混用拉丁字母和其他文字的字母（汉字除外），不能以「游客」「机器人」「guest」「bot」开头。",
     "err.bad_password": "密码要 6–128 个字符。",
     "err.rate_limited": "操作太频繁了，请 {s} 秒后再试。",
     "err.banned": "这个账号已被封禁。",
@@ -97,12 +97,14 @@ addStrings({
     "err.bad_token": "登录已失效，请重新登录。",
     "err.not_authenticated": "请先登录或以游客身份进入。",
     "err.malformed": "请求有误：{msg}",
+    "err.session_expired": "登录已过期，请重新登录。",
+    "err.locked_out": "这个账号密码错误次数太多，请 {s} 秒后再试（已登录的设备不受影响）。",
   },
   en: {
     "sc.loading": "Loading…", "sc.won": "Won", "sc.lost": "Lost",
-    "err.name_taken": "That name is taken; try another.",
+    "err.name_taken": "That name (or one that looks the same) is taken; try another.",
     "err.auth_failed": "Wrong name or password.",
-    "err.bad_name": "A name has 2–16 characters: letters, digits, _ and -; it may not start with 游客, 机器人, guest or bot.",
+    "err.bad_name": "A name has 2–16 characters: letters, digits, _ and -; nothing invisible, no letters of two scripts (Chinese, Japanese and Korean go with any); it may not start with 游客, 机器人, guest or bot.",
     "err.bad_password": "A password has 6 to 128 characters.",
     "err.rate_limited": "Too many attempts; try again in {s} s.",
     "err.banned": "This account is banned.",
@@ -111,5 +113,7 @@ addStrings({
     "err.bad_token": "Your session has ended; please log in again.",
     "err.not_authenticated": "Log in or enter as a guest first.",
     "err.malformed": "Bad request: {msg}",
+    "err.session_expired": "Your session has expired; please log in again.",
+    "err.locked_out": "Too many wrong passwords for this name; try again in {s} s (devices already logged in are not affected).",
   },
 });

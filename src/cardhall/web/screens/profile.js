@@ -1,8 +1,10 @@
 // #/profile: beans, points, title, level and the way to the next, Golden Eyes, the
-// record per variant, and the daily relief grant (救济) with what is left of it today.
+// record per variant, the daily relief grant (救济) with what is left of it today, and the
+// account's security: its sessions and the password change (./security.js).
 import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
 import { errorText, fmtNumber, frame, h, signed, variantName, variants } from "./common.js";
+import { securityPanel } from "./security.js";
 
 function stat(key, value, id) {
   return h("div", { class: "sc-stat", "data-stat": id || key },
@@ -80,7 +82,8 @@ function draw(f, ctx, me, list) {
       h("a", { class: "sc-button", href: "#/history" }, t("nav.history")),
       h("a", { class: "sc-button", href: "#/leaderboard" }, t("nav.leaderboard")),
       me.guest ? h("a", { class: "sc-button", href: "#/register" }, t("nav.register")) : null,
-      h("button", { type: "button", onclick: () => ctx.logout() }, t("acct.logout"))));
+      h("button", { type: "button", onclick: () => ctx.logout() }, t("acct.logout"))),
+    securityPanel(ctx, me));
 }
 
 registerScreen("profile", {
