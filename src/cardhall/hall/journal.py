@@ -88,9 +88,13 @@ class ActionJournal:
             raise JournalClosed("the action log is closed")
         if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
             raise BadRequest(f"seq counts from 1, not {seq!r}")
-        if final:
+        if final:  # a batch of its own: told to the batch hook as one
+            started = time.perf_counter()
             await append_action(self.db, game_id, seq, action, seat, fence=fence, final=True)
+            self.batches += 1
             self.rows += 1
+            if self.batch_hook is not None:
+                self.batch_hook(1, time.perf_counter() - started)
             return
         loop = asyncio.get_running_loop()
         if self._task is None:

@@ -44,7 +44,7 @@ from cardhall.hall.peer import TableCall
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
 from cardhall.hall.store import DbStore
 from cardhall.hall.table import GRACE_SECONDS, Table
-from cardhall.hall.timers import LoopScheduler, Scheduler, retry_seconds
+from cardhall.hall.timers import SETTLE_WAIT, LoopScheduler, Scheduler, retry_seconds
 
 log = logging.getLogger("cardhall.hall.lobby")
 
@@ -309,7 +309,11 @@ class Lobby:
         """The table's seats changed: the database's claims first (a player seated
         elsewhere is refused, ``not_allowed``), then the cluster's index."""
         if gone:
-            await self._release(table.id, gone)
+            # Awaited, so a player who hears ``left`` may sit elsewhere at once; but not
+            # for longer than a settlement is (a write-locked database must not hold the
+            # table or its players): past that it goes on, retried, in the background.
+            await asyncio.wait({self._background(self._release(table.id, gone))},
+                               timeout=SETTLE_WAIT)
         if players:
             taken = await self.store.claim_seats(table.id, players, self._gone)
             if taken:
@@ -339,10 +343,11 @@ class Lobby:
             log.error("table %s: players %s are also seated at %s", table.id,
                       sorted(taken), sorted(set(taken.values())))
 
-    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+    def _background(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(work)
         self._releasing.add(task)
         task.add_done_callback(self._releasing.discard)
+        return task
 
     async def _release(self, table_id: str, players: list[str], failures: int = 0) -> None:
         """Give the players' seats back. A database that cannot take the write just now
@@ -357,8 +362,10 @@ class Lobby:
                         "%s); trying again in %.1f s", table_id, len(players), failures,
                         type(exc).__name__, delay)
 
-            self.scheduler.call_later(delay, lambda: self._background(
-                self._release(table_id, players, failures)))
+            def again() -> None:
+                self._background(self._release(table_id, players, failures))
+
+            self.scheduler.call_later(delay, again)
 
     def _dropped(self, table: Table) -> None:
         """Another process owns ``table`` now: forget it here, and give its lease back in
