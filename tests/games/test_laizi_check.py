@@ -13,6 +13,7 @@ same state answers once it has listed every play (the reason text included).
 from __future__ import annotations
 
 import copy
+import gc
 import random
 from collections import Counter
 from typing import Any
@@ -129,3 +130,33 @@ def test_a_wild_lead_is_judged_without_building_its_list() -> None:
     play: Play | None = fresh.parse_action("play 3333").play
     assert play is not None and play.tier == 3  # pure
     assert longest in {a.text for a in fresh.legal_actions()}
+
+
+def test_a_wild_list_is_built_with_the_collector_paused() -> None:
+    """At most one collection (once the collector is on again) while a 9 904-play lead is
+    listed, where dozens ran before; the collector is left as it was found."""
+    state = new_game("ddz3_laizi", seed=1, options={"deal": _four_wild(0, 1), "landlord": 0,
+                                                     "wild": "3"})
+    while state.phase != "play":
+        state.apply(state.legal_actions()[0])
+    fresh = _fresh(state)
+    runs: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            runs.append(info["generation"])
+
+    assert gc.isenabled()
+    gc.callbacks.append(seen)
+    try:
+        assert len(fresh.legal_actions()) == 9904
+    finally:
+        gc.callbacks.remove(seen)
+    assert len(runs) <= 1, runs
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        _fresh(state).legal_actions()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
