@@ -213,7 +213,7 @@ def _swap(cards: tuple[Rank, ...], parts: tuple[_Part, ...], ks: tuple[int, ...]
     hand's first list realises thousands of sides)."""
     out: list[Rank] = []
     wilds: tuple[Rank, ...] = _WILDS[wild][n_wild]
-    for (r, k, _), u in zip(parts, ks):
+    for (r, k, _), u in zip(parts, ks, strict=True):
         if wilds and r >= wild:
             out += wilds
             wilds = ()
