@@ -86,6 +86,8 @@ def _compare(state: GameState, rng: random.Random, seen: Counter[str]) -> None:
         got = _verdict(fresh, text)
         assert fresh._legal is None, text  # type: ignore[attr-defined]
         assert got == _verdict(listed, text), text
+        if got[0] is None and text.startswith("play"):  # apply plays the listed reading
+            assert fresh.parse_action(text).play == listed.parse_action(text).play, text
         seen["legal" if got[0] is None else "illegal"] += 1
 
 
