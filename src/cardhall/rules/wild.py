@@ -383,6 +383,8 @@ def blocks(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None,
 
 
 _MEMO_LIMIT = 1 << 17
+#: Card sets whose readings ``classify`` keeps (a client's texts fill it: bounded small).
+_READINGS_LIMIT = 1 << 12
 #: ``_uses``' ways by each rank's (least, most) substitutes and the budget.
 _WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[_Way, ...]] = {}
 _NO_KICKERS: tuple[Side, ...] = ((0, (), ""),)
@@ -396,6 +398,20 @@ _NO_HEAD: Head = ("", 0, 0, 0, -1, (), (), 0, 0, 0, "", False)
 
 
 def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
+    """Every reading of exactly these cards, kept by their counts and the wild rank: a
+    client's bare cards with four wild cards read a score of ways, and ``readings``
+    asks again for each (each costs a pass over the wild cards' 1 820 substitutions)."""
+    memo = rs.gen.wild_readings
+    key = (*counts, wild)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > _READINGS_LIMIT:
+            memo.clear()
+        found = memo[key] = tuple(_classify(rs, counts, wild))
+    return list(found)
+
+
+def _classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
     n_wild = counts[wild]
     if n_wild == 0:
         return climb.classify(rs, counts)
