@@ -14,6 +14,7 @@ recursively, no memo.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations_with_replacement, islice
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -165,3 +166,20 @@ def test_spelt_moves_are_the_moves_with_the_texts_that_name_them(deal: Deal,
             assert texts == [p.text + (f"={p.as_text}" if p.as_text else "") for p in plays]
         for play, text in zip(plays[:40], texts[:40], strict=True):
             assert rs.parse_play(text) == play
+
+
+def test_wild_readings_are_kept_by_cards_and_wild_rank_and_bounded() -> None:
+    """``readings`` of bare cards with four wild cards classifies them once per reading it
+    checks: the readings are kept, per wild rank, and the memo never outgrows its bound."""
+    three, four = rules.get("ddz3_laizi", wild=0), rules.get("ddz3_laizi", wild=1)
+    memo = three.gen.wild_readings
+    assert memo is four.gen.wild_readings  # one generator: the key names the wild rank
+    memo.clear()
+    first = three.classify("333378")
+    assert three.classify("333378") == first and len(memo) == 1
+    assert four.classify("333378") != first and len(memo) == 2
+    sets = (c for n in range(1, 6) for c in combinations_with_replacement("456789TJQKA2", n)
+            if max(map(c.count, c)) <= 4)
+    for cards in islice(sets, wild._READINGS_LIMIT + 10):
+        three.classify("".join(cards))
+        assert len(memo) <= wild._READINGS_LIMIT + 1

@@ -373,8 +373,13 @@ class GameState(ABC):
                 continue
         if len(found) < 2:
             return list(found)
-        order = {a.text: i for i, a in enumerate(self.legal_actions(seat))}
+        order = self._reading_order(found, seat)
         return sorted(found, key=lambda t: (order.get(t, len(order)), t))
+
+    def _reading_order(self, found: set[str], seat: int | None) -> dict[str, int]:
+        """Positions in ``legal_actions(seat)`` that order ``found`` (legal readings of one
+        text); a game whose list is costly to build may give any positions in that order."""
+        return {a.text: i for i, a in enumerate(self.legal_actions(seat))}
 
     def _meanings(self, text: str) -> list[str]:
         """The action texts ``text`` may mean, legal or not: games whose plays read

@@ -16,6 +16,7 @@ when several cards of a rank could go, the marked card goes last
 
 from __future__ import annotations
 
+import gc
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -338,8 +339,15 @@ class ClimbingGame(GameState):
         elif type(self)._play_action is ClimbingGame._play_action:
             # A wild lead has thousands of plays, each made afresh (``wild.spelt_moves``),
             # and ``_play_action``'s text, as the rules spell it (each part once).
-            plays, texts = self.rs.spelt_moves(hand, last)
-            actions = list(map(_make_action, repeat("play"), texts, repeat(None), plays))
+            collecting = gc.isenabled()
+            if collecting:
+                gc.disable()  # see _NO_COLLECTION
+            try:
+                plays, texts = self.rs.spelt_moves(hand, last)
+                actions = list(map(_make_action, repeat("play"), texts, repeat(None), plays))
+            finally:
+                if collecting:
+                    gc.enable()
         else:
             actions = [self._play_action(p) for p in self.rs.moves(hand, last)]
         return actions if last is None else [PASS, *actions]
@@ -497,6 +505,12 @@ _RANK = tuple(card_rank(c) for c in range(54))
 #: Interned play actions per rule set, by move code: a game's hot loop reuses them.
 _ACTIONS: dict[str, dict[int, Action]] = {}
 
+
+#: _NO_COLLECTION: the cyclic collector is paused while a wild list is built. A crafted
+#: 癞子 lead makes 20 000+ tracked objects (a play and an action each, and memo entries),
+#: none in a cycle; left on, the collector ran dozens of young passes over them and,
+#: with the rule sets' memos long-lived, full passes too: a quarter of a cold list's
+#: time (issue 25's adversarial bench, 40 → 30 ms). Once on again it looks at them once.
 
 #: ``Action(verb, arg, seat, play)``, made in bulk (``rules.frozen``): a wild lead has
 #: thousands of plays.

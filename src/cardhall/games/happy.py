@@ -277,14 +277,36 @@ class Happy(HappyScoring):
         return super()._known(text) if self._legal is not None else None
 
     def _check_play(self, play: Play) -> str | None:
-        """Cheap reasons first (cards not held, does not beat); the legal list decides."""
+        """Cheap reasons first (cards not held, does not beat); the legal list decides, or,
+        for a wild play when none is listed yet, the reading itself.
+
+        ``play`` is a reading of its cards (``RuleSet.parse_play`` classifies them: a
+        handful of readings, whatever the hand), and every reading of held cards that
+        beats the play to beat is one the 癞子 generator lists, with the same text
+        (tests/games/test_laizi_check.py): a 癞子 lead lists 10 000+ plays, which a
+        table must not build to judge one (issue 25).
+        """
         reason = self._play_refusal(play)
         if reason is not None:
             return reason
+        if self._legal is None and self.rs.wild is not None:
+            return None
         action = self._play_action(play)
         if self._legal_by_text().get(action.text) == action:
             return None
         return f"{play.text} is not a legal play now"
+
+    def _reading_order(self, found: set[str], seat: int | None) -> dict[str, int]:
+        """A wild play's readings (one set of cards) ordered as the plays of those cards
+        alone list them, which is their order in the hand's list (the generator walks
+        the same codes, fewer of them: tests/games/test_laizi_check.py), when the hand's
+        10 000+ plays are not listed yet."""
+        if self._legal is not None or self.rs.wild is None or self.phase != "play":
+            return super()._reading_order(found, seat)
+        arg = next(iter(found)).partition(" ")[2]
+        cards = self.rs.hand(arg.partition("=")[0].replace("+", ""))
+        last = None if self.trick is None else self.trick[1]
+        return {"play " + text: i for i, text in enumerate(self.rs.spelt_moves(cards, last)[1])}
 
     def _parse(self, verb: str, arg: str) -> Action:
         if verb == "play":

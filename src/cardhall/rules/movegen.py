@@ -80,6 +80,9 @@ class MoveGen:
         self.wild_kicker_sets: dict[int, KickerSet] = {}
         #: Readings of card sets already classified (ruleset.classify's memo).
         self.readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
+        #: Readings of card sets with wild cards, by their counts and the wild rank
+        #: (``wild.classify``'s memo: ``readings`` of bare cards reads each of theirs).
+        self.wild_readings: dict[tuple[int, ...], tuple[Play, ...]] = {}
         self._by_kind: dict[str, list[int]] = {}
         self._bombs: list[int] = []
         self._allowed: list[int] = []

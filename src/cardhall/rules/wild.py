@@ -17,7 +17,6 @@ rules then apply:
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement, compress, product
 from typing import TYPE_CHECKING
@@ -198,27 +197,31 @@ def _sides(memo: dict[tuple[int, ...], tuple[Side, ...]], key: tuple[int, ...],
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
     sides = []
-    for _, n_wild, subs in _uses(parts, short, wild, spend):
-        played = _swap(cards, parts, subs, n_wild, wild)
+    for ks, n_wild, _ in _uses(parts, short, wild, spend):
+        played = _swap(cards, parts, ks, n_wild, wild) if n_wild else cards
         sides.append((n_wild, played, head + bytes(played).translate(_CHARS).decode()))
     found = memo[key] = tuple(sides)
     return found
 
 
-def _swap(cards: tuple[Rank, ...], parts: tuple[_Part, ...], subs: tuple[tuple[int, int], ...],
+def _swap(cards: tuple[Rank, ...], parts: tuple[_Part, ...], ks: tuple[int, ...],
           n_wild: int, wild: Rank) -> tuple[Rank, ...]:
-    """``cards`` (ascending) with ``u`` cards of the rank of part ``i`` per (i, u) played
-    by wild cards, ascending."""
-    if not n_wild:
-        return cards
-    rest = list(cards)
-    for i, u in subs:
-        r = parts[i][0]
-        for _ in range(u):
-            rest.remove(r)
-    at = bisect_left(rest, wild)
-    rest[at:at] = _WILDS[wild][n_wild]
-    return tuple(rest)
+    """``cards`` (ascending, ``parts`` their ranks in order) with ``ks[i]`` cards of part
+    ``i``'s rank played by wild cards, ascending: each rank's cards left, the ``n_wild``
+    wild cards in the wild rank's place (a part of the wild rank keeps none of its own,
+    ``_uses``), built in one pass rather than by removing cards one at a time (a crafted
+    hand's first list realises thousands of sides)."""
+    out: list[Rank] = []
+    wilds: tuple[Rank, ...] = _WILDS[wild][n_wild]
+    for (r, k, _), u in zip(parts, ks, strict=True):
+        if wilds and r >= wild:
+            out += wilds
+            wilds = ()
+        if k > u:
+            out += (r,) * (k - u)
+    if wilds:
+        out += wilds
+    return tuple(out)
 
 
 def _kicker_substituted(natural: Play, use: dict[Rank, int], wild: Rank, singles: bool) -> bool:
@@ -380,6 +383,8 @@ def blocks(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None,
 
 
 _MEMO_LIMIT = 1 << 17
+#: Card sets whose readings ``classify`` keeps (a client's texts fill it: bounded small).
+_READINGS_LIMIT = 1 << 12
 #: ``_uses``' ways by each rank's (least, most) substitutes and the budget.
 _WAYS: dict[tuple[tuple[tuple[int, int], ...], int], tuple[_Way, ...]] = {}
 _NO_KICKERS: tuple[Side, ...] = ((0, (), ""),)
@@ -393,6 +398,20 @@ _NO_HEAD: Head = ("", 0, 0, 0, -1, (), (), 0, 0, 0, "", False)
 
 
 def classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
+    """Every reading of exactly these cards, kept by their counts and the wild rank: a
+    client's bare cards with four wild cards read a score of ways, and ``readings``
+    asks again for each (each costs a pass over the wild cards' 1 820 substitutions)."""
+    memo = rs.gen.wild_readings
+    key = (*counts, wild)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > _READINGS_LIMIT:
+            memo.clear()
+        found = memo[key] = tuple(_classify(rs, counts, wild))
+    return list(found)
+
+
+def _classify(rs: RuleSet, counts: Sequence[int], wild: Rank) -> list[Play]:
     n_wild = counts[wild]
     if n_wild == 0:
         return climb.classify(rs, counts)
