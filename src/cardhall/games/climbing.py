@@ -506,11 +506,11 @@ _RANK = tuple(card_rank(c) for c in range(54))
 _ACTIONS: dict[str, dict[int, Action]] = {}
 
 
-#: _NO_COLLECTION: the cyclic collector is paused while a wild list is built. A crafted
-#: 癞子 lead makes 20 000+ tracked objects (a play and an action each, and memo entries),
-#: none in a cycle; left on, the collector ran dozens of young passes over them and,
-#: with the rule sets' memos long-lived, full passes too: a quarter of a cold list's
-#: time (issue 25's adversarial bench, 40 → 30 ms). Once on again it looks at them once.
+# _NO_COLLECTION: the cyclic collector is paused while a wild list is built. A crafted
+# 癞子 lead makes 20 000+ tracked objects (a play and an action each, and memo entries),
+# none in a cycle; left on, the collector ran dozens of young passes over them and,
+# with the rule sets' memos long-lived, full passes too: a quarter of a cold list's
+# time (issue 25's adversarial bench, 40 → 30 ms). Once on again it looks at them once.
 
 #: ``Action(verb, arg, seat, play)``, made in bulk (``rules.frozen``): a wild lead has
 #: thousands of plays.
