@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from websockets.sync.client import ClientConnection, connect
 
 from tests.server.conftest import ADMIN_NAME, ADMIN_PASSWORD, HallProcess
-from tests.web.conftest import PageMaker, shot
+from tests.web.conftest import PageMaker, axe_check, shot
 from tests.web.helpers import api, enter_as_guest, quick_match
 
 DESKTOP_1366: dict[str, Any] = {"viewport": {"width": 1366, "height": 768}}
@@ -173,6 +173,7 @@ def test_a_game_that_ended_while_away_is_told_in_the_lobby_with_its_result(
     expect(page.locator("#notice")).to_be_hidden()  # the box says it all
     assert api(page, "/api/me")["beans"] == before + beans
     shot(page, f"away-lobby-{kind}-zh")
+    axe_check(page, "#away")
     page.locator("#lang").click()
     expect(box).to_contain_text(en_turns(turns))
     expect(box).to_contain_text(
