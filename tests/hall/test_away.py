@@ -37,6 +37,7 @@ async def test_a_dropped_seat_plays_on_to_the_end_and_its_player_is_told(
         await hall.handle(p, Join(type="join", room="r1"))
         await inbox.until(lambda: bool(inbox.of(p, State)))
         table = next(iter(hall.lobby.tables.values()))
+        seat = table.seat_of(p)
         await hall.disconnected(p, 1)  # gone, for good as far as the table knows
         await inbox.until(lambda: bool(inbox.of(p, Settled)))  # played out by 托管
         assert hand.due == []  # no grace timer: nothing would ever make it a leave
@@ -56,6 +57,7 @@ async def test_a_dropped_seat_plays_on_to_the_end_and_its_player_is_told(
         away = next(m for m in news if isinstance(m, Away))
         assert away.table == table.id and away.game == settled.game and away.over
         assert away.turns > 0 and away.settled == settled
+        assert away.seat == seat  # the client reads his beans and points by it
         assert any(isinstance(m, Left) and m.reason == "dissolved" for m in news)
         hall.connected(p)
         assert len(inbox.got[p]) == len(news) + before  # told once
@@ -83,6 +85,7 @@ async def test_a_player_away_between_games_does_not_hold_up_the_next(db: Databas
     hall, inbox, players, table = await between_games(db, hand)
     try:
         gone, stay = players[2], players[:2]
+        seat = hall.lobby.tables[table].seat_of(gone)
         await hall.disconnected(gone, 1)
         for p in stay:
             await hall.handle(p, Next(type="next", table=table))
@@ -95,6 +98,7 @@ async def test_a_player_away_between_games_does_not_hold_up_the_next(db: Databas
         away = await inbox.next(gone, Away)
         assert away.table == table and away.over and away.turns == 0
         assert away.settled is not None and away.settled.table == table
+        assert away.seat == seat
         left = await inbox.next(gone, Left)
         assert left.table == table and left.reason == "away"
     finally:

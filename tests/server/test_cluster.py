@@ -417,3 +417,34 @@ async def test_a_forwarding_process_looks_a_table_owner_up_once_per_lease(
             await check_settled_once([a, b, c], settled, p0.db_url)
         finally:
             await close_all([a, b, c])
+
+
+async def test_a_player_back_through_another_process_is_told_what_he_missed(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """Ruling 13 over several processes: a player of a table p0 runs drops; the others
+    play the game out (his seat on 托管), the table dissolves; his hello through p1
+    brings the ``away`` that p0's table kept for him (in Redis), and only once."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        clients, table = await run_by_p0(p0, p1)
+        gone = clients[2]  # connected to p0, which runs the table
+        back: HallClient | None = None
+        try:
+            seat = gone.states[table]["seat"]
+            await gone.disconnect()
+            settled = (await play_out(clients[:2], table, seed=5)).settled
+            assert settled["dissolved"] and settled["result"]["auto"][seat]
+            back = await reconnect(gone, p1.url)
+            assert back.welcome is not None and back.welcome["tables"] == []
+            away = await back.expect("away", table=table)
+            assert away["over"] and away["settled"] == settled and away["seat"] == seat
+            assert away["turns"] > 0
+            assert (await back.expect("left", table=table))["reason"] == "dissolved"
+            again = await reconnect(back, p0.url)
+            await again.ping()  # answered once everything before it was handled
+            told: list[Any] = []
+            while (m := await again.recv())["type"] != "pong":
+                told.append(m)
+            assert not [m for m in told if m["type"] == "away"], told  # told once
+            await again.close()
+        finally:
+            await close_all([*clients, *([back] if back else [])])

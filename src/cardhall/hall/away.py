@@ -84,7 +84,7 @@ def away_message(t: Table, seat: int) -> Away | None:
         return None
     over = t.game is not None and t.game.over
     return Away(table=t.id, game=t.game_id, turns=turns, over=over,
-                settled=t.last_settled if over else None)
+                settled=t.last_settled if over else None, seat=seat)
 
 
 def note_away(t: Table, seat: int) -> None:
@@ -95,7 +95,7 @@ def note_away(t: Table, seat: int) -> None:
     missed = away_message(t, seat)
     if missed is None and t.last_settled is not None:
         missed = Away(table=t.id, game=t.game_id, turns=0, over=True,
-                      settled=t.last_settled)
+                      settled=t.last_settled, seat=seat)
     if missed is not None:
         note(t, player, missed)
 

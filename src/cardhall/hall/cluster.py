@@ -48,6 +48,7 @@ from cardhall.hall.errors import refusal
 from cardhall.hall.games import game_fence, has_live_game
 from cardhall.hall.leases import LeaseKeeper, Renewal
 from cardhall.hall.messages import ProtocolError, ServerMessage
+from cardhall.hall.notes import RedisNotes
 from cardhall.hall.owners import OwnerCache
 from cardhall.hall.peer import (
     CallReply,
@@ -186,6 +187,7 @@ class RedisCoordinator:
         self.outbox = ClusterOutbox(self)
         self.keys = KeyWriter(self.redis)  # presence and seats, batched (presence.py)
         self.queues = RedisQueues(self)
+        self.notes = RedisNotes(self.redis, lambda p: self.key(f"notes:{p}"), self._spawn)
         self._hall: Hall | None = None
         self._calls: dict[int, asyncio.Future[CallReply]] = {}
         self._census: dict[int, tuple[list[CensusReply], int, asyncio.Event]] = {}
@@ -241,6 +243,13 @@ class RedisCoordinator:
                                 self.key(f"count:{self.process}"))
         await self.redis.srem(self.key("procs"), self.process)
         await self.redis.aclose(close_connection_pool=True)  # it was given its pool
+
+    def keep_note(self, player: str, message: ServerMessage) -> bool:
+        self.notes.add(player, message)
+        return True
+
+    async def take_notes(self, player: str) -> list[ServerMessage]:
+        return await self.notes.take(player)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)

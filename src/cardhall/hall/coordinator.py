@@ -109,6 +109,12 @@ class Coordinator(Protocol):
         """The tables another process runs at which ``player`` sits."""
     async def present(self, players: list[str]) -> set[str]:
         """Which of ``players`` have a live connection to some process."""
+    def keep_note(self, player: str, message: ServerMessage) -> bool:
+        """Keep what ``player`` missed while away for his next hello through any process
+        (``notes.py``); False if there is no store shared by processes (the lobby keeps
+        it in memory)."""
+    async def take_notes(self, player: str) -> list[ServerMessage]:
+        """What ``keep_note`` kept for ``player``, forgotten once taken."""
     async def attach(self, player: str, conn: int) -> None:
         """Connection ``conn`` here speaks for ``player`` now (another process's closes)."""
     async def detach(self, player: str, conn: int) -> bool:
@@ -185,6 +191,12 @@ class LocalCoordinator:
 
     async def close(self) -> None:
         return None
+
+    def keep_note(self, player: str, message: ServerMessage) -> bool:
+        return False
+
+    async def take_notes(self, player: str) -> list[ServerMessage]:
+        return []
 
     async def acquire(self, table_id: str, above: int | None = None) -> Lease | None:
         return Lease(table_id, None)

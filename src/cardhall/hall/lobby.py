@@ -40,6 +40,7 @@ from cardhall.hall.coordinator import Coordinator, Joined, Lease
 from cardhall.hall.games import has_live_game
 from cardhall.hall.limits import CodeTries
 from cardhall.hall.messages import Invite, ProtocolError, Queued, ServerMessage
+from cardhall.hall.notes import NOTED_PLAYERS, NOTES_PER_PLAYER
 from cardhall.hall.peer import TableCall
 from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
 from cardhall.hall.store import DbStore
@@ -48,9 +49,6 @@ from cardhall.hall.timers import SETTLE_WAIT, LoopScheduler, Scheduler, retry_se
 
 log = logging.getLogger("cardhall.hall.lobby")
 
-#: Messages kept for a player who is away (``note``), and players kept at most: the
-#: oldest go first (a player who never comes back does not hold memory for ever).
-NOTES_PER_PLAYER, NOTED_PLAYERS = 8, 10_000
 #: Invite codes: no 0/O or 1/I, so a code read aloud is typed right. 32 symbols, 8 of
 #: them: 2^40 codes, against a few dozen wrong tries per hour (limits.CodeTries).
 CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -112,7 +110,10 @@ class Lobby:
         return here + [t for t in await self.coord.remote_tables_of(player) if t not in here]
 
     def note(self, player: str, message: ServerMessage) -> None:
-        """Keep ``message`` for ``player``'s next welcome (in this process's memory)."""
+        """Keep ``message`` for ``player``'s next welcome: in the store the hall's
+        processes share, if any (he may come back through another), else in memory."""
+        if self.coord.keep_note(player, message):
+            return
         kept = self.notes.pop(player, [])
         kept.append(message)
         self.notes[player] = kept[-NOTES_PER_PLAYER:]

@@ -260,7 +260,8 @@ class Away(_Msg):
     ruling 13): his seat played on 托管, ``turns`` of his decisions taken by it; when
     the game ended meanwhile (``over``), its settlement, once committed (``settled``).
     Sent when he comes back: by the table if he still sits there, else after the
-    ``welcome`` of his next hello."""
+    ``welcome`` of his next hello. ``seat``: his seat there (the settlement's ``beans``
+    and ``points`` are keyed by seat; a client that lost the table reads his there)."""
 
     type: Literal["away"] = "away"
     table: str
@@ -268,6 +269,7 @@ class Away(_Msg):
     turns: int
     over: bool
     settled: Settled | None = None
+    seat: int | None = None
 
 
 class Queued(_Msg):

@@ -18,6 +18,8 @@ Keys (``P`` is the prefix, ``cardhall:`` unless configured):
 - ``P q:{room}`` (sorted set, score = when he joined, ms), ``P queued`` (hash player →
   room): the quick-match queues; ``P codes`` (hash code → table): invite codes;
 - ``P count:{process}``, expiring: the tables that process runs, per room (JSON);
+- ``P notes:{player}`` (list of JSON messages), expiring: what he missed while away
+  (``notes.py``), taken by his next hello through any process;
 - channel ``P p:{process}``: the typed messages for that process (``peer.py``).
 """
 

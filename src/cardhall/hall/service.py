@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from cardhall.games import GameState, IllegalAction, replay
@@ -57,6 +58,7 @@ from cardhall.hall.messages import (
     Pong,
     Private,
     ProtocolError,
+    ServerMessage,
     Start,
     Watch,
     Welcome,
@@ -241,13 +243,15 @@ class Hall:
                           admin=player.is_admin)
         return Welcome(player=info, tables=await self.lobby.all_tables_of(player_id))
 
-    def connected(self, player_id: str, tables: list[str] | None = None) -> None:
+    def connected(self, player_id: str, tables: list[str] | None = None,
+                  missed: Sequence[ServerMessage] = ()) -> None:
         """After the welcome went out: every table he sits at (the welcome's ``tables``;
         by default this process's) sends its state, and what he missed at tables he
-        no longer sits at (``away``, ``left``) follows."""
+        no longer sits at (``away``, ``left``) follows: ``missed`` (taken from the
+        processes' shared store, ``coord.take_notes``) and what this process kept."""
         if tables is None:
             tables = [t.id for t in self.lobby.tables_of(player_id)]
-        for message in self.lobby.notes_of(player_id):
+        for message in [*missed, *self.lobby.notes_of(player_id)]:
             self.outbox.send(player_id, message)
         self._connection(player_id, tables, "up")
 

@@ -42,7 +42,7 @@ from typing import Any
 
 from cardhall.games import GameState, IllegalAction, new_game, replay
 from cardhall.games.errors import excerpt
-from cardhall.hall import away, settlement
+from cardhall.hall import away, seat_commands, settlement
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import Room
 from cardhall.hall.economy import bot_balance
@@ -56,7 +56,7 @@ from cardhall.hall.messages import (
     State,
 )
 from cardhall.hall.outbox import Outbox
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase, TableStore
+from cardhall.hall.seats import Command, Seat, TablePhase, TableStore
 from cardhall.hall.timers import Cancellable, LoopScheduler, Scheduler, decision_seconds
 from cardhall.hall.views import Views
 
@@ -249,6 +249,10 @@ class Table:
     # -- commands ----------------------------------------------------------------------
 
     async def _handle(self, cmd: Command) -> None:
+        seats = seat_commands.HANDLERS.get(cmd.kind)  # sitting, starting, leaving
+        if seats is not None:
+            await seats(self, cmd)
+            return
         handler = getattr(self, f"_on_{cmd.kind}")
         await handler(cmd)
 
@@ -338,66 +342,6 @@ class Table:
                 await self._accept(f"@{seat} auto on", seat)
         self._after_change()
 
-    async def _on_next(self, cmd: Command) -> None:
-        seat = self.seat_of(cmd.player or "")
-        if seat is None:
-            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
-        if self.phase != TablePhase.BETWEEN:
-            raise ProtocolError("not_allowed", "play on once the game is over")
-        self.seats[seat].wants_next = True
-        await away.maybe_next(self)
-
-    async def _on_leave(self, cmd: Command) -> None:
-        player = cmd.player or ""
-        seat = self.seat_of(player)
-        if seat is None:
-            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
-        await self._leave(seat, forced=cmd.text == "forced", reason=cmd.text or "left")
-
-    async def _on_free(self, cmd: Command) -> None:
-        """The player wants a new table: he leaves this one unless a game is running."""
-        if self.seat_of(cmd.player or "") is None:
-            return
-        if self.phase == TablePhase.PLAYING:
-            raise ProtocolError("not_allowed", f"you are playing at table {self.id}: "
-                                "finish or leave it first")
-        await self._on_leave(cmd)
-
-    async def _leave(self, seat: int, forced: bool, reason: str) -> None:
-        player = self.seats[seat].player
-        assert player is not None
-        game = self.game
-        if self.phase == TablePhase.PLAYING and game is not None and not game.over \
-                and not game.left[seat]:
-            await self._accept(f"@{seat} leave{' forced' if forced else ''}", seat)
-        self.seats[seat].left = True
-        await self._seats_changed([], [player])
-        left = Left(table=self.id, reason=reason)
-        self.outbox.send(player, left)
-        if not self.seats[seat].connected:
-            away.note_away(self, seat)
-            away.note(self, player, left)
-        if self.phase == TablePhase.WAITING and self.code is not None:
-            await self._free_seat(seat)
-        elif self.phase in (TablePhase.BETWEEN, TablePhase.WAITING):
-            await self._close("a player left", requeue=True)
-        elif not self.humans() and self.game is not None and not self.game.over:
-            self._after_change()  # only machines left: they finish the game
-
-    async def _free_seat(self, seat: int) -> None:
-        """A friend leaves a private table still filling: his seat opens again, the others
-        keep theirs and the invite code (as a friend room does in the big halls); the
-        owner's part passes to the next friend; the last one out closes the table."""
-        self.seats[seat] = Seat(player=None, name=BOT_NAMES[seat % len(BOT_NAMES)],
-                                title=BOT_TITLE)
-        humans = self.humans()
-        if not humans:
-            await self._close("empty", requeue=False)
-            return
-        if self.owner not in humans:
-            self.owner = humans[0]
-        self._broadcast()
-
     async def _on_connection(self, cmd: Command) -> None:
         await away.on_connection(self, cmd)
 
@@ -409,37 +353,6 @@ class Table:
 
     async def _on_settle(self, cmd: Command) -> None:
         await settlement.on_settle(self, cmd)
-
-    async def _on_kick(self, cmd: Command) -> None:
-        seat = self.seat_of(cmd.player or "")
-        if seat is not None:
-            await self._leave(seat, forced=True, reason="kicked")
-
-    async def _on_sit(self, cmd: Command) -> None:
-        """A friend takes a free seat at a private table; the table starts once full."""
-        if self.phase != TablePhase.WAITING:
-            raise ProtocolError("unknown_table", f"table {self.id} is not waiting for players")
-        if self.seat_of(cmd.player or "") is not None:
-            raise ProtocolError("not_allowed", "you already sit at that table")
-        free = next((i for i, s in enumerate(self.seats) if not s.human), None)
-        if free is None:
-            raise ProtocolError("not_allowed", "that table is full")
-        await self._seats_changed([cmd.player or ""], [])  # refused if he sits elsewhere
-        self.seats[free] = Seat(player=cmd.player, name=cmd.text, title=str(cmd.token or ""))
-        for p in self.humans():
-            self._send_state(p)
-        if all(s.human for s in self.seats):
-            await self._start_game()
-
-    async def _on_start_now(self, cmd: Command) -> None:
-        """A private table's owner starts it: bots take the empty seats."""
-        if self.phase != TablePhase.WAITING:
-            raise ProtocolError("not_allowed", "the table has started")
-        if cmd.player != self.owner:
-            raise ProtocolError("forbidden", "only the table's owner starts it")
-        if not self.bots_allowed and any(not s.human for s in self.seats):
-            raise ProtocolError("not_allowed", "this table has no bots: wait for friends")
-        await self._start_game()
 
     # -- the game ----------------------------------------------------------------------
 

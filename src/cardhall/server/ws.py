@@ -149,8 +149,12 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
     # whatever his tables send from now on finds this connection.
     await server.hall.coord.attach(player.id, conn.id)
     welcome = await server.hall.welcome(player.id)
+    # What he missed at tables closed meanwhile, kept by whichever process ran them.
+    missed = await server.hall.coord.take_notes(player.id)
     if conn.state != ConnState.AWAITING_HELLO:
         await server.hall.coord.detach(player.id, conn.id)
+        for message in missed:  # not told: kept for his next hello
+            server.hall.lobby.note(player.id, message)
         return  # closed while the database answered
     conn.transition(ConnState.AWAITING_HELLO, ConnState.READY)
     conn.player_id, conn.admin, conn.session = player.id, player.is_admin, authed.session
@@ -160,5 +164,5 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
         return
     # No await between the welcome and connected(): the states follow the welcome.
     conn.send(welcome)
-    server.hall.connected(player.id, welcome.tables)
+    server.hall.connected(player.id, welcome.tables, missed)
     log.info("hello", extra=conn.log_extra(event="hello", superseded=old.id if old else None))

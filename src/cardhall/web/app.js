@@ -3,6 +3,7 @@
 // params [p1, p2]; mount may return a cleanup function, called when the route changes.
 import { addStrings, lang, setLang, t } from "./i18n.js";
 import { api, setToken, Socket, token } from "./net.js";
+import { watchAway } from "./away.js";
 
 const screens = new Map();
 
@@ -172,6 +173,14 @@ socket.on("welcome", (msg) => {
 });
 socket.on("error", (msg) => {
   if (ENDED.has(msg.code)) sessionEnded(msg.code);
+});
+// Told what happened while away (docs/protocol.md): a box under the header; a game that
+// ended meanwhile brings its settlement, which the table screen and the balance take as
+// any `settled` (the box says the rest, so the bare "it ended while you were away" goes).
+watchAway(document.getElementById("away"), socket);
+socket.on("away", (msg) => {
+  if (msg.over && noticeEl().textContent === t("table.gone")) notice(null);
+  if (msg.settled) socket.emit("settled", msg.settled);
 });
 socket.on("close", (ev) => {
   if (ev.code === 4401) sessionEnded("bad_token");

@@ -1,0 +1,121 @@
+"""The seats' own commands at a table: sitting down, starting, playing on, leaving.
+
+A friend takes a free seat at a private table (``sit``) and its owner starts it
+(``start_now``: bots fill the rest); after a game each player asks for the next one
+(``next``) or leaves. A leave during a game is logged as the seat's (an escape or a
+forced quit, per game); between games it sends the others back to the queue; at a
+private table still filling it frees the seat and keeps the invite. An admin's
+``kick`` is a forced leave. Each runs on the table's own queue (``Table._handle``),
+like every command that changes a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from cardhall.hall import away
+from cardhall.hall.messages import Left, ProtocolError
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
+
+if TYPE_CHECKING:
+    from cardhall.hall.table import Table
+
+
+async def on_next(t: Table, cmd: Command) -> None:
+    seat = t.seat_of(cmd.player or "")
+    if seat is None:
+        raise ProtocolError("not_seated", f"you do not sit at table {t.id}")
+    if t.phase != TablePhase.BETWEEN:
+        raise ProtocolError("not_allowed", "play on once the game is over")
+    t.seats[seat].wants_next = True
+    await away.maybe_next(t)
+
+async def on_leave(t: Table, cmd: Command) -> None:
+    player = cmd.player or ""
+    seat = t.seat_of(player)
+    if seat is None:
+        raise ProtocolError("not_seated", f"you do not sit at table {t.id}")
+    await leave(t, seat, forced=cmd.text == "forced", reason=cmd.text or "left")
+
+async def on_free(t: Table, cmd: Command) -> None:
+    """The player wants a new table: he leaves this one unless a game is running."""
+    if t.seat_of(cmd.player or "") is None:
+        return
+    if t.phase == TablePhase.PLAYING:
+        raise ProtocolError("not_allowed", f"you are playing at table {t.id}: "
+                            "finish or leave it first")
+    await on_leave(t, cmd)
+
+async def leave(t: Table, seat: int, forced: bool, reason: str) -> None:
+    player = t.seats[seat].player
+    assert player is not None
+    game = t.game
+    if t.phase == TablePhase.PLAYING and game is not None and not game.over \
+            and not game.left[seat]:
+        await t._accept(f"@{seat} leave{' forced' if forced else ''}", seat)
+    t.seats[seat].left = True
+    await t._seats_changed([], [player])
+    left = Left(table=t.id, reason=reason)
+    t.outbox.send(player, left)
+    if not t.seats[seat].connected:
+        away.note_away(t, seat)
+        away.note(t, player, left)
+    if t.phase == TablePhase.WAITING and t.code is not None:
+        await free_seat(t, seat)
+    elif t.phase in (TablePhase.BETWEEN, TablePhase.WAITING):
+        await t._close("a player left", requeue=True)
+    elif not t.humans() and t.game is not None and not t.game.over:
+        t._after_change()  # only machines left: they finish the game
+
+async def free_seat(t: Table, seat: int) -> None:
+    """A friend leaves a private table still filling: his seat opens again, the others
+    keep theirs and the invite code (as a friend room does in the big halls); the
+    owner's part passes to the next friend; the last one out closes the table."""
+    t.seats[seat] = Seat(player=None, name=BOT_NAMES[seat % len(BOT_NAMES)],
+                            title=BOT_TITLE)
+    humans = t.humans()
+    if not humans:
+        await t._close("empty", requeue=False)
+        return
+    if t.owner not in humans:
+        t.owner = humans[0]
+    t._broadcast()
+
+async def on_kick(t: Table, cmd: Command) -> None:
+    seat = t.seat_of(cmd.player or "")
+    if seat is not None:
+        await leave(t, seat, forced=True, reason="kicked")
+
+async def on_sit(t: Table, cmd: Command) -> None:
+    """A friend takes a free seat at a private table; the table starts once full."""
+    if t.phase != TablePhase.WAITING:
+        raise ProtocolError("unknown_table", f"table {t.id} is not waiting for players")
+    if t.seat_of(cmd.player or "") is not None:
+        raise ProtocolError("not_allowed", "you already sit at that table")
+    free = next((i for i, s in enumerate(t.seats) if not s.human), None)
+    if free is None:
+        raise ProtocolError("not_allowed", "that table is full")
+    await t._seats_changed([cmd.player or ""], [])  # refused if he sits elsewhere
+    t.seats[free] = Seat(player=cmd.player, name=cmd.text, title=str(cmd.token or ""))
+    for p in t.humans():
+        t._send_state(p)
+    if all(s.human for s in t.seats):
+        await t._start_game()
+
+async def on_start_now(t: Table, cmd: Command) -> None:
+    """A private table's owner starts it: bots take the empty seats."""
+    if t.phase != TablePhase.WAITING:
+        raise ProtocolError("not_allowed", "the table has started")
+    if cmd.player != t.owner:
+        raise ProtocolError("forbidden", "only the table's owner starts it")
+    if not t.bots_allowed and any(not s.human for s in t.seats):
+        raise ProtocolError("not_allowed", "this table has no bots: wait for friends")
+    await t._start_game()
+
+
+#: The commands this module handles, by ``Command.kind``.
+HANDLERS: dict[str, Callable[[Table, Command], Awaitable[None]]] = {
+    "next": on_next, "leave": on_leave, "free": on_free, "kick": on_kick, "sit": on_sit,
+    "start_now": on_start_now,
+}
