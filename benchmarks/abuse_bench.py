@@ -55,16 +55,24 @@ SINGLE = "127.0.0.251"
 P99_FACTOR, RSS_MB = 2.0, 200.0
 
 
-def config_toml() -> str:
-    return (f'[[rooms]]\nid = "{ROOM}"\nname = "abuse ddz3"\nvariant = "ddz3"\n'
+#: The /metrics token the bench gives its hall (a file in the run's temporary directory).
+METRICS_TOKEN = "abuse-bench-" + "0" * 20
+
+
+def config_toml(token_file: Path) -> str:
+    return (f'[metrics]\ntoken_file = "{token_file}"\n\n'
+            f'[[rooms]]\nid = "{ROOM}"\nname = "abuse ddz3"\nvariant = "ddz3"\n'
             "N = 10\nA = 5\nmin_beans = 0\nturn_seconds = 60\n\n"
             "[limits]\nguests_per_minute = 100000\nlogins_per_minute = 100000\n"
-            "messages_per_second = 200\ntrusted_proxies = [\"127.0.0.1\"]\n")
+            "messages_per_second = 200\nreplays_per_minute = 100000\n"
+            "trusted_proxies = [\"127.0.0.1\"]\n")
 
 
 def start_server(tmp: Path) -> tuple[str, subprocess.Popen[str]]:
     config = tmp / "hall.toml"
-    config.write_text(config_toml())
+    token_file = tmp / "metrics.token"
+    token_file.write_text(METRICS_TOKEN + "\n")
+    config.write_text(config_toml(token_file))
     cmd = [sys.executable, "-m", "cardhall", "serve", "--port", "0",
            "--db", f"sqlite:///{tmp / 'hall.db'}", "--config", str(config)]
     with (tmp / "serve.log").open("w") as err:
@@ -95,7 +103,9 @@ def stop(proc: subprocess.Popen[str]) -> None:
 
 def loop_lag(url: str) -> dict[float, float]:
     """The hall's cumulative loop-lag histogram (/metrics): upper bound -> count."""
-    with urllib.request.urlopen(url + "/metrics", timeout=30) as answer:
+    request = urllib.request.Request(url + "/metrics",
+                                     headers={"authorization": f"Bearer {METRICS_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
         text = answer.read().decode()
     out = {}
     for line in text.splitlines():

@@ -55,6 +55,8 @@ def serve(args: argparse.Namespace) -> None:
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
+            for listening in self.servers:
+                edge.widen_backlog(listening.sockets)
             if self.started:
                 port = self.servers[0].sockets[0].getsockname()[1] if self.servers else args.port
                 print(f"cardhall: the hall is open at http://{args.host}:{port}/", flush=True)
