@@ -49,7 +49,9 @@ async def test_a_dropped_seat_plays_on_to_the_end_and_its_player_is_told(
             reasons = set((await s.execute(select(LedgerEntry.reason).where(
                 LedgerEntry.player_id == p, LedgerEntry.game_id == settled.game))).scalars())
         assert reasons <= {"game"}
-        assert table.id not in hall.lobby.tables  # on 托管 at the end: dissolved (§4)
+        # On 托管 at the end: dissolved (§4), once its seats are released after the
+        # settlement (the table is told, then leaves the lobby).
+        await inbox.until(lambda: table.id not in hall.lobby.tables)
         # He comes back: told what happened while he was away.
         before = len(inbox.got[p])
         hall.connected(p)

@@ -49,6 +49,7 @@ def load_test(urls: list[str], *args: str, timeout: float = 300
     cmd = [*CARDHALL, "loadtest", *(a for u in urls for a in ("--url", u)), "--room", ROOM,
            "--json", *args]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    assert out.stdout.strip(), f"no report (exit {out.returncode}): {out.stderr[-4000:]}"
     return json.loads(out.stdout), out.stderr, out.returncode
 
 

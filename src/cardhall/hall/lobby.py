@@ -91,6 +91,7 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.leases: dict[str, Lease] = {}
         self._releasing: set[asyncio.Task[None]] = set()
+        self._closing = False
         self._timers: dict[str, tuple[float, asyncio.TimerHandle]] = {}  # room → (since, timer)
         self._opening: set[str] = set()  # tables whose seats are claimed, not yet adopted
         self.latency_hook: Callable[[str, float], None] | None = None
@@ -335,7 +336,7 @@ class Lobby:
                         "in %.1f s", table.id, failures, type(exc).__name__, delay)
 
             def again() -> None:
-                if table.phase != TablePhase.CLOSED:
+                if table.phase != TablePhase.CLOSED and not self._closing:
                     self._background(self._reclaim(table, failures))
 
             self.scheduler.call_later(delay, again)
@@ -364,7 +365,8 @@ class Lobby:
                         type(exc).__name__, delay)
 
             def again() -> None:
-                self._background(self._release(table_id, players, failures))
+                if not self._closing:  # else the next owner's adoption releases them
+                    self._background(self._release(table_id, players, failures))
 
             self.scheduler.call_later(delay, again)
 
@@ -374,9 +376,18 @@ class Lobby:
         self.tables.pop(table.id, None)
         lease = self.leases.pop(table.id, None)
         if lease is not None:
-            task = asyncio.get_running_loop().create_task(self.coord.release(lease))
-            self._releasing.add(task)
-            task.add_done_callback(self._releasing.discard)
+            self._background(self.coord.release(lease))
+
+    async def close(self) -> None:
+        """Wait a bounded time for the writes still running in the background; cancel
+        and collect the rest, so that none outlives the database it writes to."""
+        self._closing = True
+        if not self._releasing:
+            return
+        _, pending = await asyncio.wait(set(self._releasing), timeout=SETTLE_WAIT)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     async def _closed(self, table: Table, requeue: list[str]) -> None:
         self.tables.pop(table.id, None)

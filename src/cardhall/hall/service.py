@@ -228,6 +228,7 @@ class Hall:
     async def close(self) -> None:
         for table in list(self.lobby.tables.values()):
             await table.stop()
+        await self.lobby.close()
         await self.coord.close()
         await self.store.close()
         self.bots.close()
