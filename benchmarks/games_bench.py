@@ -8,7 +8,7 @@ engine's own list of legal actions, as in ``peers.rlcard_random_games`` and
 (what RLCard users pay: it also encodes a numpy observation each step) and
 through its game object alone; it has no bidding. cardhall's ``ddz3`` is
 compared against both and against OpenSpiel's C++ engine; every other
-variant's rate is printed for the README.
+variant's rate is printed for docs/performance.md.
 """
 
 from __future__ import annotations
