@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from cardhall.hall import ledger
 from cardhall.hall.db import Database
+from cardhall.hall.economy import settle_points
 from cardhall.hall.games import get_game
 from cardhall.hall.messages import Join, Leave, State
 from cardhall.hall.models import LedgerEntry, Score
@@ -58,6 +59,8 @@ async def test_leaving_a_live_trick_game_costs_forty_points(db: Database,
         # Beans: by the zero-sum points, fee A=3 from each (never below 0): no bean is
         # made or lost by the penalty, which nobody receives.
         beans = settled[stayed[0]].beans
+        assert [beans[str(i)] for i in range(5)] == settle_points(
+            result["points"], 10, 3, [10_000] * 5)  # N=10, A=3: the points, not penalties
         fees = sum(b for b in beans.values())
         assert sum(e.delta for e in entries) == fees
         assert -3 * 5 <= fees < 0
