@@ -48,3 +48,12 @@ def test_the_markdown_subset() -> None:
         "<table><thead><tr><th>k</th><th>v</th></tr></thead><tbody>"
         "<tr><td>r</td><td><em>i</em></td></tr></tbody></table>\n"
         "<p>line one line two</p>")
+
+
+def test_the_english_pages_name_autoplay_in_english() -> None:
+    """托管 appears in English only as the gloss of its heading, "Auto-play (托管)": the
+    button an English page names is the one the English client shows (Autoplay)."""
+    for path in (ROOT / "src/cardhall/web/rules").glob("*.json"):
+        page = json.loads(path.read_text("utf-8"))
+        if isinstance(page, dict):
+            assert "托管" not in page["en"].replace("(托管)", ""), path.name

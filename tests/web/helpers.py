@@ -6,6 +6,9 @@ changing), never for a fixed time.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -16,6 +19,24 @@ TURN_MS = 30_000
 def open_lobby(page: Page) -> None:
     page.goto("/")
     expect(page.locator("body[data-ready='1']")).to_have_count(1)
+
+
+def run(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run a coroutine to its end on its own loop, off Playwright's thread (whose own
+    loop is running: a test cannot ``asyncio.run`` there)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def login(page: Page, name: str, password: str) -> None:
+    """Log in through the login form; returns once the lobby shows the player."""
+    open_lobby(page)
+    page.goto("/#/login")
+    page.get_by_label("用户名").fill(name)
+    page.get_by_label("密码").fill(password)
+    page.get_by_role("button", name="登录", exact=True).click()
+    expect(page.locator("#who")).to_contain_text(name)
+    expect(page.locator("#app[data-screen='lobby']")).to_have_count(1)
 
 
 def enter_as_guest(page: Page) -> None:

@@ -4,8 +4,6 @@ sent to the login form, not left blank."""
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 from playwright.sync_api import Page, expect
@@ -17,7 +15,7 @@ from cardhall.hall.models import Session
 from cardhall.hall.sessions import hash_token
 from tests.server.conftest import HallProcess
 from tests.web.conftest import Guard, PageMaker
-from tests.web.helpers import open_lobby
+from tests.web.helpers import login, open_lobby, run
 
 PASSWORD, NEW_PASSWORD = "first secret", "second secret"
 
@@ -27,18 +25,7 @@ def _register(url: str, name: str) -> None:
         async with HallClient(url) as c:
             await c.register(name, PASSWORD)
             await c.post("/api/logout")  # only the browsers' sessions are listed
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, go()).result()
-
-
-def _login(page: Page, name: str, password: str) -> None:
-    open_lobby(page)
-    page.goto("/#/login")
-    page.get_by_label("用户名").fill(name)
-    page.get_by_label("密码").fill(password)
-    page.get_by_role("button", name="登录", exact=True).click()
-    expect(page.locator("#who")).to_contain_text(name)
-    expect(page.locator("#app[data-screen='lobby']")).to_have_count(1)
+    run(go())
 
 
 def _sessions(page: Page) -> None:
@@ -59,8 +46,8 @@ def test_revoke_a_device_and_change_the_password(new_page: PageMaker, web_hall: 
     guard.allow(r"status of 401")  # the ended sessions' refusals, provoked on purpose
     _register(web_hall.url, "Keeper7")
     mine, other = new_page(), new_page()
-    _login(mine, "Keeper7", PASSWORD)
-    _login(other, "Keeper7", PASSWORD)
+    login(mine, "Keeper7", PASSWORD)
+    login(other, "Keeper7", PASSWORD)
     _sessions(mine)
     rows = mine.locator("#sessions tbody tr")
     expect(rows).to_have_count(2)
@@ -72,7 +59,7 @@ def test_revoke_a_device_and_change_the_password(new_page: PageMaker, web_hall: 
     _told_to_log_in(other, "此设备的登录已结束")
     # The password change: a wrong current password is refused, then the other device
     # (logged in again) is logged out and this one stays.
-    _login(other, "Keeper7", PASSWORD)
+    login(other, "Keeper7", PASSWORD)
     _sessions(mine)
     expect(rows).to_have_count(2)
     mine.get_by_label("当前密码").fill("not the password")
@@ -87,7 +74,7 @@ def test_revoke_a_device_and_change_the_password(new_page: PageMaker, web_hall: 
     expect(mine.locator("#security-status")).to_have_text("密码已修改，其他 1 台设备已下线。")
     expect(rows).to_have_count(1)
     _told_to_log_in(other, "此设备的登录已结束")
-    _login(other, "Keeper7", NEW_PASSWORD)
+    login(other, "Keeper7", NEW_PASSWORD)
     expect(mine.locator("#who")).to_contain_text("Keeper7")  # still logged in
 
 
@@ -96,7 +83,7 @@ def test_an_expired_session_goes_to_the_login_form(new_page: PageMaker, web_hall
     guard.allow(r"status of 401")
     _register(web_hall.url, "Sleeper7")
     page = new_page()
-    _login(page, "Sleeper7", PASSWORD)
+    login(page, "Sleeper7", PASSWORD)
     token = page.evaluate("localStorage.getItem('cardhall.token')")
 
     async def age() -> None:
@@ -107,12 +94,11 @@ def test_an_expired_session_goes_to_the_login_form(new_page: PageMaker, web_hall
                                 .values(created=datetime.now(UTC) - timedelta(days=31)))
         finally:
             await db.close()
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, age()).result()
+    run(age())
     page.goto("about:blank")
     page.goto("/#/history")  # a screen that needs the session, in a page loaded afresh
     _told_to_log_in(page, "登录已过期")
-    _login(page, "Sleeper7", PASSWORD)
+    login(page, "Sleeper7", PASSWORD)
 
 
 def test_the_panel_in_english_and_for_a_guest(new_page: PageMaker) -> None:

@@ -85,7 +85,7 @@ def turns_in_log(page: Page, game: str, seat: int, upto: int) -> int:
 
 
 def en_turns(n: int) -> str:
-    return f"While you were away, 托管 played {n} turn{'' if n == 1 else 's'} for you."
+    return f"While you were away, autoplay played {n} turn{'' if n == 1 else 's'} for you."
 
 
 def first(got: list[dict[str, Any]], kind: str, after: int = 0) -> dict[str, Any]:

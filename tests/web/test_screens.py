@@ -9,11 +9,9 @@ player (10 000) is granted it once and then refused with a reason.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +23,7 @@ from cardhall.games import VARIANTS, replay
 from tests.server.conftest import HallProcess, running_hall
 from tests.server.play import play_out, seat, vacate
 from tests.web.conftest import DESKTOP, PHONE, Guard, PageMaker, axe_check, shot
-from tests.web.helpers import enter_as_guest, open_lobby
+from tests.web.helpers import enter_as_guest, login, open_lobby, run
 
 RELIEF_BELOW = 12_000
 PASSWORD = "seeded-pw"
@@ -65,12 +63,6 @@ async def _seed(url: str, name: str, variant: str = "ddz3", games: int = 1) -> S
         return Seeded(name, c.token, c.player["id"], played)
 
 
-def run(coro: Any) -> Any:
-    """Run a coroutine to its end on its own loop, off Playwright's thread."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
 async def _get(url: str, token: str | None, path: str) -> Any:
     async with HallClient(url, token) as c:
         return await c.get(path)
@@ -88,16 +80,6 @@ def seeded_five(web_hall: HallProcess, request: pytest.FixtureRequest) -> Seeded
     找朋友 (3 packs, tricks on the table)."""
     done: Seeded = run(_seed(web_hall.url, f"Five{request.param[:6]}", request.param))
     return done
-
-
-def login(page: Page, name: str, password: str = PASSWORD) -> None:
-    open_lobby(page)
-    page.goto("/#/login")
-    page.get_by_label("用户名").fill(name)
-    page.get_by_label("密码").fill(password)
-    page.get_by_role("button", name="登录", exact=True).click()
-    expect(page.locator("#who")).to_contain_text(name)
-    expect(page.locator("#app[data-screen='lobby']")).to_have_count(1)
 
 
 def no_sideways_scroll(page: Page) -> None:
@@ -184,7 +166,7 @@ def both_sizes(new_page: PageMaker, who: Seeded, where: str, loaded: str) -> Ite
     ``loaded`` (a selector) shows."""
     for kind, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page = new_page(kind)
-        login(page, who.name)
+        login(page, who.name, PASSWORD)
         page.goto(where)
         expect(page.locator(loaded)).to_have_count(1)
         yield page, size
@@ -269,7 +251,7 @@ def test_history_and_replay_through_every_action(new_page: PageMaker, web_hall: 
     record = stored["record"]
     actions = record["actions"]
     page = new_page(DESKTOP)
-    login(page, seeded.name)
+    login(page, seeded.name, PASSWORD)
     page.goto("/#/history")
     expect(page.locator(".sc-history[data-loaded='1']")).to_have_count(1)
     page.reload()
@@ -317,7 +299,7 @@ def test_history_and_replay_through_every_action(new_page: PageMaker, web_hall: 
     expect(page.get_by_role("button", name="Step forward")).to_be_enabled()
     expect(page.locator(".sc-replay")).to_have_attribute("data-step", str(len(actions) - 1))
     phone = new_page(PHONE)
-    login(phone, seeded.name)
+    login(phone, seeded.name, PASSWORD)
     phone.goto(f"/#/replay/{seeded.game}/{len(actions) // 2}")
     expect(phone.locator(".sc-replay")).to_have_attribute("data-step", str(len(actions) // 2))
     no_sideways_scroll(phone)

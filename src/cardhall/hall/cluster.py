@@ -1,7 +1,9 @@
 """Several hall processes over Redis: ``RedisCoordinator`` (``cardhall serve --redis``).
 
 Each process has an id, a channel (``peer.py``'s typed messages) and an
-``alive`` key it renews; what is shared lives in Redis (``redis_keys.py``).
+``alive`` key it renews; what is shared lives in Redis (``redis_keys.py``). The
+quick-match queues are ``redis_queues.py``'s, the messages forwarded to players
+connected elsewhere ``forwarding.py``'s; this module holds the rest.
 
 - **Ownership.** A table runs in the process holding its lease, an expiring key
   renewed every third of ``lease_seconds`` from a thread of its own (``leases.py``:
@@ -36,15 +38,15 @@ import os
 import secrets
 import socket
 import time
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from cardhall.hall import redis_keys as rk
-from cardhall.hall.coordinator import Connections, Joined, Lease
+from cardhall.hall.coordinator import Connections, Lease
 from cardhall.hall.errors import refusal
+from cardhall.hall.forwarding import ClusterOutbox
 from cardhall.hall.games import game_fence, has_live_game
 from cardhall.hall.leases import LeaseKeeper, Renewal
 from cardhall.hall.messages import ProtocolError, ServerMessage
@@ -62,6 +64,7 @@ from cardhall.hall.peer import (
     parse_peer,
 )
 from cardhall.hall.presence import KeyWriter
+from cardhall.hall.redis_queues import RedisQueues
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
 
 if TYPE_CHECKING:
@@ -71,101 +74,6 @@ log = logging.getLogger("cardhall.hall.cluster")
 
 #: Seconds a forwarded call may take before the caller is told ``busy``.
 CALL_SECONDS = 5.0
-#: Messages for players connected elsewhere that may wait to be forwarded.
-FORWARD_LIMIT = 10_000
-#: Messages sent in one ``Deliver``.
-DELIVER_BATCH = 256
-
-
-def _ms(seconds: float) -> int:
-    return int(seconds * 1000)
-
-
-class RedisQueues:
-    """The quick-match queues in Redis: one sorted set per room, each change a script."""
-
-    def __init__(self, coord: RedisCoordinator) -> None:
-        self.c = coord
-        self.rooms: list[str] = []
-
-    async def add(self, room: str, player: str, need: int, table_id: str) -> Joined:
-        c = self.c
-        out = await c.script(rk.JOIN, [c.key(f"q:{room}"), c.key("queued")],
-                             [player, room, need, _ms(time.time()), table_id, c.prefix,
-                              c.process, c.lease_ms])
-        if out[0] == "seated":
-            raise ProtocolError("not_allowed", "you sit at a table: finish or leave it first")
-        return _joined(out)
-
-    async def remove(self, player: str, room: str | None = None) -> str | None:
-        c = self.c
-        out = await c.script(rk.LEAVE_QUEUE, [c.key("queued")], [player, room or "", c.prefix])
-        return None if out is None else str(out)
-
-    async def where(self, player: str) -> str | None:
-        room = await self.c.redis.hget(self.c.key("queued"), player)
-        return None if room is None else str(room)
-
-    async def take_due(self, room: str, wait: float, table_id: str) -> Joined:
-        c = self.c
-        out = await c.script(rk.TAKE_DUE, [c.key(f"q:{room}"), c.key("queued")],
-                             [_ms(wait), _ms(time.time() + 0.01), table_id, c.prefix,
-                              c.process, c.lease_ms])
-        return _joined(out)
-
-    async def waiting(self) -> dict[str, int]:
-        pipe = self.c.redis.pipeline(transaction=False)
-        for room in self.rooms:
-            pipe.zcard(self.c.key(f"q:{room}"))
-        return dict(zip(self.rooms, await pipe.execute(), strict=True))
-
-
-def _joined(out: list[Any]) -> Joined:
-    _, group, waiting, since = out
-    return Joined([str(p) for p in group], [str(p) for p in waiting],
-                  float(since) / 1000 if since else None)
-
-
-class ClusterOutbox:
-    """The hall's Outbox over several processes: players connected here get the message
-    at once; the others' wait, bounded and in order, to be forwarded to their process."""
-
-    def __init__(self, coord: RedisCoordinator) -> None:
-        self.c = coord
-        self.pending: deque[tuple[str, ServerMessage]] = deque()
-        self.wake = asyncio.Event()
-        self.dropped = 0
-
-    def send(self, player_id: str, message: ServerMessage) -> None:
-        if self.c.connections.holds(player_id):
-            self.c.connections.send(player_id, message)
-            return
-        if len(self.pending) >= FORWARD_LIMIT:
-            self.dropped += 1  # he resyncs with his next hello; the log says how often
-            log.warning("forward queue full: a message for %s is dropped", player_id)
-            return
-        self.pending.append((player_id, message))
-        self.wake.set()
-
-    async def run(self) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            while self.pending:
-                batch = [self.pending.popleft()
-                         for _ in range(min(DELIVER_BATCH, len(self.pending)))]
-                await self._forward(batch)
-
-    async def _forward(self, batch: list[tuple[str, ServerMessage]]) -> None:
-        players = list(dict.fromkeys(p for p, _ in batch))
-        where = await self.c.connected_at(players)  # one round trip, not two
-        by_process: dict[str, list[tuple[str, str]]] = {}
-        for player, message in batch:
-            process = where.get(player)
-            if process is not None and process != self.c.process:
-                by_process.setdefault(process, []).append((player, message.model_dump_json()))
-        for process, items in by_process.items():
-            await self.c.publish(process, Deliver(items=items))
 
 
 class RedisCoordinator:
@@ -181,7 +89,7 @@ class RedisCoordinator:
             url, decode_responses=True, max_connections=pool, timeout=CALL_SECONDS))
         self.connections = connections
         self.lease_seconds = lease_seconds
-        self.lease_ms = _ms(lease_seconds)
+        self.lease_ms = rk.ms(lease_seconds)
         self.prefix = prefix
         self.process = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.outbox = ClusterOutbox(self)

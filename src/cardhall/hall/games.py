@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
@@ -431,24 +431,29 @@ def _add_score(s: AsyncSession, player: Player, stat: Stat | None, game_id: str,
         stat = Stat(player_id=player.id, variant=variant, games=0, wins=0, points=0, beans=0,
                     ranked_games=0, ranked_points=0)
         s.add(stat)
+    _count(stat, player, points, now, "")
     if ranked:
-        stat.ranked_games += 1
-        if points:
-            stat.ranked_points += points
-            stat.ranked_points_at = now
-        ranked_total = max(0, player.ranked_points + points)
-        if ranked_total != player.ranked_points:
-            player.ranked_points, player.ranked_points_at = ranked_total, now
-    stat.games += 1
+        _count(stat, player, points, now, "ranked_")
     stat.wins += int(won)
     stat.beans += beans
+
+
+def _count(stat: Stat, player: Player, points: int, now: datetime,
+           columns: Literal["", "ranked_"]) -> None:
+    """One more game worth ``points`` in one set of counters: the record's (``""``) or
+    the leaderboards' (``"ranked_"``), which have the same shape: the variant's games,
+    points and when they last changed, and the player's total and when it last changed.
+    The total is floored at 0 at every step (a loss at 0 banks no debt)."""
+    games, sum_, sum_at = f"{columns}games", f"{columns}points", f"{columns}points_at"
+    setattr(stat, games, getattr(stat, games) + 1)
     if points:
-        stat.points += points
-        stat.points_at = now
-    # Cumulative points are floored at 0 at every step (a loss at 0 banks no debt).
-    total = max(0, player.points + points)
-    if total != player.points:
-        player.points, player.points_at = total, now
+        setattr(stat, sum_, getattr(stat, sum_) + points)
+        setattr(stat, sum_at, now)
+    before: int = getattr(player, sum_)
+    total = max(0, before + points)
+    if total != before:
+        setattr(player, sum_, total)
+        setattr(player, sum_at, now)
 
 
 async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str, int],

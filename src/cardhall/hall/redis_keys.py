@@ -27,6 +27,11 @@ from __future__ import annotations
 
 PREFIX = "cardhall:"
 
+
+def ms(seconds: float) -> int:
+    """Seconds as the scripts and expiring keys take them: whole milliseconds."""
+    return int(seconds * 1000)
+
 #: Lua: take the lease KEYS[1] for process ARGV[1] for ARGV[2] ms, a new token from the
 #: counter KEYS[2]; a lease the process holds already is kept. Sets ``fence`` (or nil).
 _LEASE = """

@@ -4,9 +4,10 @@ A friend takes a free seat at a private table (``sit``) and its owner starts it
 (``start_now``: bots fill the rest); after a game each player asks for the next one
 (``next``) or leaves. A leave during a game is logged as the seat's (an escape or a
 forced quit, per game); between games it sends the others back to the queue; at a
-private table still filling it frees the seat and keeps the invite. An admin's
-``kick`` is a forced leave. Each runs on the table's own queue (``Table._handle``),
-like every command that changes a table.
+private table still filling it frees the seat and keeps the invite. Leaving the table
+outright mid-game and an admin's ``kick`` are both forced (``@S leave forced``). Each
+runs on the table's own queue (``Table._handle``), like every command that changes a
+table.
 """
 
 from __future__ import annotations
@@ -32,11 +33,15 @@ async def on_next(t: Table, cmd: Command) -> None:
     await away.maybe_next(t)
 
 async def on_leave(t: Table, cmd: Command) -> None:
+    """The player leaves the table outright. During a game that is a forced quit (强退,
+    the client confirms it first): 保皇's and 找朋友's −40 (baohuang.md Ruling 18,
+    platform §5), Dou Dizhu's escape (which costs the same either way). The seat's own
+    ``leave`` action (``act``), the exit button, only puts it on 托管."""
     player = cmd.player or ""
     seat = t.seat_of(player)
     if seat is None:
         raise ProtocolError("not_seated", f"you do not sit at table {t.id}")
-    await leave(t, seat, forced=cmd.text == "forced", reason=cmd.text or "left")
+    await leave(t, seat, forced=True, reason=cmd.text or "left")
 
 async def on_free(t: Table, cmd: Command) -> None:
     """The player wants a new table: he leaves this one unless a game is running."""

@@ -23,6 +23,7 @@ import asyncio
 import hashlib
 import logging
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
@@ -76,10 +77,13 @@ class SessionPolicy:
 
     def ends(self, session: Session, guest: bool) -> datetime:
         """When ``session`` expires if it is not used again."""
-        last = session.used or session.created
+        return self.end_of(session.created, session.used or session.created, guest)
+
+    def end_of(self, created: datetime, last: datetime, guest: bool) -> datetime:
+        """When a session made at ``created`` and last used at ``last`` expires."""
         if guest:
             return last + self.guest_idle
-        end = session.created + self.lifetime
+        end = created + self.lifetime
         return min(end, last + self.idle) if self.idle is not None else end
 
 
@@ -99,10 +103,12 @@ def new_session(player_id: str, now: datetime, agent: str = "") -> tuple[Session
 
 @dataclass(frozen=True, slots=True)
 class Authed:
-    """A token that works: its player and its session's public id."""
+    """A token that works: its player, its session's public id and when that session
+    ends if it is not used again (a socket open then is closed: ``server.expiry``)."""
 
     player: Player
     session: str
+    ends: datetime
 
 
 async def _lookup(s: AsyncSession, token: str) -> tuple[Session, Player] | None:
@@ -143,10 +149,13 @@ class Toucher:
             except Exception as exc:  # best effort: see the class doc
                 log.warning("could not record %d sessions' last use: %s", len(batch), exc)
 
-    async def close(self) -> None:
+    async def written(self) -> None:
         """Wait for the touches already made."""
         if self._task is not None:
             await self._task
+
+    async def close(self) -> None:
+        await self.written()
 
 
 async def authenticate(db: Database, token: str, policy: SessionPolicy = DEFAULT_POLICY,
@@ -165,14 +174,30 @@ async def authenticate(db: Database, token: str, policy: SessionPolicy = DEFAULT
         raise TokenRefused("banned")
     if now >= policy.ends(sess, player.is_guest):
         raise TokenRefused("expired")
-    if now - (sess.used or sess.created) >= TOUCH:
+    last = sess.used or sess.created
+    if now - last >= TOUCH:
+        last = now
         if toucher is not None:
             toucher.touch(sess.token_hash, now)
         else:
             async with db.transaction() as s:
                 await s.execute(update(Session).where(Session.token_hash == sess.token_hash)
                                 .values(used=now))
-    return Authed(player, sess.id)
+    return Authed(player, sess.id, policy.end_of(sess.created, last, player.is_guest))
+
+
+async def ends_of(db: Database, session_ids: Collection[str],
+                  policy: SessionPolicy = DEFAULT_POLICY) -> dict[str, datetime | None]:
+    """When each of these sessions ends unless used again, as the database has it now
+    (a use since the last look moves an idle end on); None for one that was revoked
+    or whose player is banned. Sessions not found are left out."""
+    async with db.read() as s:
+        rows = (await s.execute(
+            select(Session, Player.is_guest, Player.banned)
+            .join(Player, Session.player_id == Player.id)
+            .where(Session.id.in_(list(session_ids))))).all()
+    return {sess.id: None if sess.revoked is not None or banned else policy.ends(sess, guest)
+            for sess, guest, banned in rows}
 
 
 async def player_of(db: Database, token: str) -> Player | None:

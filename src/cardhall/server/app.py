@@ -14,6 +14,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib.resources import files
 from pathlib import Path
 
@@ -32,11 +33,12 @@ from cardhall.hall.errors import HallError
 from cardhall.hall.limits import RateLimiter
 from cardhall.hall.lockout import LockoutPolicy
 from cardhall.hall.messages import ProtocolError
+from cardhall.hall.models import utcnow
 from cardhall.hall.service import Hall
 from cardhall.hall.sessions import SessionPolicy, Toucher
 from cardhall.hall.table import GRACE_SECONDS
 from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
-from cardhall.server import api, ws
+from cardhall.server import api, expiry, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.finished import FinishedGames
 from cardhall.server.headers import GZIP, HallApp
@@ -64,7 +66,10 @@ class Server:
     _db: Database | None = None
     _hall: Hall | None = None
     toucher: Toucher | None = None
+    #: The wall clock sessions' ends are compared with (``expiry``).
+    clock: Callable[[], datetime] = utcnow
     _watch: asyncio.Task[None] | None = None
+    _expiry: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.metrics_token = read_token(self.config.metrics.token_file)
@@ -108,6 +113,9 @@ class Server:
         self._hall = hall
         self._watch = asyncio.get_running_loop().create_task(self.metrics.watch_loop(),
                                                              name="loop-lag")
+        self._expiry = asyncio.get_running_loop().create_task(expiry.expire_loop(
+            self.registry, self._db, self.session_policy, self.clock, self.toucher),
+            name="session-expiry")
         # Whether the bots' split search runs in C (an install without a C compiler falls
         # back to the Python loop, many times slower: an operator should see it).
         log.info("hall open", extra={"event": "open", "rebuilt": rebuilt,
@@ -116,8 +124,9 @@ class Server:
                                      else "python"})
 
     async def close(self) -> None:
-        if self._watch is not None:
-            self._watch.cancel()
+        for task in (self._watch, self._expiry):
+            if task is not None:
+                task.cancel()
         self.registry.close_all(CLOSE_SHUTDOWN, "the server is shutting down")
         if self._hall is not None:
             await self._hall.close()

@@ -19,6 +19,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -102,6 +103,8 @@ class Connection:
         self.state = ConnState.AWAITING_HELLO
         self.player_id: str | None = None
         self.session: str | None = None  # the public id of the session it said hello with
+        #: When that session ends unless used again (``server.expiry`` closes it then).
+        self.session_ends: datetime | None = None
         self.admin = False
         self.superseded = False
         self.bucket = TokenBucket(messages_per_second)
@@ -253,6 +256,12 @@ class Registry:
             return False
         conn.close(code, reason)
         return True
+
+    def due(self, now: datetime) -> list[Connection]:
+        """The players' connections whose session has reached its end by ``now`` (as far
+        as the connection knows: ``server.expiry`` asks the database before closing)."""
+        return [c for c in self.by_player.values() if c.state == ConnState.READY
+                and c.session_ends is not None and c.session_ends <= now]
 
     def players(self) -> dict[str, int]:
         return {p: c.id for p, c in self.by_player.items()}

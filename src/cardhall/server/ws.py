@@ -158,6 +158,7 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
         return  # closed while the database answered
     conn.transition(ConnState.AWAITING_HELLO, ConnState.READY)
     conn.player_id, conn.admin, conn.session = player.id, player.is_admin, authed.session
+    conn.session_ends = authed.ends
     old = server.registry.attach(conn, player.id)
     if server.registry.ended_lately(authed.session):  # ended while this hello ran
         conn.close(CLOSE_SESSION_ENDED, "this session was ended")

@@ -18,9 +18,9 @@ addStrings({
     "away.see": "查看本局结算", "away.ok": "知道了", "away.label": "断线期间发生的事",
   },
   en: {
-    "away.turns": "While you were away, 托管 played {n} turns for you.",
-    "away.turns1": "While you were away, 托管 played 1 turn for you.",
-    "away.none": "While you were away, 托管 kept your seat; no turn of yours came up.",
+    "away.turns": "While you were away, autoplay played {n} turns for you.",
+    "away.turns1": "While you were away, autoplay played 1 turn for you.",
+    "away.none": "While you were away, autoplay kept your seat; no turn of yours came up.",
     "away.over": "The game ended while you were away: ",
     "away.won": "you won", "away.lost": "you lost",
     "away.result": "{outcome}, points {points}, beans {beans}.",

@@ -27,7 +27,8 @@ addStrings({
     "table.waiting": "等待好友加入…", "table.wild": "癞子：{r}", "table.level": "打{r}",
     "table.trump": "主：{s}", "table.friendcall": "找朋友：第{n}张 {c}", "table.score": "闲家得分：{n}",
     "table.revealed": "明牌：{c}", "table.joining": "正在加入 {code}…", "table.leave.confirm":
-      "游戏进行中离开会被判逃跑并扣分，确定离开吗？", "table.picks": "选择",
+      "游戏进行中离开会被判逃跑并扣分，确定离开吗？",
+    "table.leave.quit": "游戏进行中离开算强行退出：扣 40 分，这一局由托管替您打完。确定离开吗？", "table.picks": "选择",
     "phase.bid": "叫分", "phase.call": "叫地主", "phase.rob": "抢地主", "phase.double": "加倍",
     "phase.play": "出牌", "phase.ready": "准备", "phase.deal": "发牌", "phase.identity": "亮明身份",
     "phase.emperor": "登基", "phase.guard": "保皇", "phase.disclose": "明保暗保", "phase.declare": "亮主",
@@ -50,6 +51,8 @@ addStrings({
     "table.level": "Level {r}", "table.trump": "Trump: {s}", "table.friendcall": "Friend: copy {n} of {c}",
     "table.score": "Attackers' points: {n}", "table.revealed": "Revealed: {c}", "table.joining": "Joining {code}…",
     "table.leave.confirm": "Leaving mid-game counts as escaping and costs points. Leave?",
+    "table.leave.quit": "Leaving mid-game is a forced quit: it costs 40 points, and autoplay "
+      + "plays your hand to the end. Leave?",
     "table.picks": "Choose",
     "phase.bid": "Bidding", "phase.call": "Calling", "phase.rob": "Robbing", "phase.double": "Doubling",
     "phase.play": "Play", "phase.ready": "Ready", "phase.deal": "Deal", "phase.identity": "Identity",
@@ -68,6 +71,10 @@ function follow(tableId) {
 ctx.ws.on("queued", (msg) => { store.queued = msg; });
 ctx.ws.on("invite", (msg) => { store.invites.set(msg.table, msg); });
 /** Whether the player himself turned 托管 on at a table (kept over a reload). */
+/** Games where leaving mid-game is not an escape but a forced quit: the hand goes on
+ * under 托管 and the leaver loses 40 points (platform rules §5, 保皇 Ruling 18). */
+const FORCED_QUIT = new Set(["baohuang", "zhaopengyou"]);
+
 const AUTO_KEY = "cardhall.autowanted";
 function autoWanted(table, value) {
   const all = JSON.parse(sessionStorage.getItem(AUTO_KEY) || "{}");
@@ -271,7 +278,8 @@ function mount(root, c, [tableId]) {
             action: autoWanted(tableId, !view.auto[s.seat]) ? "auto on" : "auto off" }),
         }, view.auto_locked[s.seat] ? t("table.auto.locked") : t("table.auto")),
         h("button", { type: "button", id: "leave", onclick: () => {
-          if (s.phase === "playing" && !window.confirm(t("table.leave.confirm"))) return;
+          const warning = FORCED_QUIT.has(view.variant) ? "table.leave.quit" : "table.leave.confirm";
+          if (s.phase === "playing" && !window.confirm(t(warning))) return;
           c.ws.send({ type: "leave", table: tableId });
           c.navigate("#/");
         } }, t("table.leave"))));
