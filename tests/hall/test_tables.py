@@ -18,6 +18,7 @@ import pytest
 from cardhall.games import replay
 from cardhall.hall import accounts, ledger
 from cardhall.hall.botpool import BotPool
+from cardhall.hall.commands import Resume
 from cardhall.hall.config import Economy, HallConfig, Room
 from cardhall.hall.db import Database, upgrade
 from cardhall.hall.games import append_action, get_game
@@ -33,7 +34,7 @@ from cardhall.hall.messages import (
 )
 from cardhall.hall.models import Game
 from cardhall.hall.peer import TableCall
-from cardhall.hall.seats import Command, Seat
+from cardhall.hall.seats import Seat
 from cardhall.hall.service import ADOPT_AT_ONCE, Hall
 from cardhall.hall.table import Table
 
@@ -312,7 +313,7 @@ async def test_a_rebuilt_game_settled_before_settles_again_but_is_counted_once(
         rebuilt.settled_hook = lambda: counted.append("rebuilt")
         rebuilt.restore(first.game, stored.record)
         rebuilt.start()
-        await rebuilt.call(Command("resume", token=set(players)))
+        await rebuilt.call(Resume(frozenset(players)))
         again = await inbox.next(players[0], Settled)
         assert (again.game, again.beans) == (first.game, first.beans)
         assert counted == ["first owner"]

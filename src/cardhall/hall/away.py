@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardhall.hall import commands as c
 from cardhall.hall.messages import Away, Left, ServerMessage
-from cardhall.hall.seats import Command, TablePhase
+from cardhall.hall.seats import TablePhase
 
 if TYPE_CHECKING:
     from cardhall.hall.table import Table
@@ -48,13 +49,13 @@ async def maybe_next(t: Table) -> None:
     await t._close("a player left", requeue=True)
 
 
-async def on_connection(t: Table, cmd: Command) -> None:
-    player = cmd.player or ""
+async def on_connection(t: Table, cmd: c.Connection) -> None:
+    player = cmd.player
     seat = t.seat_of(player)
     if seat is None:
         return
     s = t.seats[seat]
-    s.connected = cmd.text == "up"
+    s.connected = cmd.up
     game = t.game
     if s.connected:
         stop_idle(t)
@@ -112,9 +113,8 @@ def check_idle(t: Table) -> None:
         return
     if any(s.connected for s in t.seats if s.human and not s.left):
         return
-    token = t.game_id
-    t._idle = t.scheduler.call_later(
-        t.grace_seconds, lambda: t._post(Command("idle", token=token)))
+    idle = c.Idle(t.game_id)
+    t._idle = t.scheduler.call_later(t.grace_seconds, lambda: t._post(idle))
 
 
 def stop_idle(t: Table) -> None:
@@ -123,9 +123,9 @@ def stop_idle(t: Table) -> None:
         t._idle = None
 
 
-async def on_idle(t: Table, cmd: Command) -> None:
+async def on_idle(t: Table, cmd: c.Idle) -> None:
     t._idle = None
-    if t.phase != TablePhase.BETWEEN or cmd.token != t.game_id:
+    if t.phase != TablePhase.BETWEEN or cmd.game != t.game_id:
         return
     if not any(s.connected for s in t.seats if s.human and not s.left):
         await t._close("idle", requeue=False)

@@ -34,6 +34,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from cardhall.games import VARIANTS
+from cardhall.hall import commands
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig, Room
 from cardhall.hall.coordinator import Coordinator, Joined, Lease
@@ -42,7 +43,7 @@ from cardhall.hall.limits import CodeTries
 from cardhall.hall.messages import Invite, ProtocolError, Queued, ServerMessage
 from cardhall.hall.notes import NOTED_PLAYERS, NOTES_PER_PLAYER
 from cardhall.hall.peer import TableCall
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
 from cardhall.hall.store import DbStore
 from cardhall.hall.table import GRACE_SECONDS, Table
 from cardhall.hall.timers import SETTLE_WAIT, LoopScheduler, Scheduler, retry_seconds
@@ -241,11 +242,8 @@ class Lobby:
             table.watchers.add(call.player)
             self.outbox.send(call.player, table.state_for(call.player))
             return
-        if call.kind in SEATED and table.seat_of(call.player) is None:
-            raise ProtocolError("not_seated", f"you do not sit at table {table.id}")
-        cmd = Command(call.kind, player=call.player, text=call.text, seq=call.seq,
-                      token=call.title, choose=call.choose)
-        if call.kind == "connection":
+        cmd = commands.from_call(call)
+        if isinstance(cmd, commands.Connection):
             table.submit(cmd)  # nobody waits for it: the table sends the state
         else:
             await table.call(cmd)
@@ -286,7 +284,7 @@ class Lobby:
                       on_close=self._closed, grace_seconds=self.grace_seconds,
                       fence=lease.fence, scheduler=self.scheduler)
         if start:
-            table.submit(Command("begin"))  # first in its queue, whoever comes next
+            table.submit(commands.Begin())  # first in its queue, whoever comes next
         await self.adopt(table, lease, claimed=True)
         return table
 
@@ -436,7 +434,3 @@ class Lobby:
         name, title = names.get(player, ("", ""))
         await self.call(TableCall(table=table_id, kind="sit", player=player, text=name,
                                   title=title))
-
-
-#: Table commands only a seated player may give.
-SEATED = frozenset({"act", "next", "leave", "start_now"})

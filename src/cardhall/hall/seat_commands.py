@@ -12,45 +12,43 @@ table.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from cardhall.hall import away
+from cardhall.hall import commands as c
 from cardhall.hall.messages import Left, ProtocolError
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
 
 if TYPE_CHECKING:
     from cardhall.hall.table import Table
 
 
-async def on_next(t: Table, cmd: Command) -> None:
-    seat = t.seat_of(cmd.player or "")
-    if seat is None:
-        raise ProtocolError("not_seated", f"you do not sit at table {t.id}")
+async def on_next(t: Table, cmd: c.PlayOn) -> None:
+    seat = t.seat_of(cmd.player)
+    assert seat is not None  # checked by Table._handle
     if t.phase != TablePhase.BETWEEN:
         raise ProtocolError("not_allowed", "play on once the game is over")
     t.seats[seat].wants_next = True
     await away.maybe_next(t)
 
-async def on_leave(t: Table, cmd: Command) -> None:
+async def on_leave(t: Table, cmd: c.Leave) -> None:
     """The player leaves the table outright. During a game that is a forced quit (强退,
     the client confirms it first): 保皇's and 找朋友's −40 (baohuang.md Ruling 18,
     platform §5), Dou Dizhu's escape (which costs the same either way). The seat's own
     ``leave`` action (``act``), the exit button, only puts it on 托管."""
-    player = cmd.player or ""
-    seat = t.seat_of(player)
-    if seat is None:
-        raise ProtocolError("not_seated", f"you do not sit at table {t.id}")
-    await leave(t, seat, forced=True, reason=cmd.text or "left")
+    seat = t.seat_of(cmd.player)
+    assert seat is not None  # checked by Table._handle
+    await leave(t, seat, forced=True, reason=cmd.reason)
 
-async def on_free(t: Table, cmd: Command) -> None:
+async def on_free(t: Table, cmd: c.Free) -> None:
     """The player wants a new table: he leaves this one unless a game is running."""
-    if t.seat_of(cmd.player or "") is None:
+    seat = t.seat_of(cmd.player)
+    if seat is None:
         return
     if t.phase == TablePhase.PLAYING:
         raise ProtocolError("not_allowed", f"you are playing at table {t.id}: "
                             "finish or leave it first")
-    await on_leave(t, cmd)
+    await leave(t, seat, forced=True, reason="left")
 
 async def leave(t: Table, seat: int, forced: bool, reason: str) -> None:
     player = t.seats[seat].player
@@ -87,28 +85,28 @@ async def free_seat(t: Table, seat: int) -> None:
         t.owner = humans[0]
     t._broadcast()
 
-async def on_kick(t: Table, cmd: Command) -> None:
-    seat = t.seat_of(cmd.player or "")
+async def on_kick(t: Table, cmd: c.Kick) -> None:
+    seat = t.seat_of(cmd.player)
     if seat is not None:
         await leave(t, seat, forced=True, reason="kicked")
 
-async def on_sit(t: Table, cmd: Command) -> None:
+async def on_sit(t: Table, cmd: c.Sit) -> None:
     """A friend takes a free seat at a private table; the table starts once full."""
     if t.phase != TablePhase.WAITING:
         raise ProtocolError("unknown_table", f"table {t.id} is not waiting for players")
-    if t.seat_of(cmd.player or "") is not None:
+    if t.seat_of(cmd.player) is not None:
         raise ProtocolError("not_allowed", "you already sit at that table")
     free = next((i for i, s in enumerate(t.seats) if not s.human), None)
     if free is None:
         raise ProtocolError("not_allowed", "that table is full")
-    await t._seats_changed([cmd.player or ""], [])  # refused if he sits elsewhere
-    t.seats[free] = Seat(player=cmd.player, name=cmd.text, title=str(cmd.token or ""))
+    await t._seats_changed([cmd.player], [])  # refused if he sits elsewhere
+    t.seats[free] = Seat(player=cmd.player, name=cmd.name, title=cmd.title)
     for p in t.humans():
         t._send_state(p)
     if all(s.human for s in t.seats):
         await t._start_game()
 
-async def on_start_now(t: Table, cmd: Command) -> None:
+async def on_start_now(t: Table, cmd: c.StartNow) -> None:
     """A private table's owner starts it: bots take the empty seats."""
     if t.phase != TablePhase.WAITING:
         raise ProtocolError("not_allowed", "the table has started")
@@ -120,7 +118,3 @@ async def on_start_now(t: Table, cmd: Command) -> None:
 
 
 #: The commands this module handles, by ``Command.kind``.
-HANDLERS: dict[str, Callable[[Table, Command], Awaitable[None]]] = {
-    "next": on_next, "leave": on_leave, "free": on_free, "kick": on_kick, "sit": on_sit,
-    "start_now": on_start_now,
-}

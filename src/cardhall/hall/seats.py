@@ -6,9 +6,7 @@ and the stores can name them without the machine.
 
 from __future__ import annotations
 
-import asyncio
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -55,17 +53,3 @@ class TableStore(Protocol):
     async def balances(self, players: list[str]) -> dict[str, int]: ...
     async def golden_eyes(self, players: list[str]) -> dict[str, int]: ...
     async def abandon(self, table: Table, game: GameState) -> None: ...
-
-
-@dataclass
-class Command:
-    kind: str
-    player: str | None = None
-    seat: int | None = None
-    text: str = ""
-    seq: int | None = None
-    token: Any = None
-    choose: bool = False  # an act's ``choose`` (hall.messages.Act)
-    done: asyncio.Future[None] | None = field(default=None, repr=False)
-    #: When it was made (``time.perf_counter``): how long it waited for the table.
-    made: float = field(default_factory=time.perf_counter, repr=False, compare=False)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardhall.games import GameState, IllegalAction, replay
-from cardhall.hall import accounts
+from cardhall.hall import accounts, commands
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
 from cardhall.hall.coordinator import Connections, Coordinator, LocalCoordinator
@@ -65,7 +65,7 @@ from cardhall.hall.messages import (
 )
 from cardhall.hall.outbox import Outbox
 from cardhall.hall.peer import CallKind, TableCall
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Command, Seat, TablePhase
+from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
 from cardhall.hall.store import DbStore
 from cardhall.hall.table import GRACE_SECONDS, Table
 from cardhall.hall.timers import Scheduler, retry_seconds
@@ -178,7 +178,7 @@ class Hall:
         table = await self._rebuild(game, room, state, lease.fence)
         present = await self.coord.present(table.humans())
         # Queued before anyone can reach the table: no command finds it unresumed.
-        table.submit(Command("resume", token=present))
+        table.submit(commands.Resume(frozenset(present)))
         await self.lobby.adopt(table, lease)
         log.info("table %s rebuilt at seq %d", table.id, table.seq,
                  extra={"event": "adopt", "table": table.id, "fence": lease.fence})
@@ -267,7 +267,7 @@ class Hall:
         for table_id in tables:
             table = self.lobby.tables.get(table_id)
             if table is not None:
-                table.submit(Command("connection", player=player_id, text=text))
+                table.submit(commands.Connection(player_id, text == "up"))
             else:
                 self._spawn(self._tell(TableCall(table=table_id, kind="connection",
                                                  player=player_id, text=text)))

@@ -27,10 +27,11 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from cardhall.hall import away
+from cardhall.hall import commands as c
 from cardhall.hall.economy import game_beans
 from cardhall.hall.errors import Conflict, Fenced
 from cardhall.hall.messages import Settled
-from cardhall.hall.seats import Command, TablePhase
+from cardhall.hall.seats import TablePhase
 from cardhall.hall.timers import SETTLE_WAIT, retry_seconds
 
 if TYPE_CHECKING:
@@ -69,22 +70,20 @@ async def attempt(t: Table, wait: float) -> None:
     if task.done():
         await outcome(t, task)
         return
-    task.add_done_callback(
-        lambda done: t._post(Command("settlement", token=(game_id, done))))
+    task.add_done_callback(lambda done: t._post(c.SettlementDone(game_id, done)))
     if t.settle_failures == 0:
         t._broadcast()  # between games: the players may go on meanwhile
 
 
-async def on_settlement(t: Table, cmd: Command) -> None:
-    game_id, task = cmd.token
-    if game_id == t.game_id and t.settling:
-        await outcome(t, task)
+async def on_settlement(t: Table, cmd: c.SettlementDone) -> None:
+    if cmd.game == t.game_id and t.settling:
+        await outcome(t, cmd.task)
 
 
-async def on_settle(t: Table, cmd: Command) -> None:
+async def on_settle(t: Table, cmd: c.SettleAgain) -> None:
     """The retry timer ran out: try again, in the background."""
     t._retry = None
-    if cmd.token == t.game_id and t.settling:
+    if cmd.game == t.game_id and t.settling:
         await attempt(t, 0)
 
 
@@ -116,9 +115,8 @@ def failed(t: Table, exc: BaseException) -> None:
                 extra={"event": "settle_retry", "table": t.id, "game": t.game_id})
     if t.settle_failures == 1:
         t._broadcast()  # between games: the players may go on meanwhile
-    token = t.game_id
-    t._retry = t.scheduler.call_later(
-        delay, lambda: t._post(Command("settle", token=token)))
+    again = c.SettleAgain(t.game_id)
+    t._retry = t.scheduler.call_later(delay, lambda: t._post(again))
 
 
 async def committed(t: Table, done: dict[str, Any]) -> None:

@@ -38,11 +38,12 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, assert_never
 
 from cardhall.games import GameState, IllegalAction, new_game, replay
 from cardhall.games.errors import excerpt
 from cardhall.hall import away, seat_commands, settlement
+from cardhall.hall import commands as c
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import Room
 from cardhall.hall.economy import bot_balance
@@ -56,7 +57,7 @@ from cardhall.hall.messages import (
     State,
 )
 from cardhall.hall.outbox import Outbox
-from cardhall.hall.seats import Command, Seat, TablePhase, TableStore
+from cardhall.hall.seats import Seat, TablePhase, TableStore
 from cardhall.hall.timers import Cancellable, LoopScheduler, Scheduler, decision_seconds
 from cardhall.hall.views import Views
 
@@ -114,7 +115,7 @@ class Table:
         self.views = Views()  # of the game's current state, for its messages and timer
         self.game_id: str | None = None
         self.deadline: int | None = None  # ms since the epoch
-        self.queue: asyncio.Queue[Command] = asyncio.Queue(QUEUE_LIMIT)
+        self.queue: asyncio.Queue[c.Queued] = asyncio.Queue(QUEUE_LIMIT)
         self.watchers: set[str] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._idle: Cancellable | None = None
@@ -153,7 +154,7 @@ class Table:
                 _answer(cmd, self._gone())
                 break
             try:
-                await self._handle(cmd)
+                await self._handle(cmd.command, cmd.made)
                 _answer(cmd, None)
             except ProtocolError as exc:
                 _answer(cmd, exc)
@@ -162,7 +163,7 @@ class Table:
                 self._drop()
                 _answer(cmd, self._gone())
             except Exception as exc:  # one bad command must not kill the table
-                log.exception("table %s: %s failed", self.id, cmd.kind)
+                log.exception("table %s: %s failed", self.id, type(cmd.command).__name__)
                 _answer(cmd, refusal(exc))  # a code and a sentence: the rest is logged
         while not self.queue.empty():  # nobody waits for ever on a closed table
             _answer(self.queue.get_nowait(), self._gone())
@@ -193,24 +194,25 @@ class Table:
         if self._task is not None:
             self._task.cancel()
 
-    def submit(self, cmd: Command) -> bool:
+    def submit(self, command: c.TableCommand,
+               done: asyncio.Future[None] | None = None) -> bool:
         """Queue a command; False when the table is flooded (the caller says ``busy``)."""
         if self.phase == TablePhase.CLOSED:
             return False
         try:
-            self.queue.put_nowait(cmd)
+            self.queue.put_nowait(c.Queued(command, done))
         except asyncio.QueueFull:
             return False
         return True
 
-    def _post(self, cmd: Command) -> None:
+    def _post(self, command: c.TableCommand) -> None:
         """Queue a command of the table's own (a timer, a bot's answer): never dropped.
 
         It waits for room in the queue instead of being refused, so a flood of
         player messages can delay a timer but never lose it (the table would stall).
         """
         if self.phase != TablePhase.CLOSED:
-            self._spawn(self.queue.put(cmd))
+            self._spawn(self.queue.put(c.Queued(command)))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` in the background, held until done (the loop keeps only weak refs)."""
@@ -218,12 +220,12 @@ class Table:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def call(self, cmd: Command) -> None:
+    async def call(self, command: c.TableCommand) -> None:
         """Queue a command and wait until the table has taken it (ProtocolError if refused)."""
-        cmd.done = asyncio.get_running_loop().create_future()
-        if not self.submit(cmd):
+        done = asyncio.get_running_loop().create_future()
+        if not self.submit(command, done):
             raise ProtocolError("busy", f"table {self.id} is busy: try again")
-        await cmd.done
+        await done
 
     # -- who sits where --------------------------------------------------------------
 
@@ -248,27 +250,52 @@ class Table:
 
     # -- commands ----------------------------------------------------------------------
 
-    async def _handle(self, cmd: Command) -> None:
-        seats = seat_commands.HANDLERS.get(cmd.kind)  # sitting, starting, leaving
-        if seats is not None:
-            await seats(self, cmd)
-            return
-        handler = getattr(self, f"_on_{cmd.kind}")
-        await handler(cmd)
+    async def _handle(self, cmd: c.TableCommand, made: float) -> None:
+        if isinstance(cmd, c.SEATED) and self.seat_of(cmd.player) is None:
+            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
+        match cmd:
+            case c.Play():
+                await self._on_act(cmd, made)
+            case c.BotAnswer():
+                await self._on_bot(cmd)
+            case c.Expire():
+                await self._on_expire(cmd)
+            case c.Begin():
+                await self._start_game()
+            case c.Resume():
+                await self._on_resume(cmd)
+            case c.PlayOn():
+                await seat_commands.on_next(self, cmd)
+            case c.Leave():
+                await seat_commands.on_leave(self, cmd)
+            case c.Free():
+                await seat_commands.on_free(self, cmd)
+            case c.Kick():
+                await seat_commands.on_kick(self, cmd)
+            case c.Sit():
+                await seat_commands.on_sit(self, cmd)
+            case c.StartNow():
+                await seat_commands.on_start_now(self, cmd)
+            case c.Connection():
+                await away.on_connection(self, cmd)
+            case c.Idle():
+                await away.on_idle(self, cmd)
+            case c.SettlementDone():
+                await settlement.on_settlement(self, cmd)
+            case c.SettleAgain():
+                await settlement.on_settle(self, cmd)
+            case _:
+                assert_never(cmd)
 
-    async def _on_begin(self, cmd: Command) -> None:
-        await self._start_game()
-
-    async def _on_resume(self, cmd: Command) -> None:
+    async def _on_resume(self, cmd: c.Resume) -> None:
         """Rebuilt from the log after a restart or a takeover: deadlines start anew;
-        ``cmd.token`` holds the players connected somewhere (they get the state)."""
+        ``cmd.present``: the players connected somewhere (they get the state)."""
         game = self.game
         assert game is not None
         self.phase = TablePhase.PLAYING
-        present: set[str] = cmd.token or set()
         for s in self.seats:
             if s.player is not None:
-                s.connected = s.player in present and not s.left
+                s.connected = s.player in cmd.present and not s.left
         if game.over:  # it crashed after the last action, before settling
             await settlement.settle(self)
             return
@@ -279,12 +306,9 @@ class Table:
                 self._away.setdefault(i, 0)
         self._after_change()
 
-    async def _on_act(self, cmd: Command) -> None:
-        player = cmd.player
-        assert player is not None
-        seat = self.seat_of(player)
-        if seat is None:
-            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
+    async def _on_act(self, cmd: c.Play, made: float) -> None:
+        seat = self.seat_of(cmd.player)
+        assert seat is not None  # checked by _handle
         game = self.game
         if game is None or self.phase != TablePhase.PLAYING:
             raise ProtocolError("illegal", "no game is running at this table")
@@ -310,12 +334,12 @@ class Table:
                 raise ProtocolError("illegal", f"{excerpt(text)} has several readings: "
                                     + ", ".join(readings), readings)
         if self.latency_hook is not None:
-            self.latency_hook("queued", time.perf_counter() - cmd.made)
+            self.latency_hook("queued", time.perf_counter() - made)
         await self._accept(canonical, seat)
 
-    async def _on_bot(self, cmd: Command) -> None:
+    async def _on_bot(self, cmd: c.BotAnswer) -> None:
         """A bot's (or the 托管 policy's) answer for ``cmd.seat``, asked at ``cmd.seq``."""
-        self._asked.discard((cmd.seq or 0, cmd.seat or 0))
+        self._asked.discard((cmd.seq, cmd.seat))
         game = self.game
         if game is None or self.phase != TablePhase.PLAYING or cmd.seat not in game.acting:
             return
@@ -332,27 +356,15 @@ class Table:
             self._away[cmd.seat] += 1  # a decision 托管 took while he was away
         await self._accept(canonical, cmd.seat)
 
-    async def _on_expire(self, cmd: Command) -> None:
+    async def _on_expire(self, cmd: c.Expire) -> None:
         """The turn timer ran out: every seat still to answer goes on 托管 (§3)."""
         game = self.game
-        if game is None or cmd.token != (self.game_id, self.seq):
+        if game is None or (cmd.game, cmd.seq) != (self.game_id, self.seq):
             return
         for seat in list(game.acting):
             if self.seats[seat].human and not game.auto[seat]:
                 await self._accept(f"@{seat} auto on", seat)
         self._after_change()
-
-    async def _on_connection(self, cmd: Command) -> None:
-        await away.on_connection(self, cmd)
-
-    async def _on_idle(self, cmd: Command) -> None:
-        await away.on_idle(self, cmd)
-
-    async def _on_settlement(self, cmd: Command) -> None:
-        await settlement.on_settlement(self, cmd)
-
-    async def _on_settle(self, cmd: Command) -> None:
-        await settlement.on_settle(self, cmd)
 
     # -- the game ----------------------------------------------------------------------
 
@@ -482,9 +494,9 @@ class Table:
             view = self.views.of(game, waiting_humans[0])
             seconds = decision_seconds(self.room.turn_seconds, view)
             self.deadline = int((time.time() + seconds) * 1000)
-            token = (self.game_id, self.seq)
+            expire = c.Expire(self.game_id, self.seq)
             self._timer = asyncio.get_running_loop().call_later(
-                seconds, lambda: self._post(Command("expire", token=token)))
+                seconds, lambda: self._post(expire))
         else:
             self.deadline = None
         self._broadcast()
@@ -507,7 +519,7 @@ class Table:
             pause = self.room.bot_seconds - (loop.time() - asked)
             if pause > 0:  # the room's pace: a person follows the play (Room.bot_seconds)
                 await asyncio.sleep(pause)
-            self._post(Command("bot", seat=seat, seq=seq, text=text))
+            self._post(c.BotAnswer(seat, seq, text))
 
         self._spawn(ask())
 
@@ -554,7 +566,7 @@ class Table:
         settlement.stop_retry(self)
 
 
-def _answer(cmd: Command, exc: ProtocolError | None) -> None:
+def _answer(cmd: c.Queued, exc: ProtocolError | None) -> None:
     """Resolve the caller's wait on ``cmd`` (if any is waiting and it is not resolved)."""
     if cmd.done is None or cmd.done.done():
         return
