@@ -23,9 +23,14 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Collection, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from _pytest.mark import ParameterSet
+
+T = TypeVar("T")
 
 #: ``scripts/test --fast`` runs pytest with ``-m FAST``.
 FAST = "not slow and not browser and not services"
@@ -94,6 +99,14 @@ def mark(items: list[pytest.Item]) -> None:
         elif item.get_closest_marker("services") is None and (
                 service_fixtures(item) or service_param(item)):
             item.add_marker(pytest.mark.services)
+
+
+def slow_for(values: Iterable[T], slow: Collection[T]) -> list[T | ParameterSet]:
+    """``values`` for ``parametrize`` with those in ``slow`` marked ``slow`` (their ids
+    unchanged): the fast lane keeps a test's quick cases and leaves its long ones."""
+    missing = set(slow) - set(values := list(values))
+    assert not missing, f"not among the values: {missing}"
+    return [pytest.param(v, marks=pytest.mark.slow) if v in slow else v for v in values]
 
 
 def entering(item: pytest.Item) -> None:

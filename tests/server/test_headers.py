@@ -107,6 +107,7 @@ def test_a_hall_without_a_metrics_token_serves_them_to_nobody(tmp_path: Path) ->
             assert "token_file" in r.json()["message"]
 
 
+@pytest.mark.slow
 def test_a_weak_or_missing_token_file_stops_the_start(tmp_path: Path) -> None:
     weak = tmp_path / "weak.token"
     weak.write_text("short\n")

@@ -257,6 +257,7 @@ async def test_message_rate_limit_and_abuse_close(slow_hall: HallProcess) -> Non
         assert gone["code"] == 1008
 
 
+@pytest.mark.slow
 def test_admin_create_promotes_with_the_right_password(tmp_path: Path) -> None:
     """The password comes on stdin, from a file or from the environment, never argv."""
     db = f"sqlite:///{tmp_path / 'a.db'}"
@@ -275,6 +276,7 @@ def test_admin_create_promotes_with_the_right_password(tmp_path: Path) -> None:
     assert wrong.returncode != 0 and "wrong name or password" in wrong.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["admin", "create", "Keeper", "pw-123456"],
     ["bot", "--server", "http://127.0.0.1:9", "--name", "Keeper", "--password", "pw-123456"],
