@@ -4,19 +4,37 @@ and one Redis server for the tests of several hall processes.
 The hall's storage tests and the server's crash tests run on SQLite and on a real
 PostgreSQL (tests/hall/pg.py starts it). If PostgreSQL cannot be started, the
 PostgreSQL half fails with the reason: CI must exercise both backends.
+
+The hooks below give each test its lane's markers (tests/lanes.py, docs/testing.md).
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from cardhall.hall.db import async_url
+from tests import lanes
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    lanes.mark(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Whatever starts a service during ``item`` (its fixtures' setup included) can ask
+    whether ``item`` is marked for it (``lanes.needs``)."""
+    lanes.entering(item)
+    try:
+        return (yield)
+    finally:
+        lanes.leaving(item)
 
 
 @pytest.fixture(scope="session")

@@ -35,6 +35,7 @@ def _lead(rs: rules.RuleSet, rng: random.Random) -> tuple[View, int]:
     return view, size
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["ddz2", "ddz3", "ddz4"])
 def test_a_bossless_lead_has_no_winning_line(variant: str) -> None:
     rs = rules.get(variant)

@@ -161,6 +161,7 @@ def test_bots_play_the_same_games_on_either_loop(variant: str,
     assert _trace(variant, 6) == c
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, 53), min_size=6, max_size=20, unique=True), st.integers(0, 12),
        st.integers(1, 4))

@@ -9,6 +9,7 @@ and 憋6 (a set of 6s only as the last play: small pools reach it).
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def positions(draw: st.DrawFn) -> tuple[RuleSet, tuple[int, ...], Play, int]:
     return rs, tuple(pool), play, draw(st.integers(1, 30))
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(positions())
 def test_count_is_the_move_lists(position: tuple[RuleSet, tuple[int, ...], Play, int]) -> None:

@@ -10,6 +10,7 @@ the best of the bounded scoring with the best of scoring every candidate.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,6 +80,7 @@ def test_every_candidates_worth_is_worth_wilds(drawn: tuple[int, Counts]) -> Non
     assert checked
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(wild_hands(), st.floats(-60.0, 0.0))
 def test_bounded_scoring_keeps_the_full_scorings_best(drawn: tuple[int, Counts],

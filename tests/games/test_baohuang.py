@@ -664,6 +664,7 @@ def contract_step(rng: random.Random) -> Any:
     return step
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["simple", "classic-all", "simple-all"])
 def test_random_games_with_every_option(options: dict[str, Any]) -> None:
     for seed in range(4):

@@ -26,6 +26,7 @@ from cardhall.games.schema import schema
 from cardhall.games.view import judge
 from tests.games.hidden import hidden_zones, shuffle_hidden
 from tests.games.shapes import assert_result_shape, assert_view_shape
+from tests.lanes import slow_for
 
 IDS = sorted(VARIANTS)
 #: Variants whose rules have windows answered by several seats at once.
@@ -53,7 +54,7 @@ def random_steps(name: str, seed: int, limit: int = 5000) -> Any:
         state.apply(action)
 
 
-@pytest.mark.parametrize("name", IDS)
+@pytest.mark.parametrize("name", slow_for(IDS, {"baohuang", "zhaopengyou"}))
 def test_views_keep_the_shape_and_size(name: str) -> None:
     largest = 0
     for seed in range(6):
@@ -108,7 +109,7 @@ def _selection(action: Action) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(counts.items()))
 
 
-@pytest.mark.parametrize("name", IDS)
+@pytest.mark.parametrize("name", slow_for(IDS, {"baohuang"}))
 def test_events_tell_a_seat_nothing_hidden_from_it(name: str) -> None:
     """A seat's events are the same whatever the cards it cannot see (the actor's aside)."""
     compared = 0
@@ -170,7 +171,7 @@ def test_simultaneous_answers_in_any_order(name: str) -> None:
     assert (windows > 0) == (name in SIMULTANEOUS), f"{name}: {windows} simultaneous windows"
 
 
-@pytest.mark.parametrize("name", IDS)
+@pytest.mark.parametrize("name", slow_for(IDS, {"baohuang", "zhaopengyou"}))
 def test_leaving_from_every_seat_in_every_phase(name: str) -> None:
     phases = set()
     for seed in range(3):

@@ -384,6 +384,7 @@ def _selection(labels: list[str], cards: tuple[int, ...]) -> dict[str, int]:
     return {label: sel[label] for label in labels if sel[label]}
 
 
+@pytest.mark.slow
 def test_laizi_views_stay_small_and_the_plays_index_judges_like_the_legal_list() -> None:
     """Seeded random games plus a worst case lead (four wild cards in a 20-card run)."""
     biggest, indexed = 0, 0

@@ -99,6 +99,7 @@ def _play_on(state: GameState, rng: random.Random, seen: Counter[str]) -> None:
         state.apply(rng.choice(state.legal_actions()))
 
 
+@pytest.mark.slow
 def test_check_without_listing_matches_the_list_in_random_games() -> None:
     seen: Counter[str] = Counter()
     for g in range(12):
@@ -106,6 +107,7 @@ def test_check_without_listing_matches_the_list_in_random_games() -> None:
     assert seen["positions"] > 300 and seen["legal"] > 1000 and seen["illegal"] > 1000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wild", range(0, 13, 3))
 def test_check_without_listing_matches_the_list_with_four_wild_cards(wild: int) -> None:
     seen: Counter[str] = Counter()

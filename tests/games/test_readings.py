@@ -97,7 +97,8 @@ def test_a_follow_offers_only_the_readings_that_beat() -> None:
     state.apply("play 669+44=666+44")
 
 
-@pytest.mark.parametrize(("lead", "least"), [(laizi_lead, 400), (classic_lead, 1)])
+@pytest.mark.parametrize(("lead", "least"), [pytest.param(laizi_lead, 400, marks=pytest.mark.slow),
+                                              (classic_lead, 1)])
 def test_every_listed_play_is_a_reading_of_its_cards(lead: Callable[[], GameState],
                                                      least: int) -> None:
     """For every set of cards the legal list plays, the readings of the bare cards are

@@ -315,6 +315,7 @@ def random_game(seed: int, on_step: Any) -> ZhaoPengyou:
     return state
 
 
+@pytest.mark.slow
 def test_every_view_stays_small() -> None:
     sizes: list[int] = []
 

@@ -18,6 +18,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from tests import lanes
+
 INSTALL_HINT = "run scripts/services.sh (as root it installs Debian's postgresql)"
 
 
@@ -120,6 +122,7 @@ class PostgresServer:
                                       f"{proc.stderr.strip() or proc.stdout.strip()}\n{tail}")
 
     def start(self) -> None:
+        lanes.needs("PostgreSQL")
         stop_orphans(exclude=self.base)
         (self.base / OWNER).write_text(str(os.getpid()))
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests import lanes
+
 INSTALL_HINT = "run scripts/services.sh (as root it installs Debian's redis-server)"
 
 
@@ -42,6 +44,7 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
+        lanes.needs("redis-server")
         with (self.base / "redis.log").open("wb") as log:
             self.proc = subprocess.Popen(
                 [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",

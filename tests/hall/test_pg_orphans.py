@@ -6,9 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.hall.pg import OWNER, PostgresServer, _alive, stop_orphans
 
 
+@pytest.mark.services  # starts its own PostgreSQL servers
 def test_a_dead_runs_cluster_is_stopped_and_a_live_runs_kept() -> None:
     orphan, live = PostgresServer(), PostgresServer()
     orphan.start()

@@ -22,6 +22,7 @@ def _plays() -> list[Play]:
     return [*ddz.moves(hand), *laizi.moves(hand), *laizi.moves("77" + "34567")]
 
 
+@pytest.mark.slow
 def test_new_play_is_the_dataclass_play() -> None:
     plays = _plays()
     assert len(plays) > 1000

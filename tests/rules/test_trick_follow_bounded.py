@@ -89,6 +89,7 @@ def positions(draw: st.DrawFn) -> tuple[Any, ...]:
     return ctx, lead_of(lead_cards, ctx), hand, draw(st.integers(0, 1 << 16))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_follows_as_before(position: tuple[Any, ...]) -> None:
@@ -104,6 +105,7 @@ def test_follows_as_before(position: tuple[Any, ...]) -> None:
                 == reference.tractor_vector(pair_profile(suit, ctx), lengths))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), st.randoms(use_true_random=False))
 def test_follow_error_passes_exactly_the_listed(position: tuple[Any, ...],

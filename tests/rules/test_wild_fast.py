@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations_with_replacement, islice
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -117,6 +118,7 @@ def wild_deals(draw: st.DrawFn) -> Deal:
     return rs, counts_of(hand), counts_of(other)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(deal=wild_deals(), data=st.data())
 def test_room_codes_are_the_covered_codes_in_order(deal: Deal, data: st.DataObject) -> None:
@@ -135,6 +137,7 @@ def test_room_codes_are_the_covered_codes_in_order(deal: Deal, data: st.DataObje
         assert fast == plain
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(deal=wild_deals(), data=st.data())
 def test_moves_equal_the_original_algorithm_in_order(deal: Deal, data: st.DataObject) -> None:

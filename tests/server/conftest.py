@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from cardhall.games import VARIANTS
+from tests import lanes
 from tests.hall.redis_server import terminate
 
 ADMIN_NAME, ADMIN_PASSWORD = "Warden", "correct horse"
@@ -111,6 +112,7 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``).
     ``metrics``: /metrics answers ``METRICS_TOKEN`` (else nobody); ``files``: the
     process's open-file limit (soft and hard)."""
+    lanes.needs("cardhall serve")
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
     token = tmp / "metrics.token"

@@ -7,6 +7,8 @@ import os
 import random
 from pathlib import Path
 
+import pytest
+
 from cardhall.bots import native
 from cardhall.hall.botpool import BotPool
 from tests.bots.scenario import random_views
@@ -39,6 +41,7 @@ async def until(check: object, what: str, timeout: float = 20) -> None:
         await asyncio.sleep(0.05)  # an observable condition with no event to await
 
 
+@pytest.mark.services  # starts its own hall in the test
 async def test_bot_workers_exit_when_the_hall_is_killed(tmp_path: Path) -> None:
     hall = start_hall(tmp_path)
     try:
@@ -90,6 +93,7 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[bytes, bytes]:
     return head, await asyncio.wait_for(reader.readexactly(length), 20)
 
 
+@pytest.mark.services  # starts its own hall in the test
 async def test_bot_workers_hold_no_socket_of_the_hall(tmp_path: Path) -> None:
     """A keep-alive connection and a WebSocket open before the first bot decision: the
     workers hold neither (nor the listening socket), and when the hall closes the

@@ -108,6 +108,7 @@ async def crash_and_finish(tmp: Path, db_url: str | None, last_action: bool) -> 
         server.stop()
 
 
+@pytest.mark.services  # starts its own hall in the test
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 @pytest.mark.parametrize("last_action", [False, True], ids=["mid-game", "last-action"])
 async def test_sigkill_loses_no_game(tmp_path: Path, request: pytest.FixtureRequest,

@@ -313,6 +313,7 @@ async def test_a_trusted_proxy_counts_only_in_the_total(proxied: HallProcess) ->
             w.close()
 
 
+@pytest.mark.services  # starts its own hall in the test
 async def test_connections_in_all_are_capped(tmp_path: Path) -> None:
     server = start_hall(tmp_path, limits=GENEROUS + "connections_total = 5\n")
     held: list[asyncio.StreamWriter] = []
@@ -392,6 +393,7 @@ async def _flood(hall: HallProcess, source: str, stop: asyncio.Event, held: list
             await asyncio.sleep(0.5)
 
 
+@pytest.mark.services  # starts its own hall in the test
 async def test_new_players_are_served_while_idle_sockets_flood(tmp_path: Path) -> None:
     """A hall allowed 400 open files: 12 addresses × 40 idle WebSockets would take them
     all (today: "Too many open files" and nobody else gets in). The caps hold the

@@ -98,6 +98,7 @@ def test_metrics_refuse_without_the_token(hall: HallProcess, headers: dict[str, 
     assert ok.status_code == 200 and "cardhall_settlements_total" in ok.text
 
 
+@pytest.mark.services  # starts its own hall in the test
 def test_a_hall_without_a_metrics_token_serves_them_to_nobody(tmp_path: Path) -> None:
     for hall in running_hall(tmp_path, metrics=False):
         for headers in ({}, hall.metrics_headers):
@@ -106,6 +107,7 @@ def test_a_hall_without_a_metrics_token_serves_them_to_nobody(tmp_path: Path) ->
             assert "token_file" in r.json()["message"]
 
 
+@pytest.mark.slow
 def test_a_weak_or_missing_token_file_stops_the_start(tmp_path: Path) -> None:
     weak = tmp_path / "weak.token"
     weak.write_text("short\n")

@@ -143,6 +143,7 @@ def served_actions(url: str) -> float:
                       if line.startswith("cardhall_action_seconds_count")))
 
 
+@pytest.mark.services  # starts its own hall in the test
 def test_clients_reconnect_when_the_hall_is_killed_and_play_on(tmp_path: Path) -> None:
     """SIGKILL the hall mid-run and start it again on the same port and database: every
     client reconnects, the games finish, and the beans still add up."""
@@ -217,6 +218,7 @@ async def test_a_read_is_asked_again_when_its_connection_breaks() -> None:
         await server.wait_closed()
 
 
+@pytest.mark.services  # starts its own hall in the test
 def test_a_hall_that_refuses_the_guests_gets_a_clear_error(tmp_path: Path) -> None:
     """A hall at its default guest limit refuses most of a load test's guests: the command
     says so and what to change, in one line, not a traceback."""
@@ -229,6 +231,7 @@ def test_a_hall_that_refuses_the_guests_gets_a_clear_error(tmp_path: Path) -> No
         assert "guests_per_minute" in out.stderr and "Traceback" not in out.stderr
 
 
+@pytest.mark.services  # starts its own hall in the test
 def test_a_room_the_guests_cannot_afford_gets_a_clear_error(tmp_path: Path) -> None:
     """(The built-in rooms without bots are the 高级场, beyond a new guest's beans.)"""
     dear = ('[[rooms]]\nid = "dear"\nname = "dear"\nvariant = "ddz3"\nN = 10\nA = 5\n'

@@ -44,6 +44,7 @@ async def log_the_end(db_url: str, table: str, action: str) -> str:
         await db.close()
 
 
+@pytest.mark.services  # starts its own hall in the test
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 async def test_a_settlement_under_a_held_lock_survives_sigkills(
         tmp_path: Path, request: pytest.FixtureRequest, backend: str) -> None:
