@@ -368,7 +368,10 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
             spy.wait(args.ramp + args.duration + 60)
         for _, proc in served:
             stop(proc)
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.keep:
+            print(f"  the servers' logs and database are kept in {tmp}", flush=True)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     return report, cpu, synced
 
 
@@ -430,6 +433,8 @@ def parse() -> argparse.Namespace:
                         "run's temporary directory, the SQLite database's disk); give "
                         "PostgreSQL's data disk when it is another")
     parser.add_argument("--log-level", default="warning")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each run's folder (the servers' serve.log, the SQLite file)")
     parser.add_argument("--profile", help="py-spy the server into this file (.svg, .json "
                         "speedscope, .txt collapsed)")
     return parser.parse_args()
