@@ -178,6 +178,10 @@ class Player:
         self.pending: tuple[str, str, int, float] | None = None  # table, game, seq, sent at
         self.playing = False
         self.next_sent: str | None = None  # the settled game we asked to play on after
+        #: Stopping: None, then "asked" once it has left the room's queue (a ``leave`` and
+        #: a ``ping``), "done" at the ``pong``. A client that stopped while queued would
+        #: be seated after it went and its game played out by 托管, unheard (ruling 13).
+        self.unqueued: str | None = None
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -200,7 +204,13 @@ class Player:
                 return  # still in a game at the deadline: not finished
             if (now >= stop_at and not self.playing and self.next_sent is None
                     and now - heard >= QUIET_SECONDS):
-                break  # done: no game to finish, and nothing more is coming
+                if self.unqueued == "done":
+                    break  # done: no game to finish, and nothing more is coming
+                if self.unqueued is None:
+                    self.unqueued = "asked"
+                    if not (await self._send(self.client.leave(room=self.room))
+                            and await self._send(self.client.ping())):
+                        self.unqueued = None  # reconnecting: ask again after the hello
             try:
                 msg = await self.client.recv(timeout=max(0.05, min(0.25, end_at - now)))
             except ClientError:
@@ -224,8 +234,11 @@ class Player:
                 await self._send(self.client.join(self.room))
         elif kind == "welcome" and not msg["tables"] and not stopping:
             await self._send(self.client.join(self.room))  # reconnected while queued
+        elif kind == "pong" and self.unqueued == "asked":
+            self.unqueued = "done"
         elif kind == "error":
-            errors[msg["code"]] += 1
+            if not (self.unqueued == "asked" and msg["code"] == "not_seated"):
+                errors[msg["code"]] += 1  # (not queued any more: what the leave wanted)
             self.pending = None
         elif kind == "disconnected":
             if not msg["reconnecting"]:
