@@ -281,6 +281,9 @@ async def test_new_connections_per_address_are_rate_limited(proxied: HallProcess
     reader, writer = await _open(proxied, "127.0.0.9")  # another address is not affected
     assert (await _get(reader, writer))[0] == 200
     writer.close()
+    async with httpx.AsyncClient(base_url=proxied.url) as http:  # counted, by limit
+        text = (await http.get("/metrics", headers=proxied.metrics_headers)).text
+    assert 'cardhall_edge_refused_total{code="too_many_connects",fate="answered"}' in text
 
 
 async def test_an_idle_websocket_costs_its_address_more(proxied: HallProcess) -> None:
