@@ -18,6 +18,8 @@ The hall is pinned to one CPU and the players and attacker to the others (``--no
 to share them), as a remote attacker would not take the hall's CPU; the attacker runs
 at nice 19 (``--attacker-nice``), so it gets only what the players' client leaves and
 cannot starve the client that measures (both are printed, read back from the kernel).
+On a machine busy with other work, ``--hall-nice -15 --attacker-nice -5`` (root) keeps
+that work from deciding the figures, with the attacker still below the players' client.
 The players come from 127.0.0.1, configured as a trusted proxy (``trusted_proxies``):
 a hall's real players come from many addresses, which loopback cannot give them.
 It reports, for both runs, the players' p99 action→state and the server's peak RSS
@@ -30,6 +32,7 @@ the processes it started are stopped by their pids.
 
     .venv/bin/python benchmarks/abuse_bench.py
     .venv/bin/python benchmarks/abuse_bench.py --players 100 --idle 5000 --slow 200 --duration 30
+    .venv/bin/python benchmarks/abuse_bench.py --hall-nice -15 --attacker-nice -5 --profile out
 """
 
 from __future__ import annotations
@@ -327,19 +330,26 @@ def players(url: str, args: argparse.Namespace) -> Report:
 class Cpus:
     """Where each part of the bench runs. The hall has a CPU of its own, as it would
     against a remote attacker; the players' client and the attacker share the others,
-    the attacker at a low priority (``nice``), so that the players' client is never
-    starved by it: what the players measure is then the hall's delay, not their own."""
+    the attacker at a lower priority (a higher ``nice``), so that the players' client is
+    never starved by it: what the players measure is then the hall's delay, not their
+    own. On a machine busy with other work, ``hall_nice`` below 0 (root) keeps that work
+    from deciding the figures: the hall and the players' client run at it, the
+    attacker should then run between it and the others' 0."""
 
     hall: frozenset[int] | None
     clients: frozenset[int] | None
+    hall_nice: int
     attacker_nice: int
 
     @classmethod
-    def plan(cls, pin: bool, attacker_nice: int) -> Cpus:
+    def plan(cls, pin: bool, hall_nice: int, attacker_nice: int) -> Cpus:
+        if attacker_nice <= hall_nice:
+            raise SystemExit("the attacker's nice must be above the hall's and the players' "
+                             "client's: it must not take their CPU")
         cores = sorted(os.sched_getaffinity(0))
         if not pin or len(cores) < 2:
-            return cls(None, None, attacker_nice)
-        return cls(frozenset(cores[:1]), frozenset(cores[1:]), attacker_nice)
+            return cls(None, None, hall_nice, attacker_nice)
+        return cls(frozenset(cores[:1]), frozenset(cores[1:]), hall_nice, attacker_nice)
 
 
 def where(pid: int) -> str:
@@ -412,9 +422,9 @@ class Profiler:
 
 
 def run(args: argparse.Namespace) -> int:
-    cpus = Cpus.plan(args.pin, args.attacker_nice)
-    if cpus.clients is not None:
-        pin(os.getpid(), set(cpus.clients))  # the players' client: this process
+    cpus = Cpus.plan(args.pin, args.hall_nice, args.attacker_nice)
+    # The players' client: this process.
+    pin(os.getpid(), set(cpus.clients or os.sched_getaffinity(0)), cpus.hall_nice)
     profiler = Profiler(args.profile)
     with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
         token_file = Path(tmp) / "metrics.token"
@@ -422,6 +432,7 @@ def run(args: argparse.Namespace) -> int:
         url, server = launch(Path(tmp), config_toml(token_file), f"sqlite:///{tmp}/hall.db",
                              cpus=None if cpus.hall is None else set(cpus.hall),
                              python=profiler.python)
+        pin(server.pid, set(cpus.hall or os.sched_getaffinity(server.pid)), cpus.hall_nice)
         port = int(url.rsplit(":", 1)[1])
         attacker: subprocess.Popen[str] | None = None
         try:
@@ -547,6 +558,10 @@ def main() -> None:
     parser.add_argument("--attacker-nice", type=int, default=19,
                         help="the attacker's niceness (19: it runs on what the players' "
                         "client leaves of their CPU)")
+    parser.add_argument("--hall-nice", type=int, default=0,
+                        help="the hall's and the players' client's niceness (below 0 needs "
+                        "root: on a machine busy with other work, e.g. --hall-nice -10 "
+                        "--attacker-nice -5)")
     parser.add_argument("--profile", metavar="OUT", help="run the hall under cProfile "
                         "(benchmarks/profiled.py): OUT.quiet.prof and OUT.attacked.prof, "
                         "their top entries printed; the latencies are then not the "
