@@ -19,7 +19,9 @@ to share them), as a remote attacker would not take the hall's CPU; the attacker
 at nice 19 (``--attacker-nice``), so it gets only what the players' client leaves and
 cannot starve the client that measures (both are printed, read back from the kernel).
 On a machine busy with other work, ``--hall-nice -15 --attacker-nice -5`` (root) keeps
-that work from deciding the figures, with the attacker still below the players' client.
+that work from deciding the figures, with the attacker still below the players' client;
+``--realtime`` puts the hall and the client under SCHED_RR (the attacker stays under the
+ordinary policy), for a machine so busy that nice -15 still waits its turn.
 The players come from 127.0.0.1, configured as a trusted proxy (``trusted_proxies``):
 a hall's real players come from many addresses, which loopback cannot give them.
 It reports, for both runs, the players' p99 action→state and the server's peak RSS
@@ -32,7 +34,7 @@ the processes it started are stopped by their pids.
 
     .venv/bin/python benchmarks/abuse_bench.py
     .venv/bin/python benchmarks/abuse_bench.py --players 100 --idle 5000 --slow 200 --duration 30
-    .venv/bin/python benchmarks/abuse_bench.py --hall-nice -15 --attacker-nice -5 --profile out
+    .venv/bin/python benchmarks/abuse_bench.py --realtime --attacker-nice -5 --profile out
 """
 
 from __future__ import annotations
@@ -334,28 +336,33 @@ class Cpus:
     never starved by it: what the players measure is then the hall's delay, not their
     own. On a machine busy with other work, ``hall_nice`` below 0 (root) keeps that work
     from deciding the figures: the hall and the players' client run at it, the
-    attacker should then run between it and the others' 0."""
+    attacker should then run between it and the others' 0; ``realtime`` (SCHED_RR) is
+    the stronger form, for a machine so busy that even nice -15 waits its turn."""
 
     hall: frozenset[int] | None
     clients: frozenset[int] | None
     hall_nice: int
     attacker_nice: int
+    realtime: bool = False
 
     @classmethod
-    def plan(cls, pin: bool, hall_nice: int, attacker_nice: int) -> Cpus:
-        if attacker_nice <= hall_nice:
+    def plan(cls, pin: bool, hall_nice: int, attacker_nice: int, realtime: bool) -> Cpus:
+        if attacker_nice <= hall_nice and not realtime:
             raise SystemExit("the attacker's nice must be above the hall's and the players' "
                              "client's: it must not take their CPU")
         cores = sorted(os.sched_getaffinity(0))
         if not pin or len(cores) < 2:
-            return cls(None, None, hall_nice, attacker_nice)
-        return cls(frozenset(cores[:1]), frozenset(cores[1:]), hall_nice, attacker_nice)
+            return cls(None, None, hall_nice, attacker_nice, realtime)
+        return cls(frozenset(cores[:1]), frozenset(cores[1:]), hall_nice, attacker_nice,
+                   realtime)
 
 
 def where(pid: int) -> str:
     """The CPUs and niceness the kernel holds for ``pid``'s main thread: what was set,
     read back."""
     cpus = ",".join(map(str, sorted(os.sched_getaffinity(pid))))
+    if os.sched_getscheduler(pid) == os.SCHED_RR:
+        return f"CPU {cpus} under SCHED_RR {os.sched_getparam(pid).sched_priority}"
     return f"CPU {cpus} at nice {os.getpriority(os.PRIO_PROCESS, pid)}"
 
 
@@ -422,9 +429,10 @@ class Profiler:
 
 
 def run(args: argparse.Namespace) -> int:
-    cpus = Cpus.plan(args.pin, args.hall_nice, args.attacker_nice)
+    cpus = Cpus.plan(args.pin, args.hall_nice, args.attacker_nice, args.realtime)
     # The players' client: this process.
-    pin(os.getpid(), set(cpus.clients or os.sched_getaffinity(0)), cpus.hall_nice)
+    pin(os.getpid(), set(cpus.clients or os.sched_getaffinity(0)), cpus.hall_nice,
+        cpus.realtime)
     profiler = Profiler(args.profile)
     with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
         token_file = Path(tmp) / "metrics.token"
@@ -432,7 +440,8 @@ def run(args: argparse.Namespace) -> int:
         url, server = launch(Path(tmp), config_toml(token_file), f"sqlite:///{tmp}/hall.db",
                              cpus=None if cpus.hall is None else set(cpus.hall),
                              python=profiler.python)
-        pin(server.pid, set(cpus.hall or os.sched_getaffinity(server.pid)), cpus.hall_nice)
+        pin(server.pid, set(cpus.hall or os.sched_getaffinity(server.pid)), cpus.hall_nice,
+            cpus.realtime)
         port = int(url.rsplit(":", 1)[1])
         attacker: subprocess.Popen[str] | None = None
         try:
@@ -562,6 +571,10 @@ def main() -> None:
                         help="the hall's and the players' client's niceness (below 0 needs "
                         "root: on a machine busy with other work, e.g. --hall-nice -10 "
                         "--attacker-nice -5)")
+    parser.add_argument("--realtime", action="store_true",
+                        help="the hall and the players' client under SCHED_RR (root), the "
+                        "attacker under the ordinary policy at --attacker-nice: for a "
+                        "machine so busy that nice alone does not keep its work out")
     parser.add_argument("--profile", metavar="OUT", help="run the hall under cProfile "
                         "(benchmarks/profiled.py): OUT.quiet.prof and OUT.attacked.prof, "
                         "their top entries printed; the latencies are then not the "

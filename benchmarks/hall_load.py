@@ -128,13 +128,21 @@ def launch(tmp: Path, config: str, db: str, extra: Sequence[str] = (),
     raise SystemExit(f"cardhall serve did not start:\n{(tmp / 'serve.log').read_text()[-3000:]}")
 
 
-def pin(pid: int, cpus: set[int], nice: int | None = None) -> None:
+def pin(pid: int, cpus: set[int], nice: int | None = None, realtime: bool = False) -> None:
     """Pin every thread of ``pid`` to ``cpus`` (``sched_setaffinity`` of a pid moves one
-    thread; threads made later inherit it), and with ``nice``, set each one's niceness."""
+    thread; threads made later inherit it); with ``nice``, give each that niceness (under
+    the ordinary policy); ``realtime``: SCHED_RR priority 1 instead (root; the kernel
+    still leaves 5% of each second to the others), for a figure the machine's other work
+    must not decide."""
     for task in Path(f"/proc/{pid}/task").iterdir():
-        os.sched_setaffinity(int(task.name), cpus)
-        if nice is not None:
-            os.setpriority(os.PRIO_PROCESS, int(task.name), nice)
+        tid = int(task.name)
+        os.sched_setaffinity(tid, cpus)
+        if realtime:
+            os.sched_setscheduler(tid, os.SCHED_RR, os.sched_param(1))
+        elif nice is not None:
+            if os.sched_getscheduler(tid) != os.SCHED_OTHER:  # a real-time parent's child
+                os.sched_setscheduler(tid, os.SCHED_OTHER, os.sched_param(0))
+            os.setpriority(os.PRIO_PROCESS, tid, nice)
 
 
 def stop(proc: subprocess.Popen[str]) -> None:
