@@ -415,16 +415,18 @@ class Profiler:
             return
         self.proc.send_signal(signal.SIGUSR2)
         assert self.proc.stdout is not None
-        end = time.monotonic() + 120
+        end, said = time.monotonic() + 120, []
         while time.monotonic() < end:  # the wrapper says when the file is whole
             ready, _, _ = select.select([self.proc.stdout], [], [], end - time.monotonic())
-            if ready and "profile written" in self.proc.stdout.readline():
+            line = self.proc.stdout.readline() if ready else ""
+            if "profile written" in line:
                 break
+            said.append(line.strip())
         target = f"{self.out}.{self.name}.prof"
         os.replace(self.out, target)
         from profiled import top  # noqa: PLC0415 (beside this file)
         print(f"-- the hall's loop, {self.name}, under cProfile ({target}):\n"
-              + top(target, 25), flush=True)
+              + "\n".join(said) + "\n" + top(target, 25), flush=True)
         self.proc = None
 
 

@@ -13,7 +13,9 @@ profiled code (about 1.5-2x), so a profiled run's latencies are not the bench's 
 
 from __future__ import annotations
 
+import asyncio
 import cProfile
+import gc
 import os
 import pstats
 import signal
@@ -34,20 +36,123 @@ def top(path: str, n: int = 30) -> str:
     return out.getvalue()
 
 
+class GcPauses:
+    """The cyclic collector's pauses while recording, by generation (wall time: cProfile
+    does not show them, it charges them to whatever allocated when one started)."""
+
+    def __init__(self) -> None:
+        self.on, self.started = False, 0.0
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if not self.on:
+            return
+        if phase == "start":
+            self.started = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self.started)
+
+    def summary(self) -> str:
+        parts = [f"gen {g}: {len(p)}, {sum(p) * 1000:.0f} ms in all, longest "
+                 f"{max(p, default=0.0) * 1000:.1f} ms" for g, p in self.pauses.items()]
+        for p in self.pauses.values():
+            p.clear()
+        return "collections while recording: " + "; ".join(parts)
+
+
+def _what(handle: asyncio.events.Handle) -> str:
+    """What a callback ran: a task's coroutine, or the function's qualified name."""
+    callback = handle._callback  # type: ignore[attr-defined]
+    owner = getattr(callback, "__self__", None)
+    if isinstance(owner, asyncio.Task):
+        coro = owner.get_coro()
+        return f"task {getattr(coro, '__qualname__', coro)}"
+    inner = getattr(owner, "_task", None)  # TaskStepMethWrapper-like wrappers
+    if isinstance(inner, asyncio.Task):
+        return f"task {getattr(inner.get_coro(), '__qualname__', '?')}"
+    return str(getattr(callback, "__qualname__", type(callback).__name__))
+
+
+class Stalls:
+    """The loop's turns and callbacks while recording: how long each turn of the loop took
+    (what a player's event queued behind it waited) and the slowest callbacks, by what
+    they ran (asyncio's Handle._run and _run_once, wrapped: the bench's tool only)."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.turns: list[float] = []
+        self.slowest: list[tuple[float, str]] = []
+
+    def install(self) -> None:
+        run_once = asyncio.base_events.BaseEventLoop._run_once
+        handle_run = asyncio.events.Handle._run
+        stalls = self
+
+        def timed_turn(loop: asyncio.base_events.BaseEventLoop) -> None:
+            if not stalls.on:
+                return run_once(loop)  # type: ignore[no-any-return]
+            started = time.perf_counter()
+            try:
+                return run_once(loop)  # type: ignore[no-any-return]
+            finally:
+                stalls.turns.append(time.perf_counter() - started)
+
+        def timed_run(handle: asyncio.events.Handle) -> None:
+            if not stalls.on:
+                return handle_run(handle)  # type: ignore[no-any-return]
+            started = time.perf_counter()
+            try:
+                return handle_run(handle)  # type: ignore[no-any-return]
+            finally:
+                took = time.perf_counter() - started
+                if took > 0.005:
+                    stalls.slowest.append((took, _what(handle)))
+
+        asyncio.base_events.BaseEventLoop._run_once = timed_turn  # type: ignore[method-assign]
+        asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
+
+    def summary(self) -> str:
+        turns = sorted(self.turns)
+        n = len(turns)
+        busy = [t for t in turns if t > 0.001]  # the turns that did something
+        q = (lambda f: busy[min(len(busy) - 1, int(f * len(busy)))] * 1000) if busy else (
+            lambda f: 0.0)
+        kinds: dict[str, list[float]] = {}
+        for took, what in self.slowest:
+            kinds.setdefault(what, []).append(took)
+        worst = sorted(kinds.items(), key=lambda kv: -sum(kv[1]))[:12]
+        lines = [f"loop turns while recording: {n}, over 1 ms: {len(busy)}; of those p50 "
+                 f"{q(0.5):.1f} ms, p99 {q(0.99):.1f} ms, longest "
+                 f"{(turns[-1] if turns else 0) * 1000:.1f} ms (cProfile's own cost in)",
+                 "callbacks over 5 ms, by kind (count, total ms, longest ms):"]
+        lines += [f"  {len(v)} {sum(v) * 1000:.0f} {max(v) * 1000:.1f}  {k}" for k, v in worst]
+        self.turns.clear()
+        self.slowest.clear()
+        return "\n".join(lines)
+
+
 def main() -> int:
     if sys.argv[1] == "--top":
         print(top(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 30))
         return 0
     out = sys.argv[1]
     profile = [cProfile.Profile(time.thread_time)]
+    collections = GcPauses()
+    gc.callbacks.append(collections)
+    stalls = Stalls()
+    stalls.install()
 
     def start(signum: int, frame: FrameType | None) -> None:
+        collections.on = stalls.on = True
         profile[0].enable()
 
     def stop(signum: int, frame: FrameType | None) -> None:
         profile[0].disable()
+        collections.on = stalls.on = False
         profile[0].dump_stats(out + ".part")
         os.replace(out + ".part", out)  # the reader never sees half a file
+        print(collections.summary(), flush=True)
+        print(stalls.summary(), flush=True)
         print(f"profile written: {out}", flush=True)  # the bench waits for this line
         profile[0] = cProfile.Profile(time.thread_time)
 
