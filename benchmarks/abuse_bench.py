@@ -44,7 +44,6 @@ import asyncio
 import base64
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -415,13 +414,9 @@ class Profiler:
             return
         self.proc.send_signal(signal.SIGUSR2)
         assert self.proc.stdout is not None
-        end, said = time.monotonic() + 120, []
-        while time.monotonic() < end:  # the wrapper says when the file is whole
-            ready, _, _ = select.select([self.proc.stdout], [], [], end - time.monotonic())
-            line = self.proc.stdout.readline() if ready else ""
-            if "profile written" in line:
-                break
-            said.append(line.strip())
+        said = []  # what the wrapper says, until the file is whole (or it has gone)
+        while (line := self.proc.stdout.readline()) and "profile written" not in line:
+            said.append(line.rstrip())
         target = f"{self.out}.{self.name}.prof"
         os.replace(self.out, target)
         from profiled import top  # noqa: PLC0415 (beside this file)

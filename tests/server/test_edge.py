@@ -283,7 +283,7 @@ async def test_new_connections_per_address_are_rate_limited(proxied: HallProcess
     writer.close()
     async with httpx.AsyncClient(base_url=proxied.url) as http:  # counted, by limit
         text = (await http.get("/metrics", headers=proxied.metrics_headers)).text
-    assert 'cardhall_edge_refused_total{code="too_many_connects",fate="answered"}' in text
+    assert 'cardhall_edge_refused_total{code="too_many_connects",fate="kept"}' in text
 
 
 async def test_an_idle_websocket_costs_its_address_more(proxied: HallProcess) -> None:

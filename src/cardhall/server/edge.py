@@ -139,8 +139,10 @@ class Gate:
         self.by_address: dict[str, int] = {}
         self.refusing = 0  # refused connections waiting for their answer
         self.refusing_max = refusing
-        #: Connections refused since the start, by (code, "answered" or "dropped"): the
-        #: hall's /metrics (cardhall_edge_refused_total).
+        #: Connections refused since the start, by (code, "kept" or "dropped"): kept open
+        #: for their answer (sent once the head arrives; closed unanswered after
+        #: REFUSED_SECONDS without one), or dropped at once. The hall's /metrics
+        #: (cardhall_edge_refused_total).
         self.refused: dict[tuple[str, str], int] = {}
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
@@ -203,7 +205,7 @@ class Gate:
         return False
 
     def count(self, code: str, fate: str) -> None:
-        """One more connection refused with ``code``, ``fate`` "answered" or "dropped"."""
+        """One more connection refused with ``code``, ``fate`` "kept" or "dropped"."""
         self.refused[code, fate] = self.refused.get((code, fate), 0) + 1
 
     def may_answer(self) -> bool:
@@ -325,7 +327,7 @@ def protocols(gate: Gate, header_seconds: float) -> tuple[type[H11Protocol],
                 gate.count(refusal[1], "dropped")
                 transport.abort()
                 return
-            gate.count(refusal[1], "answered")
+            gate.count(refusal[1], "kept")
             self._refused = True
             gate.refusing += 1
             # Answered once its head arrives: a reply to an unread request would be lost

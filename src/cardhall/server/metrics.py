@@ -80,7 +80,8 @@ class Metrics:
         # scraped: the gate is plain data, kept apart from the exposition.
         self.edge_refused = Counter(
             "cardhall_edge_refused", "connections refused at the edge, by limit (code) and "
-            "fate (answered with its 429/503, or dropped unanswered)", ["code", "fate"],
+            "fate (kept to be answered with its 429/503 once its head arrives, or dropped at "
+            "once)", ["code", "fate"],
             registry=r)
         self._edge_seen: dict[tuple[str, str], int] = {}
 
