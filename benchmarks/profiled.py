@@ -2,6 +2,8 @@
 
     python benchmarks/profiled.py OUT.prof serve --port 0 ...   (cardhall's own arguments)
 
+With ``CARDHALL_PROFILE=stalls`` in its environment it records only the collector's
+pauses and the loop's long turns (cheap: the latencies stay the hall's own).
 SIGUSR1 starts recording, SIGUSR2 stops it and writes ``OUT.prof`` whole (pstats,
 renamed into place; read it with ``python benchmarks/profiled.py --top OUT.prof``); the
 next SIGUSR1 starts a new recording.
@@ -136,6 +138,9 @@ def main() -> int:
         print(top(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 30))
         return 0
     out = sys.argv[1]
+    # CARDHALL_PROFILE=stalls: only the collector's pauses and the loop's turns, without
+    # cProfile's cost (so the turns are the hall's own).
+    only_stalls = os.environ.get("CARDHALL_PROFILE") == "stalls"
     profile = [cProfile.Profile(time.thread_time)]
     collections = GcPauses()
     gc.callbacks.append(collections)
@@ -144,11 +149,17 @@ def main() -> int:
 
     def start(signum: int, frame: FrameType | None) -> None:
         collections.on = stalls.on = True
-        profile[0].enable()
+        if not only_stalls:
+            profile[0].enable()
 
     def stop(signum: int, frame: FrameType | None) -> None:
         profile[0].disable()
         collections.on = stalls.on = False
+        if only_stalls:
+            print(collections.summary(), flush=True)
+            print(stalls.summary().replace(" (cProfile's own cost in)", ""), flush=True)
+            print(f"profile written: {out} (none: stalls only)", flush=True)
+            return
         profile[0].dump_stats(out + ".part")
         os.replace(out + ".part", out)  # the reader never sees half a file
         print(collections.summary(), flush=True)
