@@ -15,11 +15,18 @@ the players fill its tables; the edge's ``[limits]`` at their defaults), then ru
    proxy's per-source limits: the hall must accept a connection to refuse it).
 
 The hall is pinned to one CPU and the players and attacker to the others (``--no-pin``
-to share them), as a remote attacker would not take the hall's CPU.
+to share them), as a remote attacker would not take the hall's CPU; the attacker runs
+at nice 19 (``--attacker-nice``), so it gets only what the players' client leaves and
+cannot starve the client that measures (both are printed, read back from the kernel).
+On a machine busy with other work, ``--hall-nice -15 --attacker-nice -5`` (root) keeps
+that work from deciding the figures, with the attacker still below the players' client;
+``--realtime`` puts the hall and the client under SCHED_RR (the attacker stays under the
+ordinary policy), for a machine so busy that nice -15 still waits its turn.
 The players come from 127.0.0.1, configured as a trusted proxy (``trusted_proxies``):
 a hall's real players come from many addresses, which loopback cannot give them.
 It reports, for both runs, the players' p99 action→state and the server's peak RSS
-(sampled from /proc every 0.2 s), the attacker's counts (held, re-opened, refused),
+(sampled from /proc every 0.2 s), the attacker's counts (held, re-opened, refused) and
+its rate over the attacked run, the hall's refusals by limit (its /metrics),
 what a single address alone gets (``--single`` connections tried from 127.0.0.251),
 and PASS/FAIL against the target: p99 under attack within 2× the quiet p99 and the
 peak RSS at most 200 MB above it. Everything is on loopback, bounded in time, and
@@ -27,6 +34,7 @@ the processes it started are stopped by their pids.
 
     .venv/bin/python benchmarks/abuse_bench.py
     .venv/bin/python benchmarks/abuse_bench.py --players 100 --idle 5000 --slow 200 --duration 30
+    .venv/bin/python benchmarks/abuse_bench.py --realtime --attacker-nice -5 --profile out
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ import asyncio
 import base64
 import json
 import os
-import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -45,6 +53,8 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from hall_load import cpu_seconds, launch, pin, stop
 
 from cardhall.client.loadreport import Report, load_test
 from cardhall.client.loadtest import Plan
@@ -66,39 +76,6 @@ def config_toml(token_file: Path) -> str:
             "[limits]\nguests_per_minute = 100000\nlogins_per_minute = 100000\n"
             "messages_per_second = 200\nreplays_per_minute = 100000\n"
             "trusted_proxies = [\"127.0.0.1\"]\n")
-
-
-def start_server(tmp: Path) -> tuple[str, subprocess.Popen[str]]:
-    config = tmp / "hall.toml"
-    token_file = tmp / "metrics.token"
-    token_file.write_text(METRICS_TOKEN + "\n")
-    config.write_text(config_toml(token_file))
-    cmd = [sys.executable, "-m", "cardhall", "serve", "--port", "0",
-           "--db", f"sqlite:///{tmp / 'hall.db'}", "--config", str(config)]
-    with (tmp / "serve.log").open("w") as err:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stdout is not None
-    end = time.monotonic() + 60
-    while time.monotonic() < end and proc.poll() is None:
-        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, end - time.monotonic()))
-        line = proc.stdout.readline() if ready else ""
-        if "the hall is open at " in line:
-            return line.strip().rsplit(" ", 1)[1].rstrip("/"), proc
-    stop(proc)
-    raise SystemExit(f"cardhall serve did not start:\n{(tmp / 'serve.log').read_text()[-3000:]}")
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-    if proc.stdout is not None:
-        proc.stdout.close()
 
 
 def loop_lag(url: str) -> dict[float, float]:
@@ -123,12 +100,6 @@ def lag_p99(before: dict[float, float], after: dict[float, float]) -> str:
         if total and count >= 0.99 * total:
             return f"≤ {bound * 1000:g} ms" if bound != float("inf") else "over the top bucket"
     return "?"
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class RssSampler:
@@ -165,13 +136,20 @@ class RssSampler:
 class Counts:
     idle_held: int = 0
     slow_held: int = 0
-    opened: int = 0  # connections made, re-opens included
+    attempts: int = 0  # connects tried, re-tries included
+    opened: int = 0  # connections the kernel completed (the hall still has to accept them)
+    upgraded: int = 0  # WebSockets the hall let in (101)
     closed_by_hall: dict[str, int] = field(default_factory=dict)  # why, how many
-    refused: dict[str, int] = field(default_factory=dict)  # status, how many
+    refused: dict[str, int] = field(default_factory=dict)  # "429 too_many_connects", ...
     failed: dict[str, int] = field(default_factory=dict)  # connect errors
 
     def count(self, where: dict[str, int], key: str) -> None:
         where[key] = where.get(key, 0) + 1
+
+
+#: What the attacker counts a connection the hall dropped before answering anything as
+#: (past ``edge.ANSWERS_PER_SECOND`` refusals, or ``edge.REFUSING`` waiting).
+DROPPED = "dropped unanswered"
 
 
 def _upgrade(port: int) -> bytes:
@@ -181,25 +159,48 @@ def _upgrade(port: int) -> bytes:
             "sec-websocket-version: 13\r\n\r\n").encode()
 
 
+async def _refusal(reader: asyncio.StreamReader, head: bytes) -> str:
+    """"429 too_many_connects" and the like: the status and the body's error code."""
+    status = head.split(b" ", 2)[1].decode()
+    try:
+        body = await asyncio.wait_for(reader.read(4096), 5.0)
+        return f"{status} {json.loads(body)['error']}"
+    except (OSError, TimeoutError, ValueError, KeyError):
+        return status
+
+
+async def _connect(port: int, source: str, counts: Counts) -> tuple[
+        asyncio.StreamReader, asyncio.StreamWriter] | None:
+    counts.attempts += 1
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                       local_addr=(source, 0))
+    except ConnectionResetError:  # reset as it was accepted (edge.Screen)
+        counts.count(counts.refused, DROPPED)
+        await asyncio.sleep(1.0)
+        return None
+    except OSError as exc:
+        counts.count(counts.failed, type(exc).__name__)
+        await asyncio.sleep(1.0)
+        return None
+    counts.opened += 1
+    return reader, writer
+
+
 async def _idle(port: int, source: str, counts: Counts, end: float) -> None:
     """One WebSocket that never says hello, opened again whenever it is closed."""
     while time.monotonic() < end:
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port,
-                                                           local_addr=(source, 0))
-        except OSError as exc:
-            counts.count(counts.failed, type(exc).__name__)
-            await asyncio.sleep(1.0)
+        if (pair := await _connect(port, source, counts)) is None:
             continue
-        counts.opened += 1
+        reader, writer = pair
         try:
             writer.write(_upgrade(port))
             head = await reader.readuntil(b"\r\n\r\n")
-            status = head.split(b" ", 2)[1].decode()
-            if status != "101":
-                counts.count(counts.refused, status)
+            if head.split(b" ", 2)[1] != b"101":
+                counts.count(counts.refused, await _refusal(reader, head))
                 await asyncio.sleep(1.0)
                 continue
+            counts.upgraded += 1
             counts.idle_held += 1
             try:
                 frame = await reader.read(4096)  # the hall's close frame, or EOF
@@ -207,7 +208,10 @@ async def _idle(port: int, source: str, counts: Counts, end: float) -> None:
                 counts.idle_held -= 1
             code = int.from_bytes(frame[2:4]) if len(frame) >= 4 and frame[0] == 0x88 else 0
             counts.count(counts.closed_by_hall, f"ws close {code}" if code else "eof")
-        except (OSError, asyncio.IncompleteReadError) as exc:  # dropped: refused unanswered
+        except (ConnectionResetError, asyncio.IncompleteReadError):  # before any answer
+            counts.count(counts.refused, DROPPED)
+            await asyncio.sleep(1.0)
+        except OSError as exc:
             counts.count(counts.failed, type(exc).__name__)
             await asyncio.sleep(1.0)
         finally:
@@ -218,14 +222,9 @@ async def _slow(port: int, source: str, counts: Counts, end: float) -> None:
     """One request head sent a byte every 10 s, opened again whenever it is closed."""
     head = b"GET /healthz HTTP/1.1\r\nhost: hall\r\nx-pad: " + b"a" * 1000
     while time.monotonic() < end:
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port,
-                                                           local_addr=(source, 0))
-        except OSError as exc:
-            counts.count(counts.failed, type(exc).__name__)
-            await asyncio.sleep(1.0)
+        if (pair := await _connect(port, source, counts)) is None:
             continue
-        counts.opened += 1
+        reader, writer = pair
         counts.slow_held += 1
         try:
             for byte in head:
@@ -237,6 +236,9 @@ async def _slow(port: int, source: str, counts: Counts, end: float) -> None:
                 status = got.split(b" ", 2)[1].decode() if got.startswith(b"HTTP/") else "eof"
                 counts.count(counts.closed_by_hall, f"http {status}")
                 break
+        except ConnectionResetError:
+            counts.count(counts.refused, DROPPED)
+            await asyncio.sleep(1.0)
         except OSError as exc:
             counts.count(counts.failed, type(exc).__name__)
             await asyncio.sleep(1.0)
@@ -325,24 +327,131 @@ def players(url: str, args: argparse.Namespace) -> Report:
         return load_test(plan, "ddz3", ROOM, out=quiet)
 
 
-def run(args: argparse.Namespace) -> int:
-    with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
-        url, server = start_server(Path(tmp))
-        port = int(url.rsplit(":", 1)[1])
+@dataclass(frozen=True)
+class Cpus:
+    """Where each part of the bench runs. The hall has a CPU of its own, as it would
+    against a remote attacker; the players' client and the attacker share the others,
+    the attacker at a lower priority (a higher ``nice``), so that the players' client is
+    never starved by it: what the players measure is then the hall's delay, not their
+    own. On a machine busy with other work, ``hall_nice`` below 0 (root) keeps that work
+    from deciding the figures: the hall and the players' client run at it, the
+    attacker should then run between it and the others' 0; ``realtime`` (SCHED_RR) is
+    the stronger form, for a machine so busy that even nice -15 waits its turn."""
+
+    hall: frozenset[int] | None
+    clients: frozenset[int] | None
+    hall_nice: int
+    attacker_nice: int
+    realtime: bool = False
+
+    @classmethod
+    def plan(cls, pin: bool, hall_nice: int, attacker_nice: int, realtime: bool) -> Cpus:
+        if attacker_nice <= hall_nice and not realtime:
+            raise SystemExit("the attacker's nice must be above the hall's and the players' "
+                             "client's: it must not take their CPU")
         cores = sorted(os.sched_getaffinity(0))
-        if args.pin and len(cores) >= 2:
-            # The hall on one core, the players and the attacker on the others: a real
-            # attacker does not share the hall's machine (both runs are pinned alike).
-            os.sched_setaffinity(server.pid, {cores[0]})
-            os.sched_setaffinity(0, set(cores[1:]))
-            print(f"pinned: the hall on CPU {cores[0]}, players and attacker on "
-                  f"{','.join(map(str, cores[1:]))}", flush=True)
+        if not pin or len(cores) < 2:
+            return cls(None, None, hall_nice, attacker_nice, realtime)
+        return cls(frozenset(cores[:1]), frozenset(cores[1:]), hall_nice, attacker_nice,
+                   realtime)
+
+
+def where(pid: int) -> str:
+    """The CPUs and niceness the kernel holds for ``pid``'s main thread: what was set,
+    read back."""
+    cpus = ",".join(map(str, sorted(os.sched_getaffinity(pid))))
+    if os.sched_getscheduler(pid) == os.SCHED_RR:
+        return f"CPU {cpus} under SCHED_RR {os.sched_getparam(pid).sched_priority}"
+    return f"CPU {cpus} at nice {os.getpriority(os.PRIO_PROCESS, pid)}"
+
+
+def edge_refusals(url: str) -> dict[str, float]:
+    """The hall's own count of refused connections by limit and fate (/metrics)."""
+    request = urllib.request.Request(url + "/metrics",
+                                     headers={"authorization": f"Bearer {METRICS_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        text = answer.read().decode()
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("cardhall_edge_refused_total{"):
+            labels = dict(part.split("=", 1) for part in
+                          line.split("{", 1)[1].split("}", 1)[0].split(","))
+            code, fate = labels["code"].strip('"'), labels["fate"].strip('"')
+            key = f"{code} ({fate})"
+            out[key] = float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def delta(before: dict[str, object], after: dict[str, object], key: str) -> dict[str, int]:
+    """What a count of the attacker's (a dict) grew by between two readings."""
+    a, b = before.get(key) or {}, after.get(key) or {}
+    assert isinstance(a, dict) and isinstance(b, dict)
+    return {k: int(v) - int(a.get(k, 0)) for k, v in sorted(b.items()) if v != a.get(k, 0)}
+
+
+class Profiler:
+    """The hall under ``benchmarks/profiled.py`` (``--profile``): ``phase(name)`` records
+    the loop until ``done()``, which writes ``OUT.name.prof`` and prints its top entries."""
+
+    def __init__(self, out: str | None) -> None:
+        self.out = out
+        self.proc: subprocess.Popen[str] | None = None
+        self.name = ""
+
+    @property
+    def python(self) -> tuple[str, ...]:
+        if self.out is None:
+            return ("-m", "cardhall")
+        return (str(Path(__file__).with_name("profiled.py")), self.out)
+
+    def phase(self, proc: subprocess.Popen[str], name: str) -> None:
+        if self.out is not None:
+            self.proc, self.name = proc, name
+            proc.send_signal(signal.SIGUSR1)
+
+    def done(self) -> None:
+        if self.out is None or self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGUSR2)
+        assert self.proc.stdout is not None
+        said = []  # what the wrapper says, until the file is whole (or it has gone)
+        while (line := self.proc.stdout.readline()) and "profile written" not in line:
+            said.append(line.rstrip())
+        if not os.path.exists(self.out):  # CARDHALL_PROFILE=stalls: no cProfile
+            print(f"-- the hall's loop, {self.name}:\n" + "\n".join(said), flush=True)
+            self.proc = None
+            return
+        target = f"{self.out}.{self.name}.prof"
+        os.replace(self.out, target)
+        from profiled import top  # noqa: PLC0415 (beside this file)
+        print(f"-- the hall's loop, {self.name}, under cProfile ({target}):\n"
+              + "\n".join(said) + "\n" + top(target, 25), flush=True)
+        self.proc = None
+
+
+def run(args: argparse.Namespace) -> int:
+    cpus = Cpus.plan(args.pin, args.hall_nice, args.attacker_nice, args.realtime)
+    # The players' client: this process.
+    pin(os.getpid(), set(cpus.clients or os.sched_getaffinity(0)), cpus.hall_nice,
+        cpus.realtime)
+    profiler = Profiler(args.profile)
+    with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
+        token_file = Path(tmp) / "metrics.token"
+        token_file.write_text(METRICS_TOKEN + "\n")
+        url, server = launch(Path(tmp), config_toml(token_file), f"sqlite:///{tmp}/hall.db",
+                             cpus=None if cpus.hall is None else set(cpus.hall),
+                             python=profiler.python)
+        pin(server.pid, set(cpus.hall or os.sched_getaffinity(server.pid)), cpus.hall_nice,
+            cpus.realtime)
+        port = int(url.rsplit(":", 1)[1])
         attacker: subprocess.Popen[str] | None = None
         try:
             cpu, wall = cpu_seconds(server.pid), time.monotonic()
             lag = loop_lag(url)
+            profiler.phase(server, "quiet")
             with RssSampler(server.pid) as quiet_rss:
                 quiet = players(url, args)
+            profiler.done()
             quiet_lag = lag_p99(lag, loop_lag(url))
             quiet_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
             print(f"quiet:    p99 {quiet.p99_ms:.1f} ms (p50 {quiet.p50_ms:.1f}), "
@@ -357,6 +466,13 @@ def run(args: argparse.Namespace) -> int:
                 [sys.executable, __file__, "--attacker", "--port", str(port),
                  "--idle", str(args.idle), "--slow", str(args.slow), "--seconds",
                  str(seconds)], stdout=subprocess.PIPE, text=True)
+            # At once, before its interpreter has started: the threads it makes inherit it.
+            pin(attacker.pid, set(cpus.clients or os.sched_getaffinity(0)), cpus.attacker_nice)
+            print(f"CPUs: the hall (pid {server.pid}) {where(server.pid)}; the players' "
+                  f"client (this process, pid {os.getpid()}) {where(os.getpid())}; the "
+                  f"attacker (pid {attacker.pid}) {where(attacker.pid)}"
+                  + ("" if cpus.hall is not None else " (not pinned: --no-pin or 1 CPU)"),
+                  flush=True)
             counts = _Reader(attacker)
             with RssSampler(server.pid) as attack_rss:
                 probes = asyncio.run(probe(url, args.warmup))
@@ -365,20 +481,24 @@ def run(args: argparse.Namespace) -> int:
                       f"{', '.join(f'{p:.2f}' for p in probes)} s", flush=True)
                 print(f"attack after {args.warmup:g} s: {held.get('idle_held')} idle "
                       f"WebSockets and {held.get('slow_held')} slow heads held, "
-                      f"{held.get('opened')} opened", flush=True)
+                      f"{held.get('attempts')} connects tried", flush=True)
                 cpu, wall = cpu_seconds(server.pid), time.monotonic()
                 attacker_cpu = cpu_seconds(attacker.pid)
-                lag = loop_lag(url)
+                lag, refusals, before = loop_lag(url), edge_refusals(url), counts.last
+                profiler.phase(server, "attacked")
                 try:
                     attacked = players(url, args)
                 except Exception as exc:  # the players could not play: the result
                     attacked = None
                     failure = f"{type(exc).__name__}: {exc}"
-                attack_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
+                profiler.done()
+                window = time.monotonic() - wall
+                after = counts.last
+                attack_cpu = (cpu_seconds(server.pid) - cpu) / window
                 attack_lag = lag_p99(lag, loop_lag(url))
-                attacker_cpu = (cpu_seconds(attacker.pid) - attacker_cpu) / (
-                    time.monotonic() - wall)
-            final = counts.last
+                attacker_cpu = (cpu_seconds(attacker.pid) - attacker_cpu) / window
+                refusals = {k: v - refusals.get(k, 0.0)
+                            for k, v in edge_refusals(url).items() if v != refusals.get(k)}
         finally:
             if attacker is not None:
                 stop(attacker)
@@ -386,9 +506,18 @@ def run(args: argparse.Namespace) -> int:
             log_bytes = (Path(tmp) / "serve.log").stat().st_size
     print(f"server log: {log_bytes / 1024:.0f} KiB over both runs; load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
-    print(f"attacker: {final.get('opened')} connections opened; closed by the hall: "
-          f"{final.get('closed_by_hall')}; refused: {final.get('refused')}; "
-          f"failed: {final.get('failed')}")
+
+    def rate(key: str) -> str:
+        return f"{(int(after.get(key, 0)) - int(before.get(key, 0))) / window:.0f}/s"  # type: ignore[call-overload]
+
+    print(f"attacker over the players' attacked run ({window:.0f} s, {attacker_cpu:.0%} "
+          f"of a CPU): {rate('attempts')} connects tried, {rate('opened')} completed, "
+          f"{rate('upgraded')} WebSockets let in; it saw refused "
+          f"{delta(before, after, 'refused')}, closed by the hall "
+          f"{delta(before, after, 'closed_by_hall')}, failed {delta(before, after, 'failed')}")
+    print("the hall's refusals over that run, by limit (its /metrics): "
+          + (", ".join(f"{k}: {v:.0f} ({v / window:.0f}/s)" for k, v in refusals.items())
+             or "none"))
     if attacked is None:
         print(f"attacked: the players could not play ({failure}); peak RSS "
               f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%}: FAIL")
@@ -396,7 +525,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"attacked: p99 {attacked.p99_ms:.1f} ms (p50 {attacked.p50_ms:.1f}), "
           f"{attacked.settled} games settled, errors {attacked.errors or 0}, peak RSS "
           f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%}, loop lag p99 "
-          f"{attack_lag} (the attacker's process: {attacker_cpu:.0%} CPU)")
+          f"{attack_lag}")
     p99_ok = attacked.p99_ms <= P99_FACTOR * max(quiet.p99_ms, 1.0)
     rss_ok = attack_rss.peak - quiet_rss.peak <= RSS_MB
     games_ok = attacked.settled > 0 and not attacked.errors and quiet.ok and attacked.ok
@@ -436,6 +565,21 @@ def main() -> None:
                         help="idle WebSockets tried from one address alone")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="do not pin the hall to its own CPU")
+    parser.add_argument("--attacker-nice", type=int, default=19,
+                        help="the attacker's niceness (19: it runs on what the players' "
+                        "client leaves of their CPU)")
+    parser.add_argument("--hall-nice", type=int, default=0,
+                        help="the hall's and the players' client's niceness (below 0 needs "
+                        "root: on a machine busy with other work, e.g. --hall-nice -10 "
+                        "--attacker-nice -5)")
+    parser.add_argument("--realtime", action="store_true",
+                        help="the hall and the players' client under SCHED_RR (root), the "
+                        "attacker under the ordinary policy at --attacker-nice: for a "
+                        "machine so busy that nice alone does not keep its work out")
+    parser.add_argument("--profile", metavar="OUT", help="run the hall under cProfile "
+                        "(benchmarks/profiled.py): OUT.quiet.prof and OUT.attacked.prof, "
+                        "their top entries printed; the latencies are then not the "
+                        "bench's figures")
     parser.add_argument("--attacker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, help=argparse.SUPPRESS)

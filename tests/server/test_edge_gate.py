@@ -7,6 +7,7 @@ from cardhall.server.edge import (
     ANSWERS_PER_SECOND,
     CONNECT_BURST,
     NO_HELLO_COST,
+    TRUST_CACHE,
     Gate,
     total_cap,
 )
@@ -83,3 +84,36 @@ def test_a_socket_closed_for_no_hello_costs_its_address() -> None:
     gate.penalize("10.0.0.1")  # an empty bucket stays empty, not negative
     clock.now = 1.0
     assert gate.admit(object(), "10.0.0.1") is None
+
+
+def test_the_screen_takes_nothing_and_drops_only_what_could_not_be_answered() -> None:
+    clock = Clock()
+    gate = Gate(per_address=100, total=1000, connects_per_minute=2, clock=clock)
+    assert all(gate.screen("10.0.0.1") for _ in range(10))  # asked, nothing taken
+    assert [gate.admit(object(), "10.0.0.1") is None for _ in range(3)] == [True, True, False]
+    assert gate.screen("10.0.0.1")  # refused, but an answer is left: it gets its 429
+    for _ in range(ANSWERS_PER_SECOND):
+        gate.may_answer()
+    assert not gate.screen("10.0.0.1")  # refused and no answer left: dropped
+    assert gate.screen("10.0.0.2")  # another address still comes in
+    assert gate.refused == {("too_many_connects", "dropped"): 1}
+
+
+def test_a_full_hall_drops_at_the_screen_once_answers_run_out() -> None:
+    gate = Gate(per_address=1, total=2, clock=Clock())
+    assert gate.admit(object(), "10.0.0.1") is None and gate.admit(object(), "10.0.0.2") is None
+    assert gate.screen("10.0.0.3") and gate.refused == {}  # its 503 can still be answered
+    while gate.may_answer():
+        pass
+    assert not gate.screen("10.0.0.3") and not gate.screen("10.0.0.4")
+    assert gate.refused == {("hall_full", "dropped"): 2}
+
+
+def test_trust_is_remembered_within_bounds() -> None:
+    gate = Gate(per_address=1, total=10, trusted=["10.1.0.0/16"])
+    assert gate.is_trusted("10.1.2.3") and not gate.is_trusted("10.2.0.1")
+    assert not gate.is_trusted("not an address")
+    for i in range(TRUST_CACHE + 10):
+        gate.is_trusted(f"10.3.{i // 250}.{i % 250}")
+    assert len(gate._trust) <= TRUST_CACHE
+    assert gate.is_trusted("10.1.2.3") and not gate.is_trusted("10.2.0.1")

@@ -1,4 +1,5 @@
-"""The edge's accept batch and the cycle a closed transport keeps (cardhall.server.edge)."""
+"""The edge's accept batch, its screen and the cycle a closed transport keeps
+(cardhall.server.edge)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import asyncio
 import gc
 import socket
 import weakref
+
+import pytest
 
 from cardhall.hall.config import Limits
 from cardhall.server import edge
@@ -36,3 +39,48 @@ async def test_an_unlinked_transport_is_freed_without_the_collector() -> None:
     finally:
         gc.enable()
         b.close()
+
+
+class _Held(asyncio.Protocol):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+
+
+async def test_the_screen_resets_what_the_gate_would_drop_before_a_protocol_is_made() -> None:
+    """Connections refused past the answers are reset as they are accepted: no
+    protocol, no transport; the admitted one is made as asyncio would."""
+    loop = asyncio.get_running_loop()
+    gate = edge.Gate(per_address=1, total=100)
+    while gate.may_answer():  # no answers left this second
+        pass
+    made: list[_Held] = []
+
+    def factory() -> asyncio.Protocol:
+        made.append(_Held())
+        return made[-1]
+
+    listening = socket.create_server(("127.0.0.1", 0))
+    server = await loop.create_server(factory, sock=listening)
+    screen = edge.Screen(listening, server, gate, factory)
+    port = listening.getsockname()[1]
+    try:
+        first = await asyncio.open_connection("127.0.0.1", port)
+        while not made:  # the admitted one gets its protocol
+            await asyncio.sleep(0.01)
+        gate.admit(made[0], "127.0.0.1")  # what the hall's protocol does when made
+        for _ in range(5):  # over the address's cap: reset unanswered
+            with pytest.raises((ConnectionResetError, asyncio.IncompleteReadError)):
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                try:
+                    await asyncio.wait_for(reader.readexactly(1), 5)
+                finally:
+                    writer.close()
+        assert len(made) == 1
+        assert gate.refused == {("too_many_connections", "dropped"): 5}
+        assert not screen._making  # the admitted one's task is done
+        made[0].transport.close()
+        first[1].close()
+        await first[1].wait_closed()
+    finally:
+        server.close()
+        await server.wait_closed()

@@ -427,7 +427,9 @@ async def metrics(request: Request) -> Response:
     if refused is not None:
         raise ApiError(*refused)
     waiting = await server.hall.coord.queues.waiting()
-    return Response(server.metrics.render(server, waiting), media_type=CONTENT_TYPE)
+    gate = getattr(request.app.state, "gate", None)  # the edge's, under cardhall serve
+    return Response(server.metrics.render(server, waiting, gate.refused if gate else None),
+                    media_type=CONTENT_TYPE)
 
 
 def domain_error(exc: HallError) -> JSONResponse:

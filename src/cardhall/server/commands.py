@@ -54,12 +54,23 @@ def serve(args: argparse.Namespace) -> None:
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
-            await super().startup(sockets)
-            for listening in self.servers:
-                edge.widen_backlog(listening.sockets)
+            # The hall binds its socket itself, as uvicorn's workers are given theirs, so
+            # that the edge accepts on it and drops a flood before it costs a transport.
+            listening = self.config.bind_socket()
+            listening.set_inheritable(False)  # no child process holds the hall's port
+            await super().startup([listening])
+            for served in self.servers:
+                edge.widen_backlog(served.sockets)
             if self.started:
+                self.screen = edge.Screen(listening, self.servers[0], gate, self.protocol)
                 port = self.servers[0].sockets[0].getsockname()[1] if self.servers else args.port
                 print(f"cardhall: the hall is open at http://{args.host}:{port}/", flush=True)
+
+        def protocol(self) -> asyncio.Protocol:
+            """A connection's protocol, as uvicorn's own listener makes it."""
+            return self.config.http_protocol_class(  # type: ignore[call-arg]
+                config=self.config, server_state=self.server_state,
+                app_state=self.lifespan.state)
 
     # One worker: the tables live in this process (more processes share a hall with
     # --redis, docs/deploy.md). The connection edge's bounds: cardhall.server.edge.

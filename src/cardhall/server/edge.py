@@ -9,7 +9,8 @@ nothing, so the edge bounds every connection before the application sees it:
   arrives, ``429 too_many_connections`` (its address) or ``503 hall_full`` (all), with
   ``Connection: close``; likewise a connection past ``connects_per_minute`` new ones from
   its address (``429 too_many_connects``). Past ``ANSWERS_PER_SECOND`` refusals, or
-  ``REFUSING`` pending, a refused connection is dropped at once, unanswered.
+  ``REFUSING`` pending, a refused connection is dropped at once, unanswered: when that is
+  known as it is accepted, before it costs a transport (``Screen``).
 - **a header deadline**: a request head (a WebSocket's handshake too) must arrive whole
   within ``header_seconds`` of the connection's start or of the previous response;
   uvicorn times out only idle keep-alive connections, not a head sent a byte at a time.
@@ -27,12 +28,14 @@ after. ``uvicorn_config`` sets uvicorn's own bounds, each explained there.
 from __future__ import annotations
 
 import asyncio
+import errno
 import ipaddress
 import json
 import logging
 import os
 import resource
 import socket
+import struct
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
@@ -72,6 +75,9 @@ LISTEN_BACKLOG = 2048
 #: was accepted in one batch that stopped the loop for a second (benchmarks/abuse_bench.py).
 #: ``widen_backlog`` gives the kernel its longer queue back.
 ACCEPT_BATCH = 64
+#: Peer addresses whose trust (``Gate.is_trusted``) is remembered; past it the memory is
+#: emptied and filled again.
+TRUST_CACHE = 4096
 
 Address = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -133,22 +139,39 @@ class Gate:
         self.by_address: dict[str, int] = {}
         self.refusing = 0  # refused connections waiting for their answer
         self.refusing_max = refusing
+        #: Connections refused since the start, by (code, "kept" or "dropped"): kept open
+        #: for their answer (sent once the head arrives; closed unanswered after
+        #: REFUSED_SECONDS without one), or dropped at once. The hall's /metrics
+        #: (cardhall_edge_refused_total).
+        self.refused: dict[tuple[str, str], int] = {}
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
         self._answers = (float(ANSWERS_PER_SECOND), clock())
         self._swept = clock()
+        self._trust: dict[str, bool] = {}  # address -> trusted, cached (TRUST_CACHE)
 
     def is_trusted(self, address: str) -> bool:
+        """Whether ``address`` is a trusted proxy's. Asked of every new connection, so
+        the answer is remembered: parsing an address costs more than the rest of the
+        gate's checks together (benchmarks/abuse_bench.py --profile)."""
         if not self.trusted:
             return False
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        return any(ip in net for net in self.trusted)
+        known = self._trust.get(address)
+        if known is None:
+            if len(self._trust) >= TRUST_CACHE:
+                self._trust.clear()
+            try:
+                ip = ipaddress.ip_address(address)
+                known = any(ip in net for net in self.trusted)
+            except ValueError:
+                known = False
+            self._trust[address] = known
+        return known
 
-    def admit(self, transport: object, address: str) -> tuple[int, str, str] | None:
-        """Count the connection, or the refusal (status, code, sentence) it gets."""
+    def refusal(self, address: str, take: bool = True) -> tuple[int, str, str] | None:
+        """The refusal (status, code, sentence) a new connection from ``address`` gets
+        now, or None: it may come in, and (``take``) it takes a token of its address's
+        rate; without ``take`` the gate is only asked."""
         if len(self.open) >= self.total:
             return (503, "hall_full", f"the hall holds {self.total} connections, its most: "
                     "try again in a minute")
@@ -157,24 +180,47 @@ class Gate:
             if self.by_address.get(address, 0) >= self.per_address:
                 return (429, "too_many_connections", f"at most {self.per_address} open "
                         "connections from one address: close some and try again")
-            if not self._connect(address):
+            if not self._connect(address, take):
                 return (429, "too_many_connects", f"at most {self.connects_per_minute} new "
                         "connections a minute from one address: try again in a minute")
-        self.open[transport] = address
-        self.by_address[address] = self.by_address.get(address, 0) + 1
         return None
+
+    def admit(self, transport: object, address: str) -> tuple[int, str, str] | None:
+        """Count the connection, or the refusal (status, code, sentence) it gets."""
+        refusal = self.refusal(address)
+        if refusal is None:
+            self.open[transport] = address
+            self.by_address[address] = self.by_address.get(address, 0) + 1
+        return refusal
+
+    def screen(self, address: str) -> bool:
+        """Whether a connection just accepted from ``address`` is worth a transport and a
+        protocol: not when the gate would refuse it and could not answer it (``Screen``
+        then closes it at once, counted as dropped). Nothing is taken: ``admit`` decides
+        again once the connection is made."""
+        refusal = self.refusal(address, take=False)
+        if refusal is None or self._answerable()[0]:
+            return True
+        self.count(refusal[1], "dropped")
+        return False
+
+    def count(self, code: str, fate: str) -> None:
+        """One more connection refused with ``code``, ``fate`` "kept" or "dropped"."""
+        self.refused[code, fate] = self.refused.get((code, fate), 0) + 1
 
     def may_answer(self) -> bool:
         """Whether a refused connection gets its answer (at most ``ANSWERS_PER_SECOND``
         and ``REFUSING`` at once), or is dropped: a flood gets no courtesy."""
+        answerable, tokens, now = self._answerable()
+        self._answers = (tokens - 1 if answerable else tokens, now)
+        return answerable
+
+    def _answerable(self) -> tuple[bool, float, float]:
+        """Whether an answer may be given now; the answer bucket's tokens and the time."""
         now = self._clock()
         tokens, at = self._answers
         tokens = min(float(ANSWERS_PER_SECOND), tokens + (now - at) * ANSWERS_PER_SECOND)
-        if self.refusing >= self.refusing_max or tokens < 1:
-            self._answers = (tokens, now)
-            return False
-        self._answers = (tokens - 1, now)
-        return True
+        return self.refusing < self.refusing_max and tokens >= 1, tokens, now
 
     def penalize(self, address: str, tokens: float = NO_HELLO_COST) -> None:
         """Take ``tokens`` more from the address's bucket (down to empty): its WebSocket
@@ -187,7 +233,7 @@ class Gate:
         left = min(full, left + (now - at) * self.connects_per_minute / 60.0)
         self._buckets[address] = (max(0.0, left - tokens), now)
 
-    def _connect(self, address: str) -> bool:
+    def _connect(self, address: str, take: bool = True) -> bool:
         now = self._clock()
         self._sweep(now)
         full = float(min(self.connects_per_minute, CONNECT_BURST))
@@ -196,7 +242,8 @@ class Gate:
         if tokens < 1:
             self._buckets[address] = (tokens, now)
             return False
-        self._buckets[address] = (tokens - 1, now)
+        if take:
+            self._buckets[address] = (tokens - 1, now)
         return True
 
     def _sweep(self, now: float) -> None:
@@ -277,8 +324,10 @@ def protocols(gate: Gate, header_seconds: float) -> tuple[type[H11Protocol],
                 self._arm(header_seconds)
                 return
             if not gate.may_answer():
+                gate.count(refusal[1], "dropped")
                 transport.abort()
                 return
+            gate.count(refusal[1], "kept")
             self._refused = True
             gate.refusing += 1
             # Answered once its head arrives: a reply to an unread request would be lost
@@ -338,6 +387,70 @@ def protocols(gate: Gate, header_seconds: float) -> tuple[type[H11Protocol],
             unlink(self.transport)
 
     return EdgeHTTP, EdgeWebSocket
+
+
+#: SO_LINGER on, 0 s: ``close`` resets the connection instead of ending it.
+_RESET = struct.pack("ii", 1, 0)
+
+
+class Screen:
+    """The accepts of the hall's listening socket, in place of asyncio's.
+
+    asyncio gives every accepted connection a task, a transport (registered with the
+    selector) and a protocol before anything may look at it, and refusing it then costs
+    their teardown too. Under a reconnecting flood most new connections are refused and
+    dropped unanswered (past ``ANSWERS_PER_SECOND``): that path was most of what the
+    flood cost the hall's loop (benchmarks/abuse_bench.py --profile). The screen asks
+    the gate first, by the address ``accept`` gives (``Gate.screen``), and resets those
+    at once; the others go to the loop as asyncio's would (``connect_accepted_socket``),
+    where the protocol counts them (``Gate.admit``). At most ``batch`` per turn of the
+    loop, like asyncio's backlog argument (``ACCEPT_BATCH``).
+    """
+
+    def __init__(self, sock: socket.socket, server: asyncio.AbstractServer, gate: Gate,
+                 factory: Callable[[], asyncio.BaseProtocol],
+                 batch: int = ACCEPT_BATCH) -> None:
+        self.sock, self.server, self.gate, self.factory = sock, server, gate, factory
+        self.batch = batch
+        self.loop = asyncio.get_running_loop()
+        self._making: set[asyncio.Task[None]] = set()
+        self._listen()
+
+    def _listen(self) -> None:
+        if self.server.is_serving():  # closed meanwhile: its socket is gone
+            # One reader per descriptor: this one replaces asyncio's.
+            self.loop.add_reader(self.sock.fileno(), self._accept)
+
+    def _accept(self) -> None:
+        for _ in range(self.batch):
+            try:
+                conn, peer = self.sock.accept()
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                return  # nothing more queued
+            except OSError as exc:
+                if exc.errno not in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    raise  # the loop logs it, as it would asyncio's
+                # Out of files or memory: the kernel keeps the queue, and the socket
+                # stays readable; look again in a second, as asyncio does.
+                log.warning("could not accept a connection: %s", exc,
+                            extra={"event": "accept", "errno": exc.errno})
+                self.loop.remove_reader(self.sock.fileno())
+                self.loop.call_later(1.0, self._listen)
+                return
+            if not self.gate.screen(peer[0] if isinstance(peer, tuple) else "?"):
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
+                conn.close()  # a reset: no answer, and no TIME_WAIT kept by the hall
+                continue
+            conn.setblocking(False)
+            task = self.loop.create_task(self._make(conn))
+            self._making.add(task)
+            task.add_done_callback(self._making.discard)
+
+    async def _make(self, conn: socket.socket) -> None:
+        try:
+            await self.loop.connect_accepted_socket(self.factory, conn)
+        except OSError:  # gone before its transport was made
+            conn.close()
 
 
 def widen_backlog(sockets: Iterable[_Socket], backlog: int = LISTEN_BACKLOG) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -75,6 +76,14 @@ class Metrics:
             "or its replay (kind replay): the cache's misses", ["kind"], registry=r)
         self.replay_cache_bytes = Gauge("cardhall_replay_cache_bytes",
                                         "rendered finished games kept in memory", registry=r)
+        # The connection edge's count (cardhall.server.edge.Gate.refused), copied when
+        # scraped: the gate is plain data, kept apart from the exposition.
+        self.edge_refused = Counter(
+            "cardhall_edge_refused", "connections refused at the edge, by limit (code) and "
+            "fate (kept to be answered with its 429/503 once its head arrives, or dropped at "
+            "once)", ["code", "fate"],
+            registry=r)
+        self._edge_seen: dict[tuple[str, str], int] = {}
 
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()
@@ -100,9 +109,15 @@ class Metrics:
             await asyncio.sleep(LOOP_TICK)
             self.loop_lag_seconds.observe(max(0.0, time.perf_counter() - asked - LOOP_TICK))
 
-    def render(self, server: Server, waiting: dict[str, int]) -> bytes:
+    def render(self, server: Server, waiting: dict[str, int],
+               refused: Mapping[tuple[str, str], int] | None = None) -> bytes:
         """The exposition text; ``waiting`` is each room's queue (shared by every process
-        when several run the hall)."""
+        when several run the hall); ``refused``, the edge's refusals so far (its gate's,
+        when the app runs behind one)."""
+        for key, n in (refused or {}).items():
+            if n > self._edge_seen.get(key, 0):
+                self.edge_refused.labels(*key).inc(n - self._edge_seen.get(key, 0))
+                self._edge_seen[key] = n
         phases: dict[str, int] = {"waiting": 0, "playing": 0, "between": 0, "closed": 0}
         commands = 0
         for table in server.hall.lobby.tables.values():
