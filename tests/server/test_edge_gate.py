@@ -81,9 +81,25 @@ def test_a_socket_closed_for_no_hello_costs_its_address() -> None:
     gate.penalize("10.0.0.1")
     assert sum(gate.admit(object(), "10.0.0.1") is None
                for _ in range(30)) == CONNECT_BURST - 1 - NO_HELLO_COST
-    gate.penalize("10.0.0.1")  # an empty bucket stays empty, not negative
-    clock.now = 1.0
+    gate.penalize("10.0.0.1")  # an empty bucket goes into debt: 5 connections' worth
+    clock.now = 5.5  # refilled 5.5 tokens (one a second): back to 0.5, still short of one
+    assert gate.admit(object(), "10.0.0.1") is not None
+    clock.now = 6.5
     assert gate.admit(object(), "10.0.0.1") is None
+
+
+def test_the_no_hello_debt_is_bounded() -> None:
+    """A flood of idle sockets pays for each, but never owes more than a minute of its
+    rate: an address that stops is served again within a minute."""
+    clock = Clock()
+    gate = Gate(per_address=100, total=1000, connects_per_minute=60, clock=clock)
+    for _ in range(1000):
+        gate.penalize("10.0.0.1")
+    clock.now = 60.0  # -60 + 60 tokens: empty, not yet one
+    assert gate.admit(object(), "10.0.0.1") is not None
+    clock.now = 61.0
+    assert gate.admit(object(), "10.0.0.1") is None
+    assert gate.admit(object(), "10.0.0.2") is None  # another address never paid
 
 
 def test_the_screen_takes_nothing_and_drops_only_what_could_not_be_answered() -> None:

@@ -60,8 +60,12 @@ REFUSING = 256
 #: about seven); after them, ``connects_per_minute``.
 CONNECT_BURST = 20
 #: What a WebSocket closed for no hello costs its address, in new connections: an idle
-#: flood that reconnects as fast as it is closed slows itself six times.
+#: flood that reconnects as fast as it is closed slows itself six times. The cost may
+#: run the address's bucket into debt, down to a minute of its rate (``NO_HELLO_DEBT``):
+#: a flood that keeps the bucket empty would otherwise pay nothing for its idle sockets.
 NO_HELLO_COST = 5.0
+#: How far below empty the no-hello cost may take a bucket, in minutes of its rate.
+NO_HELLO_DEBT = 1.0
 #: Refused connections answered per second at most; past it they are dropped unanswered
 #: (answering costs the hall a request cycle, dropping only the accept).
 ANSWERS_PER_SECOND = 100
@@ -223,15 +227,17 @@ class Gate:
         return self.refusing < self.refusing_max and tokens >= 1, tokens, now
 
     def penalize(self, address: str, tokens: float = NO_HELLO_COST) -> None:
-        """Take ``tokens`` more from the address's bucket (down to empty): its WebSocket
-        was closed for saying no hello, so its next connections come slower."""
+        """Take ``tokens`` more from the address's bucket (into debt, down to
+        ``NO_HELLO_DEBT`` minutes of its rate): its WebSocket was closed for saying no
+        hello, so its next connections come slower, however fast it reconnects."""
         if self.is_trusted(address):
             return
         now = self._clock()
         full = float(min(self.connects_per_minute, CONNECT_BURST))
         left, at = self._buckets.get(address, (full, now))
         left = min(full, left + (now - at) * self.connects_per_minute / 60.0)
-        self._buckets[address] = (max(0.0, left - tokens), now)
+        floor = -NO_HELLO_DEBT * self.connects_per_minute
+        self._buckets[address] = (max(floor, left - tokens), now)
 
     def _connect(self, address: str, take: bool = True) -> bool:
         now = self._clock()
@@ -248,11 +254,14 @@ class Gate:
 
     def _sweep(self, now: float) -> None:
         """Forget the buckets full again (at most once a minute): memory stays bounded by
-        the addresses seen in the last minute."""
+        the addresses seen in the last minute or two (a bucket in debt takes longer)."""
         if now - self._swept < 60.0:
             return
         self._swept = now
-        for address in [a for a, (_, at) in self._buckets.items() if now - at >= 60.0]:
+        full = float(min(self.connects_per_minute, CONNECT_BURST))
+        rate = self.connects_per_minute / 60.0
+        for address in [a for a, (left, at) in self._buckets.items()
+                        if left + (now - at) * rate >= full]:
             del self._buckets[address]
 
     def release(self, transport: object) -> None:
