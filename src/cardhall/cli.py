@@ -10,7 +10,8 @@
                    [--jobs J] [--json]
     cardhall replay FILE [--seat N]
     cardhall demo
-    cardhall serve | admin | bot | loadtest   (the hall: cardhall.server.cli, the server extra)
+    cardhall serve | admin | bot | loadtest   (cardhall.server.cli, cardhall.client.cli: the
+                                              server extra)
 
 Rules commands print JSON with stable keys; a bad variant, option or card
 string exits with status 2 and a one-line reason on standard error, so a
@@ -32,6 +33,7 @@ from typing import NoReturn
 from cardhall import arena, rules, sim, terminal
 from cardhall.bots import BOTS, BotError
 from cardhall.cards import CardError, card_rank, deck, format_ranks
+from cardhall.client import cli as client_cli
 from cardhall.games import VARIANTS, IllegalAction, new_game
 from cardhall.rules import RuleError, RuleSet
 from cardhall.server import cli as server_cli
@@ -238,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=None)
     demo.set_defaults(run=_cmd_demo)
     server_cli.register(sub)
+    client_cli.register(sub)
     try:
         args = parser.parse_args(argv)
         result = args.run(args)

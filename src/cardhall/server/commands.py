@@ -1,5 +1,5 @@
-"""The bodies of ``cardhall serve``, ``admin create`` and ``bot`` (see cardhall.server.cli;
-their secrets come from cardhall.server.secret_input, never from argv).
+"""The bodies of ``cardhall serve`` and ``admin create`` (see cardhall.server.cli; a
+password comes from cardhall.secret_input, never from argv).
 
 Imported only when one of them runs: they need the ``server`` extra.
 """
@@ -8,25 +8,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import sys
 from typing import Any
 
 import uvicorn
 from sqlalchemy import update
 
-from cardhall.bots import BotError
-from cardhall.client import ClientError
 from cardhall.hall import accounts
 from cardhall.hall.config import ConfigError, Economy, load_config
 from cardhall.hall.db import Database, DatabaseError, async_url, upgrade
 from cardhall.hall.errors import HallError, NameTaken
 from cardhall.hall.models import Player
+from cardhall.secret_input import SecretError, read_secret, refuse_argv
 from cardhall.server import edge, logs
 from cardhall.server.app import create_app, tune_gc
-from cardhall.server.botrun import play
 from cardhall.server.metrics_access import read_token
-from cardhall.server.secret_input import SecretError, read_secret, refuse_argv
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -115,27 +110,3 @@ async def make_admin(db_url: str, name: str, password: str) -> str:
         await db.close()
     print(f"admin {login.player.name} {what} (id {login.player.id})")
     return login.player.id
-
-
-def bot(args: argparse.Namespace) -> None:
-
-    if args.games < 1:
-        raise SystemExit("cardhall: --games must be at least 1")
-    try:
-        if args.password is not None:
-            raise refuse_argv("password", "--password-file")
-        if args.token is not None:
-            raise refuse_argv("token", "--token-file")
-        token = password = None
-        if args.token_file is not None or os.environ.get("CARDHALL_TOKEN"):
-            token = read_secret("token", file=args.token_file, env="CARDHALL_TOKEN")
-        elif args.name is not None:
-            password = read_secret("password", file=args.password_file,
-                                   env="CARDHALL_PASSWORD")
-    except SecretError as exc:
-        raise SystemExit(f"cardhall: {exc}") from None
-    try:
-        asyncio.run(play(args.server, args.bot, args.games, args.room, args.name,
-                         password, token, sys.stdout))
-    except (ClientError, BotError, OSError) as exc:
-        raise SystemExit(f"cardhall: {exc}") from None
