@@ -18,6 +18,8 @@ import ast
 import json
 import pickle
 import random
+import string
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,40 @@ def _written_reasons() -> set[str]:
                             and side.value in REASONS:
                         found.add(side.value)
     return found
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_raise_gives_the_params_its_sentences_need() -> None:
+    """Each typed refusal written in the source passes every param that its reason's
+    sentences use, in both languages (a refusal the fuzzing never reaches included)."""
+    kinds = {cls.__name__ for cls in KINDS.values()}
+    checked = 0
+    files = [*sorted((SRC / "games").glob("*.py")), SRC / "rules" / "trick_follow.py",
+             SRC / "terminal.py", SRC / "arena.py", SRC / "hall" / "service.py"]
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.args and node.func.id in {*kinds, "FollowRefusal"}):
+                continue
+            first = node.args[0]
+            options = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
+            reasons = [o.value for o in options
+                       if isinstance(o, ast.Constant) and isinstance(o.value, str)]
+            if node.func.id == "FollowRefusal":
+                given = {k.value for k in node.args[2].keys  # type: ignore[attr-defined]
+                         if isinstance(k, ast.Constant)}
+            elif any(k.arg is None for k in node.keywords):
+                continue  # Illegal(reason, text, **params): the FollowRefusal's, checked above
+            else:
+                given = {k.arg for k in node.keywords if k.arg is not None}
+            for reason in reasons:
+                need = _fields(REASONS[reason].zh) | _fields(REASONS[reason].en)
+                assert need <= given, (path.name, node.lineno, reason, need - given)
+                checked += 1
+    assert checked > 100
 
 
 def test_every_written_reason_is_in_the_table_and_no_entry_is_dead() -> None:
@@ -201,6 +237,7 @@ def test_play_refusals_name_the_rule() -> None:
     """Scripted: the kinds a client most needs to tell apart, one of each."""
     state = new_game("ddz3", 7)
     seat = state.to_act
+    assert seat is not None
     state.apply("bid 3")
     assert isinstance(state.refusal("bid 2"), NotInWindow)  # a bid in the play phase
     lead = state.refusal("pass")
@@ -212,8 +249,12 @@ def test_play_refusals_name_the_rule() -> None:
     assert isinstance(held, Illegal) and held.reason == "not_in_hand"
     assert held.params["cards"] == missing
     state.apply(f"play {ranks[-1]}")  # the highest single
-    low = state.refusal(f"play {ranks[0]}", state.to_act)
-    assert isinstance(low, (Illegal, Unreadable)) and low.code in ("illegal",)
+    after = state.to_act
+    assert after is not None
+    theirs = _card_words(state.observe(after)["hand"], suits=False)
+    low = state.refusal(f"play {theirs[0]}", after)
+    assert isinstance(low, Illegal) and low.reason == "does_not_beat", low
+    assert isinstance(state.refusal("play zz"), Unreadable)
     turn = state.refusal("pass", seat)
     assert isinstance(turn, NotYourTurn)
     assert turn.params == {"seat": seat, "to_act": state.to_act}
@@ -222,14 +263,18 @@ def test_play_refusals_name_the_rule() -> None:
 
 
 def test_set_up_refusals_are_typed() -> None:
-    for bad in (lambda: new_game("nope"), lambda: new_game("ddz3", "7"),  # type: ignore[arg-type]
-                lambda: new_game("ddz3", 1, {"nope": 1}),
-                lambda: new_game("ddz3", 1, {"deal": {"hands": ["3"]}}),
-                lambda: replay({"variant": "ddz3"}),
-                lambda: replay({**new_game("ddz3", 1).record(), "actions": ["bid 9"]})):
+    attempts: list[tuple[Callable[[], object], str]] = [
+        (lambda: new_game("nope"), "unknown_variant"),
+        (lambda: new_game("ddz3", "7"), "bad_seed"),  # type: ignore[arg-type]
+        (lambda: new_game("ddz3", 1, {"nope": 1}), "bad_option"),
+        (lambda: new_game("ddz3", 1, {"deal": {"hands": ["3"]}}), "bad_deal"),
+        (lambda: replay({"variant": "ddz3"}), "bad_record"),
+        (lambda: replay({**new_game("ddz3", 1).record(), "actions": ["bid 9"]}),
+         "record_action")]
+    for bad, reason in attempts:
         with pytest.raises(BadSetup) as caught:
             bad()
-        assert caught.value.reason in REASONS
+        assert caught.value.reason == reason, caught.value
         for language in LANGUAGES:
             assert sentence(caught.value, language) != sentence(IllegalAction("x"), language)
 
