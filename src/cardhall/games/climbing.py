@@ -50,6 +50,7 @@ from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 from cardhall.rules.frozen import maker
+from cardhall.rules.ruleset import NoReading, SeveralReadings
 
 PASS = Action("pass")
 
@@ -235,7 +236,7 @@ class ClimbingGame(GameState):
             try:
                 play = self.rs.parse_play(arg)
             except (RuleError, CardError) as exc:
-                raise self._unplayable(arg, short_reason(str(exc), arg)) from None
+                raise self._unplayable(arg, short_reason(str(exc), arg), exc) from None
             return self._play_action(play)
         return self._setup_parse(verb, arg)
 
@@ -258,16 +259,15 @@ class ClimbingGame(GameState):
             return [head + text]
         return [head + self._play_action(p).text for p in plays] or [head + text]
 
-    def _unplayable(self, arg: str, message: str) -> IllegalAction:
-        """Why ``play ARG`` names no one play: no cards (``Unreadable``), cards that
-        make no combination (``Illegal``), or several readings (``Ambiguous``)."""
-        try:
-            readings = self.rs.readings_of(arg)
-        except (RuleError, CardError):
-            return Unreadable("not_cards", message, text=clip(arg))
-        if len(readings) > 1:
-            return Ambiguous(message, [self._play_action(p).text for p in readings])
-        return Illegal("not_a_combination", message, cards=clip(arg))
+    def _unplayable(self, arg: str, message: str, exc: Exception) -> IllegalAction:
+        """Why ``play ARG`` names no one play (``exc``, from ``RuleSet.parse_play``): cards
+        that read several ways (``Ambiguous``), that make no combination (``Illegal``),
+        or no cards of this deck at all (``Unreadable``)."""
+        if isinstance(exc, SeveralReadings):
+            return Ambiguous(message, [self._play_action(p).text for p in exc.readings])
+        if isinstance(exc, NoReading):
+            return Illegal("not_a_combination", message, cards=clip(arg))
+        return Unreadable("not_cards", message, text=clip(arg))
 
     def _check(self, action: Action) -> IllegalAction | None:
         if self._legal is not None and action.seat is None:

@@ -316,8 +316,8 @@ class Happy(HappyScoring):
             except (RuleError, CardError) as exc:  # a rule's reason quotes the text in full
                 short = len(arg) <= SHORT_TEXT
                 raise self._unplayable(arg, str(exc) if short else
-                                       f"{excerpt(arg)} is not a play of {self.variant.name}"
-                                       ) from None
+                                       f"{excerpt(arg)} is not a play of {self.variant.name}",
+                                       exc) from None
             return self._play_action(play)
         return super()._parse(verb, arg)
 
