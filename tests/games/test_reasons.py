@@ -112,6 +112,9 @@ def test_every_reason_has_both_languages(reason: str) -> None:
     assert entry.kind in {*KINDS, "illegal_action"}
     assert entry.zh and entry.en and entry.zh != entry.en
     assert any("\u4e00" <= ch <= "\u9fff" for ch in entry.zh), entry.zh  # Chinese text
+    for template in (entry.zh, entry.en):  # bare fields: the browser renders them too
+        for _, name, spec, conversion in string.Formatter().parse(template):
+            assert name is None or (name.isidentifier() and not spec and conversion is None)
     assert set(LANGUAGES) == {"zh", "en"}
 
 

@@ -11,6 +11,8 @@ refusal a fuzzed game makes renders in both.
 Params are language-neutral (seat numbers, card text, counts, verbs, a
 ``phase`` or a suit ``group`` code); the few that are words (``phase``,
 ``group``) are named per language here, lists are joined per language.
+Sentences use bare ``{name}`` fields only (no conversions or format specs),
+so that the browser renders the same table (``/api/reasons``, web/reasons.js).
 """
 
 from __future__ import annotations
@@ -56,10 +58,10 @@ REASONS: dict[str, Reason] = {
     "bad_leave": _r(U, "离开是 leave，强退或踢出是 leave forced",
                     "leaving is leave, or leave forced for a forced quit or a kick"),
     "unknown_action": _r(U, "看不懂「{text}」：可以 {allowed}",
-                         "{text!r} is not an action here: {allowed}"),
+                         "'{text}' is not an action here: {allowed}"),
     "bad_argument": _r(U, "{verb} 后面不跟任何东西（收到「{text}」）",
-                       "{verb} takes nothing after it, not {text!r}"),
-    "not_cards": _r(U, "「{text}」不是牌", "{text!r} is not cards"),
+                       "{verb} takes nothing after it, not '{text}'"),
+    "not_cards": _r(U, "「{text}」不是牌", "'{text}' is not cards"),
     "no_cards": _r(U, "{verb} 哪些牌？", "{verb} which cards?"),
     "bad_eye": _r(U, "黄金眼要选两张不同的底牌位置（1 到 3），例如 eye 1 3",
                   "eye takes two different kitty positions from 1 to 3, e.g. eye 1 3"),
@@ -93,7 +95,7 @@ REASONS: dict[str, Reason] = {
     "auto_locked": _r(X, "座位 {seat} 已托管 {entries} 次，托管已锁定",
                       "托管 is locked for seat {seat}: it was entered {entries} times"),
     "not_in_hand": _r(X, "你手里没有这些牌：{cards}", "you do not hold {cards}"),
-    "not_a_combination": _r(X, "「{cards}」不是一手合法的牌型", "{cards!r} is no combination"),
+    "not_a_combination": _r(X, "「{cards}」不是一手合法的牌型", "'{cards}' is no combination"),
     "does_not_beat": _r(X, "{play} 管不上 {beat}", "{play} does not beat {beat}"),
     "not_legal_now": _r(X, "现在不能出 {play}", "{play} is not a legal play now"),
     "must_lead": _r(X, "轮到你先出：必须出牌", "you lead: you must play"),
@@ -157,7 +159,7 @@ REASONS: dict[str, Reason] = {
     "ambiguous": _r("ambiguous", "这些牌有几种出法，请选一种：{readings}",
                     "these cards read several ways; choose one: {readings}"),
     # -- set-up: options, deals, records --------------------------------------------------------
-    "unknown_variant": _r(S, "没有这种玩法：{variant}", "unknown variant {variant!r}"),
+    "unknown_variant": _r(S, "没有这种玩法：{variant}", "unknown variant '{variant}'"),
     "bad_seed": _r(S, "种子必须是整数", "a seed is an integer"),
     "bad_option": _r(S, "选项 {option} 的值不对", "option {option} has a wrong value"),
     "bad_deal": _r(S, "指定的发牌不对", "the given deal is wrong"),
@@ -208,6 +210,14 @@ _JOIN: dict[Language, str] = {"zh": "、", "en": ", "}
 _NOTHING: dict[Language, str] = {"zh": "（无）", "en": "nothing"}
 
 
+def table() -> dict[str, object]:
+    """The whole table as plain data (``/api/reasons``): a client renders a refusal's
+    ``reason`` and ``params`` as ``render`` does, ``{name}`` fields and all."""
+    return {"reasons": {code: {"kind": r.kind, "zh": r.zh, "en": r.en}
+                        for code, r in REASONS.items()},
+            "phases": PHASES, "groups": GROUPS, "join": _JOIN, "nothing": _NOTHING}
+
+
 def render(reason: str, params: Params, language: Language) -> str:
     """The sentence for ``reason`` with ``params`` in ``language``; KeyError if the reason
     is not in ``REASONS`` or a param its sentence needs is missing."""
@@ -236,4 +246,4 @@ def sentence(refusal: IllegalAction, language: Language = "en") -> str:
 
 
 __all__ = ["GROUPS", "LANGUAGES", "PHASES", "REASONS", "Language", "Reason", "render",
-           "sentence"]
+           "sentence", "table"]
