@@ -223,8 +223,7 @@ class GameState(ABC):
 
     @abstractmethod
     def _check(self, action: Action) -> IllegalAction | None:
-        """None if ``action`` (bare, or tagged by an acting seat) is legal now, else the
-        refusal (returned, not raised: ``check`` asks without the cost of a raise)."""
+        """None if ``action`` (bare, or tagged by an acting seat) is legal now, else why."""
 
     @abstractmethod
     def _apply(self, action: Action) -> list[Event]:
@@ -428,13 +427,13 @@ class GameState(ABC):
             acting = self.acting
             who = act.seat if act.seat is not None else seat if seat is not None else self.to_act
             if who not in acting:
+                asker = -1 if who is None else who  # (None only once the game is over)
                 if len(acting) == 1:
                     raise NotYourTurn("not_your_turn", f"it is seat {self.to_act}'s turn, "
-                                      f"not seat {who}'s", seat=_seat(who),
-                                      to_act=_seat(self.to_act))
+                                      f"not seat {who}'s", seat=asker, to_act=acting[0])
                 raise NotYourTurn("waiting_for", f"seat {who} has nothing to answer now "
                                   f"(waiting for seats {', '.join(map(str, acting))})",
-                                  seat=_seat(who), acting=list(acting))
+                                  seat=asker, acting=list(acting))
             act = act.at(None if who == self.to_act and len(acting) == 1 else who)
             reason = self._check(act)
         if reason is not None:
@@ -585,11 +584,6 @@ class GameState(ABC):
         return {"variant": self.variant.id, "version": self.variant.version,
                 "options": dict(self.options), "seed": self.seed,
                 "actions": list(self.actions)}
-
-
-def _seat(seat: int | None) -> int:
-    """A seat for a refusal's params (-1: none, which a running game never has)."""
-    return -1 if seat is None else seat
 
 
 def _copy(value: Any) -> Any:
