@@ -45,7 +45,8 @@ from typing import Any
 from cardhall import bots
 from cardhall.bots.view import TEAMS, team
 from cardhall.cards import format_cards
-from cardhall.games import GameState, IllegalAction, new_game, variant
+from cardhall.games import GameState, new_game, variant
+from cardhall.games.errors import BadSetup
 from cardhall.sim import play_out
 
 Z95 = 1.959963984540054
@@ -165,11 +166,11 @@ def run(name: str, names: Sequence[str], deals: int, seed: int = 0,
     if len(names) != 2:
         raise bots.BotError("the arena seats two bots: --bots A,B")
     if deals < 1:
-        raise IllegalAction("an arena needs at least one deal")
+        raise BadSetup("bad_option", "an arena needs at least one deal", option="deals")
     variant(name)  # an unknown variant fails here, with its message
     if fixed_landlord and fixed_option(name) is None:
-        raise IllegalAction(f"{name} has no fixed landlord or dealer option: play it without "
-                            "--fixed-landlord")
+        raise BadSetup("bad_option", f"{name} has no fixed landlord or dealer option: play it "
+                       "without --fixed-landlord", option="fixed_landlord")
     house = dict(options or {})
     new_game(name, seed=seed, options=house)  # a bad option fails here, with its message
     pair = (names[0], names[1])

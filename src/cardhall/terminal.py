@@ -27,6 +27,7 @@ from cardhall import bots
 from cardhall.bots.view import detail, legal_texts
 from cardhall.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, Card, format_card, parse_card
 from cardhall.games import GameState, IllegalAction, new_game, replay, variant
+from cardhall.games.errors import Unreadable
 from cardhall.rules.trick import GROUPS, TRUMP, trumps
 from cardhall.sim import seat_bots
 
@@ -500,7 +501,8 @@ def terminal(variant_id: str, seat: int, seed: int, names: Iterable[str], stdin:
     """
     state = new_game(variant_id, seed=seed, options=options)
     if not 0 <= seat < state.players:
-        raise IllegalAction(f"{variant_id} has seats 0 to {state.players - 1}")
+        raise Unreadable("no_such_seat", f"{variant_id} has seats 0 to {state.players - 1}",
+                         seat=str(seat), players=state.players)
     names = list(names)
     players = seat_bots(variant_id, names, state.players, seed)
     table = Terminal(state, seat, players, stdin, stdout)

@@ -16,12 +16,14 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import pytest
+
 from cardhall.hall import accounts
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.cluster import RedisCoordinator
 from cardhall.hall.config import Economy, HallConfig
 from cardhall.hall.db import Database, upgrade
-from cardhall.hall.messages import Join, ServerMessage
+from cardhall.hall.messages import Join, ProtocolError, ServerMessage
 from cardhall.hall.peer import TableCall
 from cardhall.hall.service import Hall
 from cardhall.hall.table import Table
@@ -113,3 +115,29 @@ async def test_a_wrong_remembered_owner_is_looked_up_again(
             await b.lobby.call(next_action(table))
             assert table.seq == before + 1, "taken once, by the table's owner"
             assert owners.get(table.id) == c.coord.process, "the owner looked up again"
+
+
+async def test_a_forwarded_refusal_keeps_its_reason_and_params(
+        pg_server: PostgresServer, redis_server: RedisServer, p: str) -> None:
+    """A game's refusal at the owner reaches the calling process whole: the wire's code,
+    and the typed refusal's reason and params (``CallReply``), as a local one would."""
+    url = await new_pg_database(pg_server)
+    await upgrade(url)
+    async with halls(url, redis_server.url, p, 2) as (b, c):
+        table = await table_on(c)
+        assert table.id not in b.lobby.tables
+        game = table.game
+        assert game is not None
+        acting = game.acting[0]
+        waiter = (acting + 1) % game.players
+        player = table.seats[waiter].player
+        assert player is not None
+        before = table.seq
+        call = TableCall(table=table.id, kind="act", player=player, text="pass", seq=before)
+        with pytest.raises(ProtocolError) as refused:
+            await b.lobby.call(call)
+        assert refused.value.code == "not_your_turn"
+        assert refused.value.reason == "not_your_turn"
+        assert refused.value.params == {"seat": waiter, "to_act": acting}
+        assert str(refused.value) == f"it is seat {acting}'s turn, not seat {waiter}'s"
+        assert table.seq == before

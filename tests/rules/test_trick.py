@@ -36,6 +36,7 @@ from cardhall.rules.trick_follow import (
     cheapest_follow,
     cost,
     follow_error,
+    follow_refusal,
     follows,
     leads,
     lowest_cards,
@@ -194,6 +195,29 @@ def test_follow_obligations(ctx: tuple[int, int], lead: str, hand: str, play: st
     listed, complete = follows(lead_of(cards(lead), t), cards(hand), t)
     assert complete
     assert (cards(play) in listed) == (reason is None)
+
+
+#: Each refusal of FOLLOW by its text, and the reason code it must carry.
+FOLLOW_CODES = [("tractor of", "must_follow_tractor"), ("pair", "must_follow_pair"),
+                ("still hold", "must_follow_suit"), ("all your", "must_play_all_suit"),
+                ("card, not", "wrong_count")]
+
+
+@pytest.mark.parametrize(("ctx", "lead", "hand", "play", "reason"),
+                         [row for row in FOLLOW if row[-1] is not None])
+def test_follow_refusals_carry_their_reason_code(ctx: tuple[int, int], lead: str, hand: str,
+                                                 play: str, reason: str) -> None:
+    """The 找朋友 follow rules each refuse with their own code (games.reasons renders it);
+    the English text is follow_error's."""
+    from cardhall.games.reasons import LANGUAGES, render  # noqa: PLC0415 (games above rules)
+
+    t = trumps(*ctx)
+    got = follow_refusal(lead_of(cards(lead), t), cards(hand), cards(play), t)
+    assert got is not None
+    assert got.text == follow_error(lead_of(cards(lead), t), cards(hand), cards(play), t)
+    assert got.reason == next(code for words, code in FOLLOW_CODES if words in got.text)
+    for language in LANGUAGES:
+        assert render(got.reason, dict(got.params), language)
 
 
 def _brute_force(lead_cards: tuple[int, ...], hand: tuple[int, ...], level: int,

@@ -72,6 +72,33 @@ async def test_a_frame_over_the_limit_may_close(hall: HallProcess) -> None:
         assert gone["code"] == 1009
 
 
+async def test_a_game_refusal_carries_its_reason_and_params(hall: HallProcess) -> None:
+    """The game's typed refusal reaches the client as ``reason`` + ``params`` beside the
+    contract's ``code`` and ``message``; errors that are not the game's carry neither."""
+    async with guests(hall.url, 3) as players:
+        table, _ = await seat(players, "ddz3-humans")
+        state = players[0].states[table]
+        seq, acting = state["seq"], state["view"]["acting"][0]
+        by_seat = {p.states[table]["seat"]: p for p in players}
+        mover, waiter = by_seat[acting], by_seat[(acting + 1) % 3]
+        waiter_seat = (acting + 1) % 3
+
+        def act(action: str, at: int = seq) -> str:
+            return json.dumps({"type": "act", "table": table, "action": action, "seq": at})
+
+        turn = await refused(waiter, act("pass"), "not_your_turn")
+        assert turn["reason"] == "not_your_turn"
+        assert turn["params"] == {"seat": waiter_seat, "to_act": acting}
+        assert "readings" not in turn
+        step = await refused(mover, act("play 3"), "illegal")  # cards while bidding
+        assert step["reason"] == "no_play_now" and step["params"] == {"phase": "bid"}
+        junk = await refused(mover, act("bid 9"), "illegal")
+        assert junk["reason"] == "unknown_action" and junk["params"]["text"] == "bid 9"
+        stale = await refused(mover, act("pass", seq + 5), "stale")
+        assert "reason" not in stale and "params" not in stale
+        await vacate(players, table, "ddz3-humans")
+
+
 async def test_refusals_at_a_table_change_nothing(hall: HallProcess) -> None:
     async with guests(hall.url, 4) as clients:
         players, outsider = clients[:3], clients[3]

@@ -21,6 +21,7 @@ from cardhall.games.climbing import ClimbingGame
 from cardhall.games.ddz import Classic, Emperor, FourPlayer, TwoPlayer, common_options
 from cardhall.games.ddz5 import FivePlayer
 from cardhall.games.ddz5 import options as ddz5_options
+from cardhall.games.errors import BadSetup
 from cardhall.games.happy import Happy, Laizi, happy_options
 from cardhall.games.zhaopengyou import ZhaoPengyou
 from cardhall.games.zhaopengyou import options as zhaopengyou_options
@@ -76,14 +77,15 @@ def variant(name: str) -> Variant:
         return VARIANTS[name]
     except KeyError:
         known = ", ".join(VARIANTS)
-        raise IllegalAction(f"unknown variant {name!r} (known: {known})") from None
+        raise BadSetup("unknown_variant", f"unknown variant {name!r} (known: {known})",
+                       variant=str(name)[:40]) from None
 
 
 def new_game(name: str, seed: int = 0, options: Mapping[str, Any] | None = None) -> GameState:
     """A new game of variant ``name``; the same seed and options give the same deal."""
     v = variant(name)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise IllegalAction(f"a seed is an integer, not {seed!r}")
+        raise BadSetup("bad_seed", f"a seed is an integer, not {seed!r}")
     return v.factory(v, seed, v.resolve(options))
 
 
@@ -94,25 +96,28 @@ def replay(record: Mapping[str, Any]) -> GameState:
     refused, since the same actions could play differently there.
     """
     if not isinstance(record, Mapping):
-        raise IllegalAction("a record is a table with variant, version, seed and actions")
+        raise BadSetup("bad_record", "a record is a table with variant, version, seed and "
+                       "actions")
     try:
         name, seed, version = record["variant"], record["seed"], record["version"]
         options, actions = record.get("options", {}), record["actions"]
     except KeyError as exc:
-        raise IllegalAction(f"a record needs variant, version, seed and actions "
-                            f"(missing {exc.args[0]})") from None
+        raise BadSetup("bad_record", f"a record needs variant, version, seed and actions "
+                       f"(missing {exc.args[0]})") from None
     v = variant(name)
     if version != v.version:
-        raise IllegalAction(f"this record is of {v.id} version {version!r}; this cardhall "
-                            f"plays version {v.version} and cannot replay it")
+        raise BadSetup("record_version", f"this record is of {v.id} version {version!r}; "
+                       f"this cardhall plays version {v.version} and cannot replay it",
+                       variant=v.id, version=str(version)[:20], plays=v.version)
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise IllegalAction("a record's actions are a list of action texts")
+        raise BadSetup("bad_record", "a record's actions are a list of action texts")
     state = new_game(name, seed, options)
     for i, text in enumerate(actions):
         try:
             state.apply(text)
         except IllegalAction as exc:
-            raise IllegalAction(f"record action {i + 1} ({text[:60]!r}): {exc}") from None
+            raise BadSetup("record_action", f"record action {i + 1} ({text[:60]!r}): {exc}",
+                           number=i + 1, cause=exc.reason) from None
     return state
 
 

@@ -92,6 +92,7 @@ from cardhall.games.base import (
     seat_or_none,
 )
 from cardhall.games.climbing import Layout, hand_text
+from cardhall.games.errors import Illegal, NotYourTurn
 from cardhall.games.view import Number, multiplier
 from cardhall.rules import Play
 from cardhall.rules import get as get_rules
@@ -158,11 +159,11 @@ class Baohuang(BaohuangSetup):
         """As base, but during disclosure a refusal never names the seat to act: the guard."""
         try:
             return super()._resolve(action, seat)
-        except IllegalAction as exc:
-            if self.phase == Phase.DISCLOSE and str(exc).startswith(
-                    f"it is seat {self.to_act}'s turn"):
-                raise IllegalAction("not your turn: the guard (whom only he knows) "
-                                    "chooses open or hidden") from None
+        except NotYourTurn as exc:
+            if self.phase == Phase.DISCLOSE and exc.reason == "not_your_turn":
+                raise NotYourTurn("guard_chooses", "not your turn: the guard (whom only he "
+                                  "knows) chooses open or hidden",
+                                  seat=exc.params["seat"]) from None
             raise
 
     def observe(self, seat: int) -> Observation:
@@ -189,7 +190,7 @@ class Baohuang(BaohuangSetup):
             action = _PLAY_ACTIONS[play] = super()._play_action(play)
         return action
 
-    def _check_play(self, play: Play) -> str | None:
+    def _check_play(self, play: Play) -> IllegalAction | None:
         seat = self.to_act
         assert seat is not None
         if self._legal_by_text().get(self._play_action(play).text) is not None:
@@ -197,15 +198,18 @@ class Baohuang(BaohuangSetup):
         hand = self.counts[seat]
         need = self._count_ranks(play.cards)
         if any(need[r] > hand[r] for r in range(len(hand))):
-            return f"you do not hold {play.text}"
+            return Illegal("not_in_hand", f"you do not hold {play.text}", cards=play.text)
         if self.rs.bie6 and SIX in play.cards and play.size != sum(hand):
-            return "憋6: sixes go only as your last hand, all of them at once (Ruling 17)"
+            return Illegal("sixes_last", "憋6: sixes go only as your last hand, all of them "
+                           "at once (Ruling 17)", play=play.text)
         if self.trick is not None and not self.rs.beats(play, self.trick[1]):
-            how = "with 烤牌 every card needs its own higher group" if self.rs.kaopai and \
-                any(r >= SMALL_JOKER for r in self.trick[1].cards) else \
+            kaopai = self.rs.kaopai and any(r >= SMALL_JOKER for r in self.trick[1].cards)
+            how = "with 烤牌 every card needs its own higher group" if kaopai else \
                 "the same number of cards, each higher than its partner"
-            return f"{play.text} does not beat {self.trick[1].text}: {how}"
-        return f"{play.text} is not a legal play now"
+            return Illegal("must_beat_kaopai" if kaopai else "must_beat_each",
+                           f"{play.text} does not beat {self.trick[1].text}: {how}",
+                           play=play.text, beat=self.trick[1].text)
+        return Illegal("not_legal_now", f"{play.text} is not a legal play now", play=play.text)
 
     def _passes_to_close(self) -> int:
         """Ruling 16: every other player still in, so a trick led on a hand that went out

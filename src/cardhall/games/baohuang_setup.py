@@ -35,6 +35,7 @@ from cardhall.games.baohuang_score import GUARD, HIDDEN_SOLO, OPEN_SOLO, PLAYERS
 from cardhall.games.base import Action, Event, IllegalAction, excerpt
 from cardhall.games.climbing import ClimbingGame
 from cardhall.games.deal import given_deal
+from cardhall.games.errors import BadSetup, Illegal, NotInWindow, Unreadable, clip
 
 #: Cards per seat in deal order from the first seat (Ruling 2).
 SIZES = (34, 34, 34, 33, 33)
@@ -146,10 +147,12 @@ class BaohuangSetup(ClimbingGame):
             "guard card (a small joker)"
         if fixed is not None:
             if fixed not in holders:
-                raise IllegalAction(f"option {option}: seat {fixed} is dealt no {name}")
+                raise BadSetup("card_not_dealt", f"option {option}: seat {fixed} is dealt no "
+                               f"{name}", card=format_card(card), seat=int(fixed))
             return int(fixed)
         if not holders:
-            raise IllegalAction(f"option deal: somebody must be dealt the {name}")
+            raise BadSetup("card_not_dealt", f"option deal: somebody must be dealt the {name}",
+                           card=format_card(card), seat=-1)
         return holders[self.rng.randrange(len(holders))]
 
     # -- who answers ------------------------------------------------------------------------
@@ -197,64 +200,84 @@ class BaohuangSetup(ClimbingGame):
             try:
                 return Action("call", format_card(parse_card(arg)))
             except CardError:
-                raise IllegalAction(f"call takes one suited card such as 7s, not "
-                                    f"{excerpt(arg)}") from None
+                raise Unreadable("not_cards", f"call takes one suited card such as 7s, not "
+                                 f"{excerpt(arg)}", text=clip(arg)) from None
         if verb in VERBS and not arg:
             return Action(verb)
-        raise IllegalAction(f"{excerpt(f'{verb} {arg}'.strip())} is not an action of 保皇 "
-                            f"(accept, cede, call 7s, solo, hidden-solo, no-solo, redeal, "
-                            f"rob-solo, no, open, hidden, rebel, play CARDS, pass, "
-                            f"@SEAT leave)")
+        raise Unreadable("unknown_action", f"{excerpt(f'{verb} {arg}'.strip())} is not an "
+                         f"action of 保皇 (accept, cede, call 7s, solo, hidden-solo, no-solo, "
+                         f"redeal, rob-solo, no, open, hidden, rebel, play CARDS, pass, "
+                         f"@SEAT leave)", text=clip(f"{verb} {arg}".strip()),
+                         allowed=[*sorted(VERBS), "call CARD", "play CARDS", "pass"])
 
-    def _setup_check(self, action: Action) -> str | None:
+    def _step(self, action: Action, message: str, allowed: list[str]) -> IllegalAction:
+        """An answer of another step than the open one."""
+        return NotInWindow("wrong_step", message, phase=str(self.phase),
+                           text=clip(action.text), allowed=allowed)
+
+    def _setup_check(self, action: Action) -> IllegalAction | None:
         seat = self.to_act if action.seat is None else action.seat
         verb = action.verb
         assert seat is not None
         phase = Phase(self.phase)
         if phase == Phase.EMPEROR:
             if verb == "cede" and self.forced:
-                return "after a full lap the first holder must accept the emperor card (classic)"
-            return None if verb in ("accept", "cede") else PROMPTS[phase]
+                return Illegal("must_accept_emperor", "after a full lap the first holder must "
+                               "accept the emperor card (classic)")
+            return None if verb in ("accept", "cede") else \
+                self._step(action, PROMPTS[phase], ["accept", "cede"])
         if phase == Phase.GUARD:
             if seat != self.emperor:
-                return None if verb in ("rob-solo", "no") else "抢独: answer rob-solo or no"
+                return None if verb in ("rob-solo", "no") else \
+                    self._step(action, "抢独: answer rob-solo or no", ["rob-solo", "no"])
             return self._emperor_block(seat, action)
         if phase == Phase.DISCLOSE:
             if verb == "open" and self.solo is not None:
-                return "you are your own guard (暗独保): there is no guard to open"
-            return None if verb in ("open", "hidden") else PROMPTS[phase]
-        return None if verb in ("rebel", "no") else PROMPTS[phase]
+                return Illegal("no_guard_to_open", "you are your own guard (暗独保): there is "
+                               "no guard to open")
+            return None if verb in ("open", "hidden") else \
+                self._step(action, PROMPTS[phase], ["open", "hidden"])
+        return None if verb in ("rebel", "no") else \
+            self._step(action, PROMPTS[phase], ["rebel", "no"])
 
-    def _emperor_block(self, seat: int, action: Action) -> str | None:
+    def _emperor_block(self, seat: int, action: Action) -> IllegalAction | None:
         """Why the emperor may not answer ``action`` in the guard window (None: he may)."""
         verb = action.verb
         if self.mode == "simple":
             mine = self.sword == seat
             if verb in ("solo", "hidden-solo"):
-                return None if mine else ("you do not hold the guard card: its holder is your "
-                                          "guard (no-solo)")
+                return None if mine else Illegal(
+                    "no_guard_card", "you do not hold the guard card: its holder is your "
+                    "guard (no-solo)")
             if verb == "no-solo":
-                return None if not mine else ("you hold the guard card yourself: hidden-solo "
-                                              "(暗独保) or solo (明独保)")
-            return "simple mode: no-solo, or with the guard card in hand hidden-solo or solo"
+                return None if not mine else Illegal(
+                    "holds_guard_card", "you hold the guard card yourself: hidden-solo "
+                    "(暗独保) or solo (明独保)")
+            return self._step(action, "simple mode: no-solo, or with the guard card in hand "
+                              "hidden-solo or solo", ["no-solo", "hidden-solo", "solo"])
         if verb == "call":
             card = parse_card(action.arg)
             if card >= SMALL_JOKER_CARD:
-                return "only a suited card (6 … 2) can be called: jokers have no suit (Ruling 6)"
+                return Illegal("joker_call", "only a suited card (6 … 2) can be called: "
+                               "jokers have no suit (Ruling 6)", card=action.arg)
             n = self.hands[seat].count(card)
             if n < 3:
-                return (f"you hold {n} × {action.arg}: a guard call needs 3 identical cards "
-                        "(all 4 for 暗独保)")
+                return Illegal("call_needs_three", f"you hold {n} × {action.arg}: a guard call "
+                               "needs 3 identical cards (all 4 for 暗独保)", card=action.arg,
+                               held=n)
             return None
         if verb == "solo":
             return None
         if verb == "redeal":
             if not self.forced:
-                return "only a first holder forced to accept may ask for a redeal (Ruling 5)"
+                return Illegal("redeal_not_forced", "only a first holder forced to accept may "
+                               "ask for a redeal (Ruling 5)")
             if self._callable(seat):
-                return "you can call a guard: a redeal is only for who cannot (Ruling 5)"
+                return Illegal("redeal_can_call", "you can call a guard: a redeal is only for "
+                               "who cannot (Ruling 5)")
             return None
-        return "call a card you hold three of (e.g. call 7s), or solo (明独保)"
+        return self._step(action, "call a card you hold three of (e.g. call 7s), or solo "
+                          "(明独保)", ["call CARD", "solo"])
 
     def _setup_apply(self, action: Action) -> list[Event]:
         seat = self.to_act if action.seat is None else action.seat

@@ -33,7 +33,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Self
 
-from cardhall.games.errors import IllegalAction, excerpt
+from cardhall.games.errors import (
+    Illegal,
+    IllegalAction,
+    NotInWindow,
+    NotYourTurn,
+    Unreadable,
+    excerpt,
+)
 from cardhall.games.rng import Rng
 from cardhall.games.variant import Option, OptionKind, Variant, flag, seat_or_none
 from cardhall.rules import Play
@@ -165,10 +172,12 @@ class GameState(ABC):
     def parse_action(self, text: str) -> Action:
         """The action ``text`` names, canonicalised; IllegalAction if it names none."""
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text or an Action, not {type(text).__name__}")
+            raise Unreadable("not_text", f"an action is text or an Action, not "
+                             f"{type(text).__name__}")
         if len(text) > MAX_ACTION_TEXT:
-            raise IllegalAction(f"an action is at most {MAX_ACTION_TEXT} characters "
-                                f"(this one has {len(text)})")
+            raise Unreadable("too_long", f"an action is at most {MAX_ACTION_TEXT} characters "
+                             f"(this one has {len(text)})", limit=MAX_ACTION_TEXT,
+                             length=len(text))
         body = text.strip()
         known = self._known(body)
         if known is not None:
@@ -177,16 +186,17 @@ class GameState(ABC):
         if body.startswith("@"):
             head, _, body = body.partition(" ")
             if not head[1:].isdigit() or len(head) > 4:
-                raise IllegalAction(f"{excerpt(head)} is not a seat: write @SEAT ACTION "
-                                    "(e.g. @2 leave)")
+                raise Unreadable("bad_seat_tag", f"{excerpt(head)} is not a seat: write "
+                                 "@SEAT ACTION (e.g. @2 leave)", text=excerpt(head))
             seat = int(head[1:])
             if seat >= self.players:
-                raise IllegalAction(f"there is no seat {seat} in this "
-                                    f"{self.players}-player game")
+                raise Unreadable("no_such_seat", f"there is no seat {seat} in this "
+                                 f"{self.players}-player game", seat=str(seat),
+                                 players=self.players)
             body = body.strip()
         words = body.split(None, 1)
         if not words:
-            raise IllegalAction("empty action")
+            raise Unreadable("empty", "empty action")
         verb, arg = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
         if verb in META_VERBS:
             return self._parse_meta(verb, arg).at(seat)
@@ -204,14 +214,15 @@ class GameState(ABC):
     def _parse_meta(verb: str, arg: str) -> Action:
         if verb == "auto":
             if arg.lower() not in ("on", "off"):
-                raise IllegalAction("托管 is auto on or auto off (e.g. @2 auto on)")
+                raise Unreadable("bad_auto", "托管 is auto on or auto off (e.g. @2 auto on)")
             return Action("auto", arg.lower())
         if arg.lower() not in ("", "forced"):
-            raise IllegalAction("leaving is leave, or leave forced for a forced quit or a kick")
+            raise Unreadable("bad_leave",
+                             "leaving is leave, or leave forced for a forced quit or a kick")
         return Action("leave", arg.lower())
 
     @abstractmethod
-    def _check(self, action: Action) -> str | None:
+    def _check(self, action: Action) -> IllegalAction | None:
         """None if ``action`` (bare, or tagged by an acting seat) is legal now, else why."""
 
     @abstractmethod
@@ -227,7 +238,8 @@ class GameState(ABC):
         ``Plays`` index (``_plays_index``) and ``legal_complete`` is false.
         """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(f"no seat {seat!r} in a {self.players}-player game")
+            raise Unreadable("no_such_seat", f"no seat {seat!r} in a {self.players}-player "
+                             "game", seat=str(seat), players=self.players)
         legal: list[str] = []
         complete = True
         plays = None
@@ -327,10 +339,15 @@ class GameState(ABC):
         seat): only an acting seat may answer, and an action that names a seat
         (``@2 leave``) must name the asker's.
         """
+        refusal = self.refusal(action, seat)
+        return None if refusal is None else str(refusal)
+
+    def refusal(self, action: Action | str, seat: int | None = None) -> IllegalAction | None:
+        """None if legal, else the typed refusal (``check``'s reason is its message)."""
         try:
             self._resolve(action, seat)
         except IllegalAction as exc:
-            return str(exc)
+            return exc
         return None
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
@@ -390,30 +407,37 @@ class GameState(ABC):
         """The canonical action meant, or IllegalAction with the reason."""
         act = self._coerce(action)
         if self.over:
-            raise IllegalAction("the game is over")
+            raise NotInWindow("game_over", "the game is over")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
                                  or not 0 <= seat < self.players):
-            raise IllegalAction(f"there is no seat {seat!r} in this {self.players}-player game")
+            raise Unreadable("no_such_seat", f"there is no seat {seat!r} in this "
+                             f"{self.players}-player game", seat=str(seat),
+                             players=self.players)
         if act.seat is not None and seat is not None and act.seat != seat:
-            raise IllegalAction(f"seat {seat} cannot act for seat {act.seat}")
+            raise Illegal("not_your_seat", f"seat {seat} cannot act for seat {act.seat}",
+                          seat=seat, other=act.seat)
         if act.verb in META_VERBS:
             who = act.seat if act.seat is not None else seat
             if who is None:
-                raise IllegalAction(f"say which seat: @SEAT {act.text} (e.g. @0 {act.text})")
+                raise Unreadable("no_seat_named", f"say which seat: @SEAT {act.text} "
+                                 f"(e.g. @0 {act.text})", text=act.text)
             act = act.at(who)
             reason = self._check_meta(act)
         else:
             acting = self.acting
             who = act.seat if act.seat is not None else seat if seat is not None else self.to_act
             if who not in acting:
+                asker = -1 if who is None else who  # (None only once the game is over)
                 if len(acting) == 1:
-                    raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {who}'s")
-                raise IllegalAction(f"seat {who} has nothing to answer now (waiting for "
-                                    f"seats {', '.join(map(str, acting))})")
+                    raise NotYourTurn("not_your_turn", f"it is seat {self.to_act}'s turn, "
+                                      f"not seat {who}'s", seat=asker, to_act=acting[0])
+                raise NotYourTurn("waiting_for", f"seat {who} has nothing to answer now "
+                                  f"(waiting for seats {', '.join(map(str, acting))})",
+                                  seat=asker, acting=list(acting))
             act = act.at(None if who == self.to_act and len(acting) == 1 else who)
             reason = self._check(act)
         if reason is not None:
-            raise IllegalAction(reason)
+            raise reason
         return act
 
     def _coerce(self, action: Action | str) -> Action:
@@ -424,7 +448,8 @@ class GameState(ABC):
             if not isinstance(action.verb, str) or not isinstance(action.arg, str) or not (
                     action.seat is None or (isinstance(action.seat, int)
                                             and not isinstance(action.seat, bool))):
-                raise IllegalAction("an Action holds a text verb, a text argument and a seat")
+                raise Unreadable("not_text",
+                                 "an Action holds a text verb, a text argument and a seat")
             action = action.text
         return self.parse_action(action)
 
@@ -461,21 +486,24 @@ class GameState(ABC):
 
     # -- 托管 and leaving, the same in every game ---------------------------------------
 
-    def _check_meta(self, action: Action) -> str | None:
+    def _check_meta(self, action: Action) -> IllegalAction | None:
         seat = action.seat
         assert seat is not None
         if action.verb == "auto":
             if self.left[seat]:
-                return f"seat {seat} has left the game"
+                return Illegal("has_left", f"seat {seat} has left the game", seat=seat)
             if action.arg == "on":
-                return f"seat {seat} is already on 托管" if self.auto[seat] else None
+                return Illegal("already_auto", f"seat {seat} is already on 托管",
+                               seat=seat) if self.auto[seat] else None
             if not self.auto[seat]:
-                return f"seat {seat} is not on 托管"
+                return Illegal("not_auto", f"seat {seat} is not on 托管", seat=seat)
             if self.auto_locked(seat):
-                return f"托管 is locked for seat {seat}: it was entered {AUTO_LOCK_ENTRY} times"
+                return Illegal("auto_locked", f"托管 is locked for seat {seat}: it was "
+                               f"entered {AUTO_LOCK_ENTRY} times", seat=seat,
+                               entries=AUTO_LOCK_ENTRY)
             return None
         if self.left[seat]:
-            return f"seat {seat} has already left the game"
+            return Illegal("has_left", f"seat {seat} has already left the game", seat=seat)
         return None
 
     def _apply_meta(self, action: Action) -> list[Event]:

@@ -45,10 +45,12 @@ from cardhall.games.base import (
     excerpt,
 )
 from cardhall.games.deal import given_deal
+from cardhall.games.errors import Ambiguous, Illegal, NotInWindow, Unreadable, clip
 from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleError, RuleSet
 from cardhall.rules import get as get_rules
 from cardhall.rules.frozen import maker
+from cardhall.rules.ruleset import NoReading, SeveralReadings
 
 PASS = Action("pass")
 
@@ -108,9 +110,10 @@ class ClimbingGame(GameState):
         raise NotImplementedError(self.phase)
 
     def _setup_parse(self, verb: str, arg: str) -> Action:
-        raise IllegalAction(f"unknown action {excerpt(verb)}")
+        raise Unreadable("unknown_action", f"unknown action {excerpt(verb)}",
+                         text=clip(verb), allowed=["play CARDS", "pass"])
 
-    def _setup_check(self, action: Action) -> str | None:
+    def _setup_check(self, action: Action) -> IllegalAction | None:
         return None
 
     def _setup_apply(self, action: Action) -> list[Event]:
@@ -233,7 +236,7 @@ class ClimbingGame(GameState):
             try:
                 play = self.rs.parse_play(arg)
             except (RuleError, CardError) as exc:
-                raise IllegalAction(short_reason(str(exc), arg)) from None
+                raise self._unplayable(arg, short_reason(str(exc), arg), exc) from None
             return self._play_action(play)
         return self._setup_parse(verb, arg)
 
@@ -256,28 +259,42 @@ class ClimbingGame(GameState):
             return [head + text]
         return [head + self._play_action(p).text for p in plays] or [head + text]
 
-    def _check(self, action: Action) -> str | None:
+    def _unplayable(self, arg: str, message: str, exc: Exception) -> IllegalAction:
+        """Why ``play ARG`` names no one play (``exc``, from ``RuleSet.parse_play``): cards
+        that read several ways (``Ambiguous``), that make no combination (``Illegal``),
+        or no cards of this deck at all (``Unreadable``)."""
+        if isinstance(exc, SeveralReadings):
+            return Ambiguous(message, [self._play_action(p).text for p in exc.readings])
+        if isinstance(exc, NoReading):
+            return Illegal("not_a_combination", message, cards=clip(arg))
+        return Unreadable("not_cards", message, text=clip(arg))
+
+    def _check(self, action: Action) -> IllegalAction | None:
         if self._legal is not None and action.seat is None:
             for legal in self._legal:  # the common case: an action from legal_actions()
                 if legal is action:
                     return None
         if self.phase != "play":
             if action.verb == "play":
-                return f"no cards are played during {self.phase}"
+                return NotInWindow("no_play_now", f"no cards are played during {self.phase}",
+                                   phase=str(self.phase))
             return self._setup_check(action)
         if action.verb == "pass":
-            return "you lead: you must play" if self._leading() else None
+            return Illegal("must_lead", "you lead: you must play") if self._leading() else None
         if action.verb != "play":
-            return f"{excerpt(action.text)} is not a play: play cards or pass"
+            return NotInWindow("wrong_step", f"{excerpt(action.text)} is not a play: play "
+                               "cards or pass", phase="play", text=clip(action.text),
+                               allowed=["play CARDS", "pass"])
         assert action.play is not None
         return self._check_play(action.play)
 
-    def _check_play(self, play: Play) -> str | None:
+    def _check_play(self, play: Play) -> IllegalAction | None:
         if self._play_action(play).text in self._legal_by_text():
             return None
-        return self._play_refusal(play) or f"{play.text} is not a legal play now"
+        return self._play_refusal(play) or Illegal(
+            "not_legal_now", f"{play.text} is not a legal play now", play=play.text)
 
-    def _play_refusal(self, play: Play) -> str | None:
+    def _play_refusal(self, play: Play) -> IllegalAction | None:
         """The cheap reasons a play is refused (cards not held, does not beat), or None."""
         assert self.to_act is not None
         hand = self.counts[self.to_act]
@@ -285,10 +302,12 @@ class ClimbingGame(GameState):
         if any(need[r] > hand[r] for r in range(NUM_RANKS)):
             missing = "".join(format_ranks([r]) * (need[r] - hand[r])
                               for r in range(NUM_RANKS) if need[r] > hand[r])
-            return f"you do not hold {play.text} (missing {missing})"
+            return Illegal("not_in_hand", f"you do not hold {play.text} (missing {missing})",
+                           cards=play.text, missing=missing)
         if not self._leading() and self.trick is not None and \
                 not self.rs.beats(play, self.trick[1]):
-            return f"{play.text} does not beat {self.trick[1].text}"
+            return Illegal("does_not_beat", f"{play.text} does not beat {self.trick[1].text}",
+                           play=play.text, beat=self.trick[1].text)
         return None
 
     @staticmethod

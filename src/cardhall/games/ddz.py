@@ -57,6 +57,7 @@ from cardhall.games.base import (
     seat_or_none,
 )
 from cardhall.games.climbing import PASS, ClimbingGame, Layout, hand_text
+from cardhall.games.errors import Illegal, NotInWindow, Unreadable, clip
 from cardhall.games.view import Number, multiplier
 from cardhall.rules import Play
 
@@ -175,33 +176,45 @@ class BiddingGame(ClimbingGame):
             try:
                 return Action("take", format_ranks(parse_ranks(arg)))
             except ValueError:
-                raise IllegalAction(f"take {excerpt(arg)}: write the kitty cards to keep "
-                                    "(e.g. take 2X), or take none") from None
-        raise IllegalAction(f"{excerpt(f'{verb} {arg}'.strip())} is not an action of "
-                            f"{self.variant.id}: pass, bid 1/2/3, play CARDS"
-                            + (" or take CARDS" if self.kitty_to == "choose" else ""))
+                raise Unreadable("not_cards", f"take {excerpt(arg)}: write the kitty cards "
+                                 "to keep (e.g. take 2X), or take none",
+                                 text=clip(arg)) from None
+        allowed = ["pass", "bid 1/2/3", "play CARDS"] + (
+            ["take CARDS"] if self.kitty_to == "choose" else [])
+        raise Unreadable("unknown_action", f"{excerpt(f'{verb} {arg}'.strip())} is not an "
+                         f"action of {self.variant.id}: pass, bid 1/2/3, play CARDS"
+                         + (" or take CARDS" if self.kitty_to == "choose" else ""),
+                         text=clip(f"{verb} {arg}".strip()), allowed=allowed)
 
-    def _setup_check(self, action: Action) -> str | None:
+    def _setup_check(self, action: Action) -> IllegalAction | None:
         if self.phase == Phase.BID:
             if action.verb == "pass":
                 return None
             if action.verb != "bid":
-                return "during bidding, pass or bid 1, 2 or 3"
+                return NotInWindow("wrong_step", "during bidding, pass or bid 1, 2 or 3",
+                                   phase=str(self.phase), text=clip(action.text),
+                                   allowed=["pass", "bid 1", "bid 2", "bid 3"])
             high, _ = self._highest()
             if int(action.arg) <= high:
-                return f"a bid must be higher than {high}"
+                return Illegal("bid_too_low", f"a bid must be higher than {high}",
+                               bid=int(action.arg), high=high)
             return None
         if self.phase == Phase.KITTY:
             if action.verb != "take":
-                return "choose the kitty cards to keep: take CARDS, or take none"
+                return NotInWindow("wrong_step", "choose the kitty cards to keep: take CARDS, "
+                                   "or take none", phase=str(self.phase),
+                                   text=clip(action.text), allowed=["take CARDS", "take none"])
             if action.arg == "none":
                 return None
             want = self._count_ranks(parse_ranks(action.arg))
             have = self._count(self.kitty)
             if any(w > h for w, h in zip(want, have, strict=True)):
-                return f"the kitty holds {hand_text(self.kitty)}, not {excerpt(action.arg)}"
+                return Illegal("not_in_kitty", f"the kitty holds {hand_text(self.kitty)}, not "
+                               f"{excerpt(action.arg)}", kitty=hand_text(self.kitty),
+                               cards=clip(action.arg))
             return None
-        return f"nothing to do during {self.phase}"
+        return NotInWindow("wrong_step", f"nothing to do during {self.phase}",
+                           phase=str(self.phase), text=clip(action.text), allowed=[])
 
     def _setup_apply(self, action: Action) -> list[Event]:
         seat = self.to_act
@@ -415,11 +428,16 @@ class TwoPlayer(BiddingGame):
     def _setup_parse(self, verb: str, arg: str) -> Action:
         if verb in ("call", "no-call") and not arg:
             return Action(verb)
-        raise IllegalAction(f"{excerpt(f'{verb} {arg}'.strip())} is not an action of ddz2: "
-                            "call, no-call, play CARDS or pass")
+        raise Unreadable("unknown_action", f"{excerpt(f'{verb} {arg}'.strip())} is not an "
+                         "action of ddz2: call, no-call, play CARDS or pass",
+                         text=clip(f"{verb} {arg}".strip()),
+                         allowed=["call", "no-call", "play CARDS", "pass"])
 
-    def _setup_check(self, action: Action) -> str | None:
-        return None if action.verb in ("call", "no-call") else "call or no-call"
+    def _setup_check(self, action: Action) -> IllegalAction | None:
+        if action.verb in ("call", "no-call"):
+            return None
+        return NotInWindow("wrong_step", "call or no-call", phase=str(self.phase),
+                           text=clip(action.text), allowed=["call", "no-call"])
 
     def _setup_apply(self, action: Action) -> list[Event]:
         seat = self.to_act

@@ -67,6 +67,7 @@ from cardhall.games.base import Action, Event, IllegalAction, Observation, Optio
 from cardhall.games.beans import as_number, settle, two_landlord_beans
 from cardhall.games.climbing import ClimbingGame, Layout, hand_text
 from cardhall.games.ddz import common_options, count_bombs
+from cardhall.games.errors import BadSetup, Illegal, NotInWindow, NotYourTurn, Unreadable, clip
 from cardhall.games.view import multiplier
 from cardhall.rules import Play
 
@@ -201,8 +202,9 @@ class FivePlayer(ClimbingGame):
             dealt = [(s, c) for s, c in dealt if s == seat]
         if not dealt:
             where = "" if seat is None else f" by seat {seat}"
-            raise IllegalAction(f"no {want or 'non-joker card'} is dealt{where}: the revealed "
-                                "card is one of the 105 dealt cards")
+            raise BadSetup("card_not_dealt", f"no {want or 'non-joker card'} is dealt{where}: "
+                           "the revealed card is one of the 105 dealt cards",
+                           card=want or "", seat=-1 if seat is None else seat)
         return dealt[self.rng.randrange(len(dealt))]
 
     def _assign_roles(self) -> list[Event]:
@@ -256,18 +258,24 @@ class FivePlayer(ClimbingGame):
     def _setup_parse(self, verb: str, arg: str) -> Action:
         if verb in ("reveal", "decline", "double") and not arg:
             return Action(verb)
-        raise IllegalAction(f"{excerpt(f'{verb} {arg}'.strip())} is not an action of ddz5: "
-                            "reveal, decline, double, play CARDS or pass")
+        raise Unreadable("unknown_action", f"{excerpt(f'{verb} {arg}'.strip())} is not an "
+                         "action of ddz5: reveal, decline, double, play CARDS or pass",
+                         text=clip(f"{verb} {arg}".strip()),
+                         allowed=["reveal", "decline", "double", "play CARDS", "pass"])
 
-    def _setup_check(self, action: Action) -> str | None:
+    def _setup_check(self, action: Action) -> IllegalAction | None:
         seat = self.to_act if action.seat is None else action.seat
         assert seat is not None
         if self.phase == Phase.IDENTITY:
             if action.verb not in ("reveal", "decline"):
-                return "in the identity step, reveal or decline"
+                return NotInWindow("wrong_step", "in the identity step, reveal or decline",
+                                   phase=str(self.phase), text=clip(action.text),
+                                   allowed=["reveal", "decline"])
             return None
         if action.verb not in ("double", "decline"):
-            return "in the doubling step, double or decline"
+            return NotInWindow("wrong_step", "in the doubling step, double or decline",
+                               phase=str(self.phase), text=clip(action.text),
+                               allowed=["double", "decline"])
         return self._double_block(seat) if action.verb == "double" else None
 
     def _setup_apply(self, action: Action) -> list[Event]:
@@ -281,15 +289,16 @@ class FivePlayer(ClimbingGame):
         """Refusals in the identity step never say who else may answer (the hidden landlord)."""
         try:
             return super()._resolve(action, seat)
-        except IllegalAction as exc:
-            reason = str(exc)
-            if self.phase != Phase.IDENTITY or not (
-                    reason.startswith("it is seat ") or "has nothing to answer now" in reason):
+        except NotYourTurn:
+            if self.phase != Phase.IDENTITY:
                 raise
             act = self._coerce(action)
             who = act.seat if act.seat is not None else seat
-            raise IllegalAction(f"seat {who} has no identity answer to give now (only the "
-                                "landlords answer, each once)") from None
+            # NotInWindow, not NotYourTurn: the wire's code stays ``illegal`` as it was,
+            # and the seat's own window (one answer, landlords only) is what is closed.
+            raise NotInWindow("no_identity_answer", f"seat {who} has no identity answer to "
+                              "give now (only the landlords answer, each once)",
+                              seat=-1 if who is None else who) from None
 
     def _answer_identity(self, seat: int, answer: str) -> list[Event]:
         self.answers[seat] = answer
@@ -330,7 +339,7 @@ class FivePlayer(ClimbingGame):
         return (self.reveal_how is not None or self.over or seat == self.hidden
                 or (seat == self.landlord and self.single))
 
-    def _double_block(self, seat: int) -> str | None:
+    def _double_block(self, seat: int) -> IllegalAction | None:
         """Ruling 11's bean threshold; None when ``seat`` may double.
 
         The opponents checked are those ``seat`` knows to be, or cannot rule
@@ -349,8 +358,9 @@ class FivePlayer(ClimbingGame):
             return None
         who = f"seat {short[0]} holds" if len(short) == 1 else \
             f"seats {', '.join(map(str, short))} hold"
-        return (f"doubling needs more than {least} beans for you and every possible "
-                f"opponent; {who} too few")
+        return Illegal("double_needs_beans", f"doubling needs more than {least} beans for "
+                       f"you and every possible opponent; {who} too few", least=least,
+                       seats=short)
 
     # -- play ------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from cardhall.cards import (
     card_rank,
     parse_ranks,
 )
-from cardhall.games.base import IllegalAction
+from cardhall.games.errors import BadSetup
 
 #: The longest deal text a part may have: four packs' worth of suited cards and spaces.
 MAX_PART_TEXT = 4 * 54 * 4
@@ -69,21 +69,23 @@ def given_deal(given: Any, deck: Sequence[Card], parts: Mapping[str, int | None]
     the parts are the whole deck. IllegalAction with the reason otherwise.
     """
     if not isinstance(given, Mapping) or not isinstance(given.get("hands"), list):
-        raise IllegalAction('option deal must be {"hands": [one card text per seat], ...}')
+        raise BadSetup("bad_deal", 'option deal must be {"hands": [one card text per seat], '
+                       '...}', option="deal")
     unknown = sorted(set(given) - {"hands", *parts}, key=str)
     if unknown:
-        raise IllegalAction(f"option deal has no part {str(unknown[0])[:20]!r} "
-                            f"(parts: hands, {', '.join(parts)})")
+        raise BadSetup("bad_deal", f"option deal has no part {str(unknown[0])[:20]!r} "
+                       f"(parts: hands, {', '.join(parts)})", option="deal")
     texts = given["hands"]
     if len(texts) != hands or not all(isinstance(t, str) for t in texts):
-        raise IllegalAction(f"option deal needs {hands} hands as card text")
+        raise BadSetup("bad_deal", f"option deal needs {hands} hands as card text",
+                       option="deal")
     named = {name: given.get(name, "") for name, size in parts.items() if size is not None}
     if not all(isinstance(t, str) for t in named.values()):
-        raise IllegalAction("option deal: every part is card text")
+        raise BadSetup("bad_deal", "option deal: every part is card text", option="deal")
     try:
         wanted = [parse_mixed(t) for t in [*texts, *named.values()]]
     except CardError as exc:
-        raise IllegalAction(f"option deal: {exc}") from None
+        raise BadSetup("bad_deal", f"option deal: {exc}", option="deal") from None
     pool = sorted(deck)
     taken: list[list[Card]] = [[] for _ in wanted]
     for exact in (True, False):  # exact cards first, then any card of a rank
@@ -93,7 +95,8 @@ def given_deal(given: Any, deck: Sequence[Card], parts: Mapping[str, int | None]
                     continue
                 match = c if exact else next((d for d in pool if card_rank(d) == -1 - c), None)
                 if match is None or match not in pool:
-                    raise IllegalAction("option deal: more cards than the deck holds")
+                    raise BadSetup("bad_deal", "option deal: more cards than the deck holds",
+                                   option="deal")
                 pool.remove(match)
                 part.append(match)
     hand_cards = [sorted(h) for h in taken[:hands]]
@@ -111,6 +114,6 @@ def given_deal(given: Any, deck: Sequence[Card], parts: Mapping[str, int | None]
                  else "non-empty hands")
         piles_text = "".join(f", a {name} of {size}" for name, size in parts.items()
                              if size is not None)
-        raise IllegalAction(f"option deal must give {hands} {shape}{piles_text}: "
-                            "the whole deck, each card once")
+        raise BadSetup("bad_deal", f"option deal must give {hands} {shape}{piles_text}: "
+                       "the whole deck, each card once", option="deal")
     return hand_cards, piles

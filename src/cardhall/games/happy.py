@@ -58,6 +58,7 @@ from cardhall.cards import (
 from cardhall.games.base import Action, Event, IllegalAction, Observation, Option, excerpt
 from cardhall.games.climbing import Layout, hand_text
 from cardhall.games.deal import parse_mixed
+from cardhall.games.errors import Illegal, NotInWindow, Unreadable, clip
 from cardhall.games.happy_score import HappyScoring, LaiziScoring
 from cardhall.rules import Play, RuleError
 
@@ -276,7 +277,7 @@ class Happy(HappyScoring):
         and junk must be refused without building them."""
         return super()._known(text) if self._legal is not None else None
 
-    def _check_play(self, play: Play) -> str | None:
+    def _check_play(self, play: Play) -> IllegalAction | None:
         """Cheap reasons first (cards not held, does not beat); the legal list decides, or,
         for a wild play when none is listed yet, the reading itself.
 
@@ -294,7 +295,7 @@ class Happy(HappyScoring):
         action = self._play_action(play)
         if self._legal_by_text().get(action.text) == action:
             return None
-        return f"{play.text} is not a legal play now"
+        return Illegal("not_legal_now", f"{play.text} is not a legal play now", play=play.text)
 
     def _reading_order(self, found: set[str], seat: int | None) -> dict[str, int]:
         """A wild play's readings (one set of cards) ordered as the plays of those cards
@@ -314,9 +315,9 @@ class Happy(HappyScoring):
                 play = self.rs.parse_play(arg)
             except (RuleError, CardError) as exc:  # a rule's reason quotes the text in full
                 short = len(arg) <= SHORT_TEXT
-                raise IllegalAction(str(exc) if short else
-                                    f"{excerpt(arg)} is not a play of {self.variant.name}"
-                                    ) from None
+                raise self._unplayable(arg, str(exc) if short else
+                                       f"{excerpt(arg)} is not a play of {self.variant.name}",
+                                       exc) from None
             return self._play_action(play)
         return super()._parse(verb, arg)
 
@@ -324,37 +325,42 @@ class Happy(HappyScoring):
         if verb == "eye":
             chars = arg.replace(",", "").replace(" ", "")
             if len(chars) != 2 or len(set(chars)) != 2 or not set(chars) <= set("123"):
-                raise IllegalAction("eye takes two different kitty positions from 1 to 3, "
-                                    "e.g. eye 1 3")
+                raise Unreadable("bad_eye", "eye takes two different kitty positions from 1 "
+                                 "to 3, e.g. eye 1 3", text=clip(arg))
             return Action("eye", " ".join(sorted(chars)))
         if verb in VERBS and not arg:
             return Action(verb)
         text = f"{verb} {arg}".strip()
         prompt = PROMPTS.get(Phase(self.phase), "play cards or pass")
-        raise IllegalAction(f"{excerpt(text)} is not an action of {self.variant.name}; "
-                            f"{prompt}")
+        allowed = list(ANSWERS.get(Phase(self.phase), ("play CARDS", "pass")))
+        raise Unreadable("unknown_action", f"{excerpt(text)} is not an action of "
+                         f"{self.variant.name}; {prompt}", text=clip(text), allowed=allowed)
 
-    def _setup_check(self, action: Action) -> str | None:
+    def _setup_check(self, action: Action) -> IllegalAction | None:
         seat = self.to_act if action.seat is None else action.seat
         assert seat is not None
         phase = Phase(self.phase)
         if action.verb == "eye":
             return self._eye_reason(seat)
         if action.verb not in ANSWERS[phase]:
-            return PROMPTS[phase]
+            return NotInWindow("wrong_step", PROMPTS[phase], phase=str(phase),
+                               text=clip(action.text), allowed=list(ANSWERS[phase]))
         if action.verb == "double" and self.eligible is not None and not self.eligible[seat]:
             limit = self.options["double_min_beans"]
             who = "all three players" if seat == self.landlord else "you and the landlord"
-            return f"you may not double: {who} must hold more than {limit} beans"
+            return Illegal("double_needs_beans", f"you may not double: {who} must hold more "
+                           f"than {limit} beans", least=limit)
         return None
 
-    def _eye_reason(self, seat: int) -> str | None:
+    def _eye_reason(self, seat: int) -> IllegalAction | None:
         if self.phase not in (Phase.CALL, Phase.ROB):
-            return "Golden Eye (黄金眼) is used only on your own call or rob turn"
+            return NotInWindow("eye_not_now", "Golden Eye (黄金眼) is used only on your own "
+                               "call or rob turn", phase=str(self.phase))
         if self.items[seat] <= 0:
-            return "you have no Golden Eye (黄金眼) item left"
+            return Illegal("no_eye_left", "you have no Golden Eye (黄金眼) item left")
         if self.eye_uses[seat] >= EYE_USES:
-            return f"Golden Eye (黄金眼) can be used at most {EYE_USES} times a game"
+            return Illegal("eye_used_up", f"Golden Eye (黄金眼) can be used at most "
+                           f"{EYE_USES} times a game", uses=EYE_USES)
         return None
 
     # -- applying ------------------------------------------------------------------------------

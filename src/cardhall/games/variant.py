@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from cardhall.cards import RANK_CHARS, card_rank
-from cardhall.games.errors import IllegalAction, excerpt
+from cardhall.games.errors import BadSetup, clip, excerpt
 
 if TYPE_CHECKING:
     from cardhall.games.base import GameState
@@ -46,15 +46,18 @@ class Option:
         try:
             out = self.convert(value) if self.convert is not None else value
         except (TypeError, ValueError) as exc:
-            raise IllegalAction(f"option {name}: {exc}") from None
+            raise BadSetup("bad_option", f"option {name}: {exc}", option=name) from None
         if self.choices is not None and out not in self.choices:
             allowed = ", ".join(map(str, self.choices))
-            raise IllegalAction(f"option {name} must be one of {allowed}, not {value!r}")
+            raise BadSetup("bad_option", f"option {name} must be one of {allowed}, not "
+                           f"{value!r}", option=name)
         if isinstance(out, (int, float)) and not isinstance(out, bool):
             if self.minimum is not None and out < self.minimum:
-                raise IllegalAction(f"option {name} must be at least {self.minimum}, not {out}")
+                raise BadSetup("bad_option", f"option {name} must be at least {self.minimum}, "
+                               f"not {out}", option=name)
             if self.maximum is not None and out > self.maximum:
-                raise IllegalAction(f"option {name} must be at most {self.maximum}, not {out}")
+                raise BadSetup("bad_option", f"option {name} must be at most {self.maximum}, "
+                               f"not {out}", option=name)
         return out
 
     def resolved_kind(self) -> OptionKind:
@@ -130,12 +133,13 @@ class Variant:
     def resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in, every value checked; an unknown option is an error."""
         if options is not None and not isinstance(options, Mapping):
-            raise IllegalAction(f"options are a table of names to values, not "
-                                f"{type(options).__name__}")
+            raise BadSetup("bad_option", f"options are a table of names to values, not "
+                           f"{type(options).__name__}", option="")
         given = dict(options or {})
         unknown = sorted(set(given) - set(self.options), key=str)
         if unknown:
-            raise IllegalAction(f"{self.id} has no option {excerpt(str(unknown[0]))}")
+            raise BadSetup("bad_option", f"{self.id} has no option "
+                           f"{excerpt(str(unknown[0]))}", option=clip(str(unknown[0])))
         return {name: opt.coerce(name, given[name]) if name in given else opt.default
                 for name, opt in self.options.items()}
 

@@ -67,7 +67,8 @@ from collections import Counter
 from typing import Any
 
 from cardhall.cards import RANK_CHARS, SUIT_CHARS, Card, format_card, format_cards
-from cardhall.games.base import LEGAL_TEXT_BUDGET, Action, Event, Observation
+from cardhall.games.base import LEGAL_TEXT_BUDGET, Action, Event, IllegalAction, Observation
+from cardhall.games.errors import Illegal, NotInWindow, clip
 from cardhall.games.rng import Rng
 from cardhall.games.view import multiplier, plays_index
 from cardhall.games.zhaopengyou_match import PLAYERS, options, settle, unscored
@@ -90,7 +91,7 @@ from cardhall.rules.trick import (
     points,
     safe_throws,
 )
-from cardhall.rules.trick_follow import follow_error, follows_within, leads
+from cardhall.rules.trick_follow import follow_refusal, follows_within, leads
 
 
 class ZhaoPengyou(ZhaoPengyouSetup):
@@ -121,7 +122,7 @@ class ZhaoPengyou(ZhaoPengyouSetup):
                                                    lambda: Rng(seed))
         return [Action("play", _text(p)) for p in plays]
 
-    def _check_play(self, seat: int, cards: Cards) -> str | None:
+    def _check_play(self, seat: int, cards: Cards) -> IllegalAction | None:
         ctx = self.ctx
         assert ctx is not None
         missing = self._missing(seat, cards)
@@ -129,10 +130,13 @@ class ZhaoPengyou(ZhaoPengyouSetup):
             return missing
         if self.lead is None:
             if ctx.group_of(cards) is None:
-                return (f"{format_cards(cards)} mixes suits: a lead is cards of one suit or "
-                        "all trumps")
+                return Illegal("lead_mixes_suits", f"{format_cards(cards)} mixes suits: a lead "
+                               "is cards of one suit or all trumps", cards=format_cards(cards))
             return None
-        return follow_error(self.lead, self.hands[seat], cards, ctx)
+        refusal = follow_refusal(self.lead, self.hands[seat], cards, ctx)
+        if refusal is None:
+            return None
+        return Illegal(refusal.reason, refusal.text, **refusal.params)
 
     def _apply_play(self, seat: int, cards: Cards) -> list[Event]:
         ctx = self.ctx
@@ -246,7 +250,7 @@ class ZhaoPengyou(ZhaoPengyouSetup):
         self._legal = None
         self._index = {}
 
-    def _check(self, action: Action) -> str | None:
+    def _check(self, action: Action) -> IllegalAction | None:
         if self._legal is not None and self._index.get(action.text) is action:
             return None
         seat = self.to_act
@@ -254,9 +258,13 @@ class ZhaoPengyou(ZhaoPengyouSetup):
         if self.phase != Phase.PLAY:
             return self._setup_check(seat, action)
         if action.verb == "pass":
-            return "nobody passes in 找朋友: play to the trick"
+            return Illegal("no_pass", "nobody passes in 找朋友: play to the trick")
         if action.verb != "play":
-            return f"{action.text[:40]!r} is not a play: it is your turn to play cards"
+            # (the wire said not_your_turn for this until refusals were typed, as its
+            # text holds "turn"; it is the player's turn: an action of another step)
+            return NotInWindow("wrong_step", f"{action.text[:40]!r} is not a play: it is "
+                               "your turn to play cards", phase=str(self.phase),
+                               text=clip(action.text), allowed=["play CARDS"])
         return self._check_play(seat, _cards(action.arg))
 
     def _apply(self, action: Action) -> list[Event]:

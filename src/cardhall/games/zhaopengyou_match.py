@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardhall.cards import Card, format_cards
 from cardhall.games.base import IllegalAction, Option, seat_or_none
+from cardhall.games.errors import BadSetup, NotInWindow
 from cardhall.games.rng import Rng
 from cardhall.rules.trick import LEVEL_CHARS, bottom_multiplier, pairs_in, points
 
@@ -196,7 +197,7 @@ class Match:
     def __init__(self, seed: int = 0, levels: Sequence[str] | None = None,
                  dealer: int | None = None, first: int | None = None) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise IllegalAction(f"a match seed is an integer, not {repr(seed)[:40]}")
+            raise BadSetup("bad_seed", f"a match seed is an integer, not {repr(seed)[:40]}")
         self.seed = seed
         self.start_levels: list[str] = list(levels) if levels is not None else ["2"] * PLAYERS
         self.start_dealer = dealer
@@ -239,13 +240,14 @@ class Match:
         """Start the next hand from the last one's levels and next dealer."""
         result = self.hand.result()
         if result is None:
-            raise IllegalAction("the hand is still being played")
+            raise NotInWindow("hand_not_over", "the hand is still being played")
         detail = result["detail"]
         if detail["match_winner"] is not None:
-            raise IllegalAction(f"the match is over: seat {detail['match_winner']} passed A")
+            raise NotInWindow("match_over", f"the match is over: seat "
+                              f"{detail['match_winner']} passed A")
         if result["dissolve"]:
-            raise IllegalAction("the match is over: the table dissolved (a seat was on 托管 "
-                                "at the end of the hand)")
+            raise NotInWindow("match_over", "the match is over: the table dissolved (a seat "
+                              "was on 托管 at the end of the hand)")
         self.levels, self.dealer = list(detail["levels_after"]), detail["next_dealer"]
         self._start()
         return self.hand
@@ -264,25 +266,26 @@ def replay_match(record: Mapping[str, Any]) -> Match:
     version, seed and options); a record of another version is refused.
     """
     if not isinstance(record, Mapping) or record.get("record") != MATCH_RECORD:
-        raise IllegalAction(f"a match record says record: {MATCH_RECORD!r}")
+        raise BadSetup("bad_record", f"a match record says record: {MATCH_RECORD!r}")
     if record.get("version") != MATCH_VERSION:
-        raise IllegalAction(f"this is a 找朋友 match record of version "
-                            f"{repr(record.get('version'))[:20]}; this cardhall replays "
-                            f"version {MATCH_VERSION}")
+        raise BadSetup("record_version", f"this is a 找朋友 match record of version "
+                       f"{repr(record.get('version'))[:20]}; this cardhall replays "
+                       f"version {MATCH_VERSION}", variant=MATCH_RECORD,
+                       version=repr(record.get("version"))[:20], plays=MATCH_VERSION)
     hands = record.get("hands")
     if not isinstance(hands, list) or not hands:
-        raise IllegalAction("a match record holds its hands' records, at least one")
+        raise BadSetup("bad_record", "a match record holds its hands' records, at least one")
     try:
         match = Match(record["seed"], record.get("levels"), record.get("dealer"),
                       record.get("first"))
     except KeyError:
-        raise IllegalAction("a match record needs its seed") from None
+        raise BadSetup("bad_record", "a match record needs its seed") from None
     for number, hand in enumerate(hands, 1):
         if number > 1:
             try:
                 match.next_hand()
             except IllegalAction as exc:
-                raise IllegalAction(f"match record hand {number}: {exc}") from None
+                raise BadSetup("bad_record", f"match record hand {number}: {exc}") from None
         _replay_hand(match.hand, hand, number)
     return match
 
@@ -290,16 +293,18 @@ def replay_match(record: Mapping[str, Any]) -> Match:
 def _replay_hand(state: GameState, hand: Any, number: int) -> None:
     where = f"match record hand {number}"
     if not isinstance(hand, Mapping):
-        raise IllegalAction(f"{where} is not a record")
+        raise BadSetup("bad_record", f"{where} is not a record")
     expected = state.record()
     for key in ("variant", "version", "seed", "options"):
         if hand.get(key) != expected[key]:
-            raise IllegalAction(f"{where}: its {key} is not the one this match deals there")
+            raise BadSetup("bad_record", f"{where}: its {key} is not the one this match "
+                           "deals there")
     actions = hand.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise IllegalAction(f"{where}: actions are a list of action texts")
+        raise BadSetup("bad_record", f"{where}: actions are a list of action texts")
     for i, text in enumerate(actions, 1):
         try:
             state.apply(text)
         except IllegalAction as exc:
-            raise IllegalAction(f"{where}, action {i} ({text[:40]!r}): {exc}") from None
+            raise BadSetup("record_action", f"{where}, action {i} ({text[:40]!r}): {exc}",
+                           number=i, cause=exc.reason) from None

@@ -31,6 +31,7 @@ from cardhall.cards import (
 )
 from cardhall.games.base import Action, Event, GameState, IllegalAction, Variant, excerpt
 from cardhall.games.deal import given_deal, parse_mixed
+from cardhall.games.errors import BadSetup, Illegal, NotInWindow, Unreadable, clip
 from cardhall.games.zhaopengyou_match import PLAYERS
 from cardhall.rules.trick import LEVEL_CHARS, Lead, Trumps, level_rank, trumps
 from cardhall.rules.trick_follow import lowest_cards
@@ -77,14 +78,14 @@ def read_cards(verb: str, arg: str) -> Cards:
     length, which base already caps at ``MAX_ACTION_TEXT``.
     """
     if not arg:
-        raise IllegalAction(f"{verb} which cards? e.g. '{verb} Ts'")
+        raise Unreadable("no_cards", f"{verb} which cards? e.g. '{verb} Ts'", verb=verb)
     try:
         cards = _cards(arg)
     except CardError as exc:
         reason = str(exc).replace(repr(arg), excerpt(arg))
-        raise IllegalAction(f"{verb}: {reason}") from None
+        raise Unreadable("not_cards", f"{verb}: {reason}", text=clip(arg)) from None
     if not cards:
-        raise IllegalAction(f"{verb} which cards? e.g. '{verb} Ts'")
+        raise Unreadable("no_cards", f"{verb} which cards? e.g. '{verb} Ts'", verb=verb)
     return cards
 
 
@@ -92,11 +93,12 @@ def parse_call(arg: str) -> Action:
     """``call-friend N CARD`` canonicalised (N 1–3, any of the 54 faces)."""
     parts = arg.split()
     if len(parts) != 2 or parts[0] not in ("1", "2", "3") or len(parts[1]) > 3:
-        raise IllegalAction(FRIEND_HINT)
+        raise Unreadable("bad_friend_call", FRIEND_HINT, text=clip(arg))
     try:
         face = parse_card(parts[1])
     except CardError:
-        raise IllegalAction(f"{excerpt(parts[1])} is not a card: {FRIEND_HINT}") from None
+        raise Unreadable("bad_friend_call", f"{excerpt(parts[1])} is not a card: "
+                         f"{FRIEND_HINT}", text=clip(arg)) from None
     return Action("call-friend", f"{parts[0]} {format_card(face)}")
 
 
@@ -117,9 +119,9 @@ def refuse_bare_ranks(given: Any) -> None:
         bare = next((c for c in cards if c < 0), None)
         if bare is not None:
             rank = RANK_CHARS[-1 - bare]
-            raise IllegalAction(f"option deal: {where} gives the bare rank {rank}; suits matter "
-                                f"in 找朋友 (trump, following, the friend card), so give every "
-                                f"card with its suit (e.g. {rank}s)")
+            raise BadSetup("bad_deal", f"option deal: {where} gives the bare rank {rank}; suits "
+                           f"matter in 找朋友 (trump, following, the friend card), so give "
+                           f"every card with its suit (e.g. {rank}s)", option="deal")
 
 
 class ZhaoPengyouSetup(GameState):
@@ -133,12 +135,12 @@ class ZhaoPengyouSetup(GameState):
         self.levels = [LEVEL_CHARS.index(v) for v in options["levels"]]
         self.dealer: int | None = options["dealer"]
         if self.dealer is None and any(self.levels):
-            raise IllegalAction("without a dealer this is a match's first hand, where every "
-                                "level is 2: give the dealer too")
+            raise BadSetup("bad_option", "without a dealer this is a match's first hand, where "
+                           "every level is 2: give the dealer too", option="dealer")
         given_first = options["first"]
         if self.dealer is not None and given_first not in (None, self.dealer):
-            raise IllegalAction(f"option first is for a match's first hand: with dealer "
-                                f"{self.dealer} the window opens at the dealer")
+            raise BadSetup("bad_option", f"option first is for a match's first hand: with "
+                           f"dealer {self.dealer} the window opens at the dealer", option="first")
         self.level = level_rank(self.levels[self.dealer] if self.dealer is not None else 0)
         self.hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
         self.counts: list[tuple[int, ...]] = [(0,) * 54] * PLAYERS
@@ -229,18 +231,22 @@ class ZhaoPengyouSetup(GameState):
                        for k in range(standing + 1, min(held, 3) + 1))
         return out
 
-    def _check_declare(self, seat: int, cards: Cards) -> str | None:
+    def _check_declare(self, seat: int, cards: Cards) -> IllegalAction | None:
         name = RANK_CHARS[self.level]
         if len(set(cards)) != 1 or len(cards) > 3 or cards[0] >= SMALL_JOKER_CARD:
-            return f"declare 1, 2 or 3 identical level cards, e.g. 'declare {name}s {name}s'"
+            return Illegal("declare_identical", f"declare 1, 2 or 3 identical level cards, e.g. "
+                           f"'declare {name}s {name}s'", level=name)
         if card_rank(cards[0]) != self.level:
-            return f"the level rank is {name}: declare with {name}s of one suit"
+            return Illegal("declare_level", f"the level rank is {name}: declare with {name}s of "
+                           "one suit", level=name)
         held = self.counts[seat][cards[0]]
         if held < len(cards):
-            return f"you hold {held} {format_card(cards[0])}, not {len(cards)}"
+            return Illegal("not_in_hand", f"you hold {held} {format_card(cards[0])}, not "
+                           f"{len(cards)}", cards=format_cards(cards), held=held)
         standing = self._standing()
         if len(cards) <= standing:
-            return f"a new declaration must show more than {standing} identical level cards"
+            return Illegal("declare_too_few", f"a new declaration must show more than "
+                           f"{standing} identical level cards", standing=standing)
         return None
 
     def _apply_declare(self, seat: int, action: Action) -> list[Event]:
@@ -301,16 +307,18 @@ class ZhaoPengyouSetup(GameState):
             out.setdefault(action.text, action)
         return list(out.values())
 
-    def _check_bury(self, seat: int, cards: Cards) -> str | None:
+    def _check_bury(self, seat: int, cards: Cards) -> IllegalAction | None:
         if len(cards) != KITTY:
-            return f"bury exactly {KITTY} cards, not {len(cards)}"
+            return Illegal("wrong_count", f"bury exactly {KITTY} cards, not {len(cards)}",
+                           need=KITTY, got=len(cards))
         return self._missing(seat, cards)
 
-    def _missing(self, seat: int, cards: Cards) -> str | None:
+    def _missing(self, seat: int, cards: Cards) -> IllegalAction | None:
         have = self.counts[seat]
         short = [c for c, n in Counter(cards).items() if n > have[c]]
         if short:
-            return f"you do not hold {format_cards(short)} (not as many as that)"
+            return Illegal("not_in_hand", f"you do not hold {format_cards(short)} (not as "
+                           "many as that)", cards=format_cards(short))
         return None
 
     def _apply_bury(self, seat: int, cards: Cards) -> list[Event]:
@@ -334,29 +342,39 @@ class ZhaoPengyouSetup(GameState):
     def _parse(self, verb: str, arg: str) -> Action:
         if verb == "pass":
             if arg:
-                raise IllegalAction(f"pass takes nothing after it, not {excerpt(arg)}")
+                raise Unreadable("bad_argument", f"pass takes nothing after it, not "
+                                 f"{excerpt(arg)}", verb="pass", text=clip(arg))
             return PASS
         if verb in CARD_VERBS:
             return Action(verb, _text(read_cards(verb, arg)))
         if verb == "call-friend":
             return parse_call(arg)
-        raise IllegalAction(f"{excerpt(verb)} is not an action of 找朋友: pass, declare, bury, "
-                            "call-friend or play")
+        raise Unreadable("unknown_action", f"{excerpt(verb)} is not an action of 找朋友: pass, "
+                         "declare, bury, call-friend or play", text=clip(verb),
+                         allowed=["pass", "declare CARDS", "bury CARDS", "call-friend N CARD",
+                                  "play CARDS"])
 
-    def _setup_check(self, seat: int, action: Action) -> str | None:
+    def _setup_check(self, seat: int, action: Action) -> IllegalAction | None:
         verb = action.verb
+        phase = str(self.phase)
         if self.phase == Phase.DECLARE:
             if verb == "pass":
                 return None
             if verb != "declare":
-                return "the trump declaration is open: declare level cards or pass"
+                return NotInWindow("wrong_step", "the trump declaration is open: declare level "
+                                   "cards or pass", phase=phase, text=clip(action.text),
+                                   allowed=["declare CARDS", "pass"])
             return self._check_declare(seat, _cards(action.arg))
         if self.phase == Phase.BURY:
             if verb != "bury":
-                return f"the dealer buries {KITTY} cards now: bury CARDS"
+                return NotInWindow("wrong_step", f"the dealer buries {KITTY} cards now: bury "
+                                   "CARDS", phase=phase, text=clip(action.text),
+                                   allowed=["bury CARDS"])
             return self._check_bury(seat, _cards(action.arg))
         if verb != "call-friend":
-            return "the dealer calls his friend now: call-friend N CARD"
+            return NotInWindow("wrong_step", "the dealer calls his friend now: call-friend N "
+                               "CARD", phase=phase, text=clip(action.text),
+                               allowed=["call-friend N CARD"])
         return None
 
     def _setup_apply(self, seat: int, action: Action) -> list[Event]:

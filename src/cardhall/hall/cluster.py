@@ -310,7 +310,8 @@ class RedisCoordinator:
             raise ProtocolError("busy", f"table {call.table} is moving to another server: "
                                 "try again")
         if reply.code is not None:
-            raise ProtocolError(reply.code, reply.message, reply.readings)
+            raise ProtocolError(reply.code, reply.message, reply.readings,
+                                reason=reply.reason, params=reply.params)
 
     async def _call_owner(self, call: TableCall) -> CallReply | None:
         """The owner's reply; None if nobody was listening on the owner's channel."""
@@ -390,7 +391,7 @@ class RedisCoordinator:
                 await self._hall.lobby.run_call(call)
             except ProtocolError as exc:
                 reply = CallReply(id=call.id, code=exc.code, message=str(exc),
-                                  readings=exc.readings)
+                                  readings=exc.readings, reason=exc.reason, params=exc.params)
             except Exception as exc:  # a code and a sentence for the caller; the rest logged
                 log.exception("table %s: a forwarded %s failed", call.table, call.kind)
                 answer = refusal(exc)

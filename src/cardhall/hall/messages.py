@@ -23,6 +23,8 @@ from pydantic import (
     model_serializer,
 )
 
+from cardhall.games.errors import IllegalAction, NotYourTurn, Param
+
 #: The largest text message the server reads (the wire contract: up to 1 MiB gets an
 #: ``error`` and the connection stays; only larger frames may close it).
 MAX_MESSAGE_BYTES = 1 << 20
@@ -133,13 +135,32 @@ class ProtocolError(ValueError):
 
     ``readings``: for an ``act`` refused because its cards read several ways, the
     acting seat's legal action texts they may mean (the ``error``'s ``readings``).
+    ``reason`` and ``params``: for an ``act`` the game refused, its typed refusal's
+    reason code and params (``games.reasons`` says them in zh or en); see ``refused``.
     """
 
     def __init__(self, code: ErrorCode, message: str,
-                 readings: list[str] | None = None) -> None:
+                 readings: list[str] | None = None, *, reason: str | None = None,
+                 params: dict[str, Param] | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.readings = readings
+        self.reason = reason
+        self.params = params
+
+
+def refused(refusal: IllegalAction, readings: list[str] | None = None) -> ProtocolError:
+    """The wire's error for a game's refusal: the one place a refusal becomes an error.
+
+    ``NotYourTurn`` is ``not_your_turn``, every other kind ``illegal`` (the codes of the
+    fixed wire contract); the refusal's ``reason`` and ``params`` go along for clients
+    that read them. ``readings`` (legal texts the cards may mean) only with ``illegal``.
+    """
+    if isinstance(refusal, NotYourTurn):
+        return ProtocolError("not_your_turn", str(refusal), reason=refusal.reason,
+                             params=dict(refusal.params))
+    return ProtocolError("illegal", str(refusal), readings, reason=refusal.reason,
+                         params=dict(refusal.params))
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -296,18 +317,24 @@ class Left(_Msg):
 
 class Error(_Msg):
     """A refusal. ``readings`` only on an ``illegal`` act whose cards read several ways:
-    the legal action texts they may mean, to send one; absent from every other error."""
+    the legal action texts they may mean, to send one; absent from every other error.
+    ``reason`` and ``params`` only on an ``act`` the game refused: the rule's stable code
+    and what its sentence needs (``games.reasons``), for a client that says it in its
+    player's language; absent from every other error (additive to the wire contract)."""
 
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
     readings: list[str] | None = None
+    reason: str | None = None
+    params: dict[str, Param] | None = None
 
     @model_serializer(mode="wrap")
     def _without_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        if data.get("readings") is None:
-            data.pop("readings", None)
+        for key in ("readings", "reason", "params"):
+            if data.get(key) is None:
+                data.pop(key, None)
         return data
 
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from cardhall.games.errors import Param
 from cardhall.hall.messages import ErrorCode
 
 #: The table commands another process may ask of a table's owner.
@@ -48,6 +49,8 @@ class CallReply(_Peer):
     code: ErrorCode | None = None  # None: done
     message: str = ""
     readings: list[str] | None = None  # ProtocolError.readings
+    reason: str | None = None  # ProtocolError.reason (a game's refusal)
+    params: dict[str, Param] | None = None  # ProtocolError.params
     #: The table is not run here (any more): the caller looks its owner up again.
     moved: bool = False
 

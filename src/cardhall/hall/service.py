@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardhall.games import GameState, IllegalAction, replay
+from cardhall.games.errors import BadSetup
 from cardhall.hall import accounts, commands
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
@@ -169,7 +170,7 @@ class Hall:
         room = self.lobby.rooms.get(game.room_id)
         try:
             if room is None:
-                raise IllegalAction(f"its room {game.room_id!r} is not in the config")
+                raise BadSetup("bad_record", f"its room {game.room_id!r} is not in the config")
             state = _replay_to_end(game)
         except Exception as exc:  # a pure replay: it fails the same way every time
             await self._void(game, lease.fence, f"{type(exc).__name__}: {exc}")
@@ -379,5 +380,6 @@ def _replay_to_end(game: StoredGame) -> GameState:
         try:
             state.apply(text)
         except IllegalAction as exc:
-            raise IllegalAction(f"action {i + 1} ({text[:60]!r}): {exc}") from None
+            raise BadSetup("record_action", f"action {i + 1} ({text[:60]!r}): {exc}",
+                           number=i + 1, cause=exc.reason) from None
     return state

@@ -41,7 +41,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, assert_never
 
 from cardhall.games import GameState, IllegalAction, new_game, replay
-from cardhall.games.errors import excerpt
+from cardhall.games.errors import Ambiguous, NotYourTurn, excerpt
 from cardhall.hall import away, seat_commands, settlement
 from cardhall.hall import commands as c
 from cardhall.hall.botpool import BotPool
@@ -55,6 +55,7 @@ from cardhall.hall.messages import (
     ServerMessage,
     Settled,
     State,
+    refused,
 )
 from cardhall.hall.outbox import Outbox
 from cardhall.hall.seats import Seat, TablePhase, TableStore
@@ -324,15 +325,13 @@ class Table:
         try:
             canonical = game.canonical(text, seat)
         except IllegalAction as exc:
-            turn = "turn" in str(exc) or "waiting" in str(exc)
-            if turn:
-                raise ProtocolError("not_your_turn", str(exc)) from None
-            raise ProtocolError("illegal", str(exc), game.readings(text, seat) or None) from None
+            readings = None if isinstance(exc, NotYourTurn) else game.readings(text, seat)
+            raise refused(exc, readings or None) from None
         if cmd.choose and not own:
             readings = game.readings(text, seat)
             if len(readings) > 1:
-                raise ProtocolError("illegal", f"{excerpt(text)} has several readings: "
-                                    + ", ".join(readings), readings)
+                raise refused(Ambiguous(f"{excerpt(text)} has several readings: "
+                                        + ", ".join(readings), readings), readings)
         if self.latency_hook is not None:
             self.latency_hook("queued", time.perf_counter() - made)
         await self._accept(canonical, seat)

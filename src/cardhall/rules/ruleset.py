@@ -37,6 +37,18 @@ class RuleError(ValueError):
     """Bad input for a rule set: unknown option, impossible cards, unreadable play."""
 
 
+class NoReading(RuleError):
+    """``parse_play``: cards that make no play of the rule set (no combination)."""
+
+
+class SeveralReadings(RuleError):
+    """``parse_play``: cards that read several ways and say not which; ``readings``."""
+
+    def __init__(self, message: str, readings: list[Play]) -> None:
+        super().__init__(message)
+        self.readings = readings
+
+
 @dataclass(frozen=True)
 class RuleSet:
     name: str
@@ -182,10 +194,10 @@ class RuleSet:
         if bare:
             readings = [p for p in readings if not p.kickers] or readings
         if not readings:
-            raise RuleError(f"{text.strip()!r} is not a {self.name} play")
+            raise NoReading(f"{text.strip()!r} is not a {self.name} play")
         if len(readings) > 1:
             options = ", ".join(_full_text(p) for p in readings)
-            raise RuleError(f"{text.strip()!r} has several readings: {options}")
+            raise SeveralReadings(f"{text.strip()!r} has several readings: {options}", readings)
         return readings[0]
 
     def readings_of(self, text: str) -> list[Play]:

@@ -39,6 +39,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Protocol, TypeVar
 
@@ -49,6 +50,7 @@ from cardhall.rules.trick import (
     TRUMP,
     Lead,
     Trumps,
+    group_char,
     group_name,
     pair_ids,
     pair_profile,
@@ -420,33 +422,68 @@ def cheapest_follow(lead: Lead, hand: Sequence[Card], ctx: Trumps) -> Cards:
     return _Plan(lead, hand, ctx).cheapest()
 
 
+@dataclass(frozen=True, slots=True)
+class FollowRefusal:
+    """Why a follow is refused: a stable ``reason`` code, its plain-data ``params`` and
+    the English ``text`` (the game layer makes it an ``Illegal`` refusal; rules stay
+    below games and raise nothing of theirs).
+
+    Reasons: ``wrong_count`` (need, got), ``must_play_all_suit`` (group, held: every
+    card of the led suit when one holds no more than the lead), ``must_follow_suit``
+    (group, need), ``must_follow_tractor`` (group, pairs, lead_pairs) and
+    ``must_follow_pair`` (group, need). ``group`` is ``s h c d`` or ``trump``.
+    """
+
+    reason: str
+    text: str
+    params: dict[str, str | int]
+
+
 def follow_error(lead: Lead, hand: Sequence[Card], play: Sequence[Card],
                  ctx: Trumps) -> str | None:
     """None if ``play`` (held cards) is a legal follow to ``lead``, else why not, for a player."""
+    refusal = follow_refusal(lead, hand, play, ctx)
+    return None if refusal is None else refusal.text
+
+
+def follow_refusal(lead: Lead, hand: Sequence[Card], play: Sequence[Card],
+                   ctx: Trumps) -> FollowRefusal | None:
+    """None if ``play`` (held cards) is a legal follow to ``lead``, else why not."""
     c, group = lead.size, lead.group
     name = group_name(group)
     noun = "trump" if group == TRUMP else f"{name} card"
+    g = group_char(group)
     if len(play) != c:
-        return f"follow {format_cards(lead.cards)} with {c} card{'s' * (c != 1)}, not {len(play)}"
+        return FollowRefusal("wrong_count", f"follow {format_cards(lead.cards)} with {c} "
+                             f"card{'s' * (c != 1)}, not {len(play)}", {"need": c,
+                                                                        "got": len(play)})
     suit = [x for x in hand if ctx.group[x] == group]
     mine = [x for x in play if ctx.group[x] == group]
     if len(suit) <= c:
         if len(mine) < len(suit):
-            return f"you must play all your {len(suit)} {noun}{'s' * (len(suit) != 1)} first"
+            return FollowRefusal("must_play_all_suit", f"you must play all your {len(suit)} "
+                                 f"{noun}{'s' * (len(suit) != 1)} first",
+                                 {"group": g, "held": len(suit)})
         return None
     if len(mine) < c:
-        return f"you still hold {noun}s: follow with {c} of them"
+        return FollowRefusal("must_follow_suit", f"you still hold {noun}s: follow with {c} "
+                             "of them", {"group": g, "need": c})
     shape = lead.shape
     if shape.tractors:
         want = tractor_vector(pair_profile(suit, ctx), shape.tractors)
         got = tractor_vector(pair_profile(mine, ctx), shape.tractors)
         if got != want:
             i = next(j for j in range(len(want)) if want[j] != got[j])
-            return (f"you hold a tractor of {want[i]} pairs in {name}: "
-                    f"answer the lead's tractor of {shape.tractors[i]} pairs with it")
+            return FollowRefusal("must_follow_tractor", f"you hold a tractor of {want[i]} "
+                                 f"pairs in {name}: answer the lead's tractor of "
+                                 f"{shape.tractors[i]} pairs with it",
+                                 {"group": g, "pairs": want[i],
+                                  "lead_pairs": shape.tractors[i]})
     need = min(shape.total_pairs, len(pair_ids(suit)))
     if len(pair_ids(mine)) < need:
-        return f"you must play {need} pair{'s' * (need != 1)} of {name} to follow this lead"
+        return FollowRefusal("must_follow_pair", f"you must play {need} "
+                             f"pair{'s' * (need != 1)} of {name} to follow this lead",
+                             {"group": g, "need": need})
     return None
 
 
@@ -472,5 +509,6 @@ def leads(hand: Sequence[Card], ctx: Trumps) -> list[Cards]:
     return out
 
 
-__all__ = ["FOLLOW_LIMIT", "card_cost", "cheapest_follow", "cost", "follow_error",
-           "follows", "follows_within", "leads", "lowest_cards", "tractor_vector"]
+__all__ = ["FOLLOW_LIMIT", "FollowRefusal", "card_cost", "cheapest_follow", "cost",
+           "follow_error", "follow_refusal", "follows", "follows_within", "leads",
+           "lowest_cards", "tractor_vector"]

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from cardhall.games import VARIANTS
+from cardhall.games import VARIANTS, reasons
 from cardhall.hall import accounts, ledger, sessions
 from cardhall.hall.errors import HallError
 from cardhall.hall.leaderboard import leaderboard
@@ -311,6 +311,12 @@ async def variants(request: Request) -> Response:
     return JSONResponse([v.describe() for v in VARIANTS.values()])
 
 
+async def refusal_reasons(request: Request) -> Response:
+    """The sentences for a game's refusals in zh and en (games.reasons): the browser says
+    an ``error``'s ``reason`` and ``params`` in its player's language from these."""
+    return JSONResponse(reasons.table())
+
+
 def _iso(when: datetime | None) -> str | None:
     return when.isoformat() if when else None
 
@@ -450,6 +456,7 @@ ROUTES = [
     Route("/api/password", password, methods=["POST"]),
     Route("/api/rooms", rooms, methods=["GET"]),
     Route("/api/variants", variants, methods=["GET"]),
+    Route("/api/reasons", refusal_reasons, methods=["GET"]),
     Route("/api/games/{game_id}", finished.game, methods=["GET"]),
     Route("/api/games/{game_id}/replay", finished.game_replay, methods=["GET"]),
     Route("/api/history", history, methods=["GET"]),

@@ -23,6 +23,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from cardhall.games.errors import Param
 from cardhall.hall.messages import Error, ErrorCode, ServerMessage
 
 log = logging.getLogger("cardhall.server.ws")
@@ -157,10 +158,12 @@ class Connection:
         self._out.append((text, time.perf_counter()))
         self._wake.set()
 
-    def error(self, code: ErrorCode, message: str, readings: list[str] | None = None) -> None:
+    def error(self, code: ErrorCode, message: str, readings: list[str] | None = None, *,
+              reason: str | None = None, params: dict[str, Param] | None = None) -> None:
         if self._on_error is not None:
             self._on_error(code)
-        self.send(Error(code=code, message=message, readings=readings))
+        self.send(Error(code=code, message=message, readings=readings, reason=reason,
+                        params=params))
 
     def close(self, code: int, reason: str) -> None:
         """Close after what is already queued has been written; nothing more is taken."""

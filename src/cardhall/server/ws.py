@@ -96,7 +96,7 @@ def _no_hello(conn: Connection, seconds: float, gate: Gate | None) -> None:
 
 
 async def _refused(conn: Connection, exc: ProtocolError) -> None:
-    conn.error(exc.code, str(exc), exc.readings)
+    conn.error(exc.code, str(exc), exc.readings, reason=exc.reason, params=exc.params)
     if exc.code in ABUSIVE:
         conn.refused_in_a_row += 1
         if conn.refused_in_a_row >= ABUSE_LIMIT:

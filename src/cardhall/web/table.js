@@ -12,6 +12,7 @@ import { multiplierText, settleEl } from "./settle.js";
 import { counterEl } from "./counter.js";
 import { variantName, variantNames } from "./lobby.js";
 import { controlsEl } from "./controls.js";
+import { loadReasons, refusalText } from "./reasons.js";
 
 addStrings({
   zh: {
@@ -199,6 +200,7 @@ function mount(root, c, [tableId]) {
   root.append(screen);
   const stopClocks = runClocks(screen);
   variantNames(c.api).then((v) => { names = v; draw(); }).catch(() => null);
+  loadReasons(c.api);
 
   const st = () => store.tables.get(tableId);
   /** Send an action; `choose`: bare cards, which the server refuses with their readings
@@ -338,7 +340,7 @@ function mount(root, c, [tableId]) {
         errorText = "";
         ui.choose(readings);
       } else {
-        errorText = msg.message;
+        errorText = refusalText(msg);
         drawControls();
       }
     }),
