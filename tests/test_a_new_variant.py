@@ -12,6 +12,7 @@ less those two.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 from collections.abc import Callable, Iterator
@@ -251,3 +252,12 @@ def test_every_variant_declares_what_clients_read() -> None:
         assert dealt == sum(described[v.id]["deck"].values())
         assert max(sizes) <= v.layout.largest
         assert v.ratings is not None and setup.percentile(v.id, v.ratings.median) == 0.5
+
+
+def test_a_copied_game_shares_its_declaration() -> None:
+    """A declaration is immutable and shared: a deep copy of a game (tests copy positions)
+    keeps it, rather than copying its rule set's move tables with it."""
+    state = new_game("ddz3_laizi", seed=1)
+    twin = copy.deepcopy(state)
+    assert twin.variant is state.variant is VARIANTS["ddz3_laizi"]
+    assert copy.copy(NEW) is NEW and twin.observe(0) == state.observe(0)

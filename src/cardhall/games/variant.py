@@ -200,6 +200,15 @@ class Variant:
             raise ValueError(f"{self.id}: {self.packs} packs, but its rule set deals "
                              f"{self.rules.packs}")
 
+    def __copy__(self) -> Variant:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Variant:
+        """The declaration itself: it is immutable and shared by every game of the variant,
+        so a copied game (a test's ``deepcopy``) must not copy it, nor the rule set it
+        holds with its move tables."""
+        return self
+
     @property
     def family(self) -> Literal["climbing", "trick"]:
         """``climbing`` (a play beats the last one by the rule set) or ``trick``."""
