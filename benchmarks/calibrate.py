@@ -1,9 +1,10 @@
 """Calibrate the planning bot's set-up decisions: where a hand's rating ranks, how it wins.
 
-``RATINGS`` in ``src/cardhall/bots/setup.py`` holds, per variant, the median
-and spread of the rating (``setup.rating``) of hands as dealt (as the seat
-sees them at its first decision); the bot bids, calls, robs and doubles when
-its hand ranks high enough among them. This prints those entries:
+Each climbing variant declares (``ratings=Ratings(median, spread)`` in its
+``Variant``, src/cardhall/games/__init__.py) the median and spread of the
+rating (``setup.rating``) of hands as dealt (as the seat sees them at its
+first decision); the bot bids, calls, robs and doubles when its hand ranks
+high enough among them. This prints those declarations:
 
     python benchmarks/calibrate.py --hands 3000
 
@@ -107,8 +108,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--fit", type=int, default=0, metavar="DEALS")
     parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--variants", default=",".join(v for v in setup.RATINGS
-                                                       if v in VARIANTS))
+    parser.add_argument("--variants", default=",".join(
+        v.id for v in VARIANTS.values() if v.family == "climbing"))
     args = parser.parse_args()
     setup.WANT["accept"] = 0.0  # 保皇: the calibrated seat always takes the throne
     for name in args.variants.split(","):
@@ -122,7 +123,7 @@ def main() -> None:
             a, b = fit(points)
             rate = sum(y for _, y in points) / len(points)
             note += f"; fit a={a:.1f} b={b:.1f} over {len(points)} games, landlord {rate:.3f}"
-        print(f'    "{name}": ({median:.1f}, {spread:.1f}),  # {note}, '
+        print(f"    {name}: ratings=Ratings({median:.1f}, {spread:.1f}),  # {note}, "
               f"{time.perf_counter() - start:.0f} s", flush=True)
 
 

@@ -30,11 +30,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from cardhall import arena, rules, sim, terminal
+from cardhall import arena, sim, terminal
 from cardhall.bots import BOTS, BotError
 from cardhall.cards import CardError, card_rank, deck, format_ranks
 from cardhall.client import cli as client_cli
-from cardhall.games import VARIANTS, IllegalAction, new_game
+from cardhall.games import VARIANTS, IllegalAction, new_game, rules_of
 from cardhall.rules import RuleError, RuleSet
 from cardhall.server import cli as server_cli
 
@@ -54,7 +54,7 @@ def _ruleset(args: argparse.Namespace) -> RuleSet:
         if not sep or not key:
             raise RuleError(f"--option takes KEY=VALUE, not {item!r}")
         options[key.strip()] = value.strip()
-    return rules.get(args.variant, wild=args.wild, **options)
+    return rules_of(args.variant, wild=args.wild, **options)
 
 
 def _cmd_classify(args: argparse.Namespace) -> object:
@@ -69,19 +69,20 @@ def _cmd_moves(args: argparse.Namespace) -> object:
 
 
 def _cmd_variants(args: argparse.Namespace) -> object:
-    return {"variants": [{"id": rs.name, "description": rs.description, "packs": rs.packs}
-                         for rs in rules.RULESETS.values()]}
+    return {"variants": [{"id": v.id, "description": v.rules.description, "packs": v.packs}
+                         for v in VARIANTS.values() if v.rules is not None]}
 
 
 def _cmd_demo(args: argparse.Namespace) -> None:
     """A short tour: a random hand per variant, how many leads it has, a few of them."""
     rng = random.Random(args.seed)
-    sizes = {"ddz2": 20, "ddz3": 20, "ddz3_happy": 20, "ddz3_laizi": 20, "ddz4": 33,
-             "ddz5": 24, "ddz_emperor": 34, "baohuang": 34}
-    for name, base in rules.RULESETS.items():
+    for name, v in VARIANTS.items():
+        base, layout = v.rules, v.layout
+        if base is None or layout is None:
+            continue  # a trick game: its plays are no rule set's (the tour plays it below)
         cards = list(deck(base.packs, base.absent))
         rng.shuffle(cards)
-        hand_cards = [card_rank(c) for c in cards[: sizes[name]]]
+        hand_cards = [card_rank(c) for c in cards[: layout.largest]]
         rs = base.with_options(wild=rng.randrange(13)) if base.wildcards else base
         hand = format_ranks(hand_cards)
         leads = rs.moves(hand)

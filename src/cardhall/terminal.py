@@ -41,8 +41,6 @@ VERBS = frozenset((
 HINT, QUIT, HELP = ("hint", "?", "h"), ("quit", "exit"), ("help",)
 #: A play typed without its verb starts with one of these (``10`` for a ten, 小/大 for jokers).
 _CARD_START = set(RANK_CHARS + RANK_CHARS.lower() + "1小大")
-#: Games whose plays name suited cards (the others play by rank).
-SUITED = ("zhaopengyou",)
 #: Legal actions shown by ``hint`` before "… and N more".
 HINT_LIMIT = 40
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -117,11 +115,12 @@ def command(text: str, seat: int, variant_id: str) -> str:
     verb = words[0].lower()
     if verb in ("auto", "leave"):
         return f"@{seat} {text.lower()}"
+    suited = variant(variant_id).suits  # plays name suited cards (the others: ranks)
     if verb == "play" and len(words) > 1:
-        return f"play {cards_typed(words[1], variant_id in SUITED)}"
+        return f"play {cards_typed(words[1], suited)}"
     if verb in VERBS or verb.startswith("@") or text[0] not in _CARD_START:
         return text
-    return f"play {cards_typed(text, variant_id in SUITED)}"
+    return f"play {cards_typed(text, suited)}"
 
 
 def cards_typed(text: str, suited: bool) -> str:
@@ -241,7 +240,7 @@ def describe(obs: Mapping[str, Any]) -> str:
     lines.append(f"  multiplier: {multiplier_text(obs.get('multiplier'))}")
     lines.extend(_detail_lines(obs, words))
     hand = obs.get("hand") or []
-    if obs["variant"] in SUITED:
+    if v.display.sort == "trump":  # trumps first, then suit by suit (the variant's hint)
         lines.append("  your hand:")
         lines.extend("    " + line for line in grouped_suits(hand, words))
     else:

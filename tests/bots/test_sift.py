@@ -21,13 +21,13 @@ from cardhall.bots import native, sift
 from cardhall.bots import view as bview
 from cardhall.bots.view import read_view, rule_set
 from cardhall.cards import Counts, parse_ranks
+from cardhall.games import VARIANTS
 from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleSet, wild
 from cardhall.rules.wild import HARD, SOFT
 from tests.bots.scenario import random_views
 
-CLIMBING = ("ddz2", "ddz3", "ddz4", "ddz5", "ddz3_happy", "ddz3_laizi", "ddz_emperor",
-            "baohuang")
+CLIMBING = [v.id for v in VARIANTS.values() if v.family == "climbing"]
 pytestmark = pytest.mark.skipif(not native.BUILT, reason="the C loop is not built")
 
 

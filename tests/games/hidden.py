@@ -13,14 +13,18 @@ from typing import Any
 
 from cardhall.games import GameState
 
+#: DDZ family: whether the kitty is shown to every seat once the landlord takes it (each
+#: rule file's deal section). A new variant's test states its own.
+KITTY_PUBLIC = {"ddz2": True, "ddz3": True, "ddz3_happy": True, "ddz3_laizi": True,
+                "ddz4": False, "ddz5": False, "ddz_emperor": False}
+
 
 def _ddz_hidden(state: Any, seat: int) -> list[str]:
     """DDZ family: other hands; the kitty until public; dead cards always."""
     if state.over:
         return []
     zones = [f"hand{s}" for s in range(state.players) if s != seat and s not in _shown(state)]
-    kitty_public = {"ddz2": True, "ddz3": True, "ddz3_happy": True, "ddz3_laizi": True,
-                    "ddz4": False, "ddz5": False, "ddz_emperor": False}[state.variant.id]
+    kitty_public = KITTY_PUBLIC[state.variant.id]
     landlord_sees = seat == state.landlord and state.variant.id in ("ddz4", "ddz5")
     emperor = state.variant.id == "ddz_emperor" and seat == state.landlord
     hidden_kitty = state.landlord is None or not kitty_public

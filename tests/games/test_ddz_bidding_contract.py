@@ -15,9 +15,12 @@ import pytest
 from cardhall.cards import format_ranks
 from cardhall.games import VARIANTS, Action, GameState, IllegalAction, new_game, replay
 from cardhall.games.base import AUTO_LOCK_ENTRY
+from cardhall.games.ddz import BiddingGame
 from tests.games.hidden import assert_no_leak
 
-BIDDING = ("ddz2", "ddz3", "ddz4", "ddz_emperor")
+#: The variants with contract bidding (ddz.py's BiddingGame).
+BIDDING = [v.id for v in VARIANTS.values()
+           if isinstance(v.factory, type) and issubclass(v.factory, BiddingGame)]
 VIEW_LIMIT = 16 * 1024
 
 

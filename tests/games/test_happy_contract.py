@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from cardhall.cards import format_ranks
+from cardhall.games import VARIANTS as REGISTRY
 from cardhall.games import Action, GameState, IllegalAction, new_game, replay, variant
+from cardhall.games.happy import Happy
 from cardhall.games.view import judge
 from tests.games.test_happy import (
     NO_DOUBLES,
@@ -28,7 +30,9 @@ from tests.games.test_happy import (
     settled,
 )
 
-VARIANTS = ["ddz3_happy", "ddz3_laizi"]
+#: The variants played by the happy rules (欢乐 and its 癞子场).
+VARIANTS = [v.id for v in REGISTRY.values()
+            if isinstance(v.factory, type) and issubclass(v.factory, Happy)]
 CALLED = [*QUIET, "call", "no-rob", "no-rob"]  # landlord 0, the doubling window open
 KILOBYTES_16 = 16 * 1024
 

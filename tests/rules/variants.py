@@ -7,11 +7,12 @@ from collections.abc import Iterator
 
 from cardhall import rules
 from cardhall.cards import NUM_RANKS, SIX
+from cardhall.games import VARIANTS
 from cardhall.rules import Play, RuleSet
 
 #: Every rule set a test should cover: each variant, laizi with a few wild
 #: ranks, baohuang with each option.
-RULESETS: dict[str, RuleSet] = {name: rules.get(name) for name in rules.RULESETS}
+RULESETS: dict[str, RuleSet] = {v.id: v.rules for v in VARIANTS.values() if v.rules is not None}
 RULESETS.update({
     "ddz3_laizi-W5": rules.get("ddz3_laizi", wild="5"),
     "ddz3_laizi-W2": rules.get("ddz3_laizi", wild="2"),
@@ -19,8 +20,8 @@ RULESETS.update({
     "baohuang-bie6": rules.get("baohuang", bie6=True),
 })
 #: The largest hand each variant deals (landlord / emperor / first seats).
-HAND_SIZE = {"ddz2": 23, "ddz3": 20, "ddz3_happy": 20, "ddz3_laizi": 20, "ddz4": 33,
-             "ddz5": 24, "ddz_emperor": 40, "baohuang": 34}
+HAND_SIZE = {v.id: v.layout.largest for v in VARIANTS.values()
+             if v.rules is not None and v.layout is not None}
 
 
 def deck_ranks(rs: RuleSet) -> list[int]:

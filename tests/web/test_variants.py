@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from cardhall.games import VARIANTS
 from tests.web.conftest import shot
 from tests.web.helpers import enter_as_guest, play_until, quick_match
 
-OTHERS = ["ddz2", "ddz3", "ddz3_laizi", "ddz4", "ddz5", "ddz_emperor", "baohuang", "zhaopengyou"]
+OTHERS = [v for v in VARIANTS if v != "ddz3_happy"]
 
 
 def rounds(page: Page) -> int:

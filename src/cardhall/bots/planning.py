@@ -45,10 +45,11 @@ from cardhall.bots.view import (
     read_plays,
     read_view,
     rule_set,
+    trick_game,
 )
 from cardhall.cards import ACE, SMALL_JOKER, TWO, Counts, to_counts
+from cardhall.games import VARIANTS, rules_of
 from cardhall.rules import Play, RuleError, RuleSet
-from cardhall.rules import get as get_rules
 
 _NO, _INF = float("-inf"), float("inf")
 
@@ -77,8 +78,6 @@ ANSWER_CHARGE = 2.0
 #: keep the small value: with nothing but sets to follow, spending them early loses (47%
 #: at 6).
 TEMPO, TEMPO_SETS = 10.0, 1.0
-#: The trick-taking game, played by ``trick_plan`` instead of the climbing policy.
-TRICK_GAME = "zhaopengyou"
 #: New split-search states one decision may expand (``Planner.limit``): about 2-3 ms of
 #: search, so that a decision stays near the 5 ms the benchmark asks at the 99th
 #: percentile; past it the split of a state is a greedy one. In duplicate self-play
@@ -554,12 +553,13 @@ class PlanningBot(Bot):
     def __init__(self, variant: str, seat: int, seed: int = 0) -> None:
         super().__init__(variant, seat, seed)
         self._policies: dict[str, Policy] = {}
-        if variant == TRICK_GAME:
-            return
+        if trick_game(variant):
+            return  # played by trick_plan, not by a climbing policy
         try:
-            rs = get_rules(variant)
+            rs = rules_of(variant)
         except RuleError:
-            raise BotError(f"the planning bot plays the climbing games and {TRICK_GAME}; "
+            tricks = " and ".join(v.id for v in VARIANTS.values() if v.family == "trick")
+            raise BotError(f"the planning bot plays the climbing games and {tricks}; "
                            f"{variant} is neither") from None
         warm(rs)
 
@@ -577,14 +577,14 @@ class PlanningBot(Bot):
         plays first; only the chosen one needs it.
         """
         if observation.get("legal_complete", True) or observation.get("phase") != "play" \
-                or observation.get("variant") == TRICK_GAME:
+                or trick_game(observation.get("variant")):
             return super().act(observation)
         tagged: dict[str, str] = {bare(text): text for text in observation.get("legal") or ()}
         choice = self.choose(observation, list(tagged))
         return tagged.get(choice, choice)
 
     def choose(self, observation: Observation, legal: list[str]) -> str:
-        if observation.get("variant") == TRICK_GAME:
+        if trick_game(observation.get("variant")):
             return trick_plan.choose(observation, legal)
         policy = self.policy(rule_set(observation))
         policy.planner.limit(self.states)

@@ -35,8 +35,8 @@ import time
 from collections.abc import Sequence
 
 from cardhall.bots.base import Bot, BotError, Observation
-from cardhall.bots.planning import DECISIVE, TRICK_GAME, PlanningBot, Policy
-from cardhall.bots.view import View, action_text, legal_plays, read_view, rule_set
+from cardhall.bots.planning import DECISIVE, PlanningBot, Policy
+from cardhall.bots.view import View, action_text, legal_plays, read_view, rule_set, trick_game
 from cardhall.cards import NUM_RANKS, Counts
 from cardhall.rules import Play
 
@@ -68,7 +68,7 @@ class SearchBot(Bot):
 
     def choose(self, observation: Observation, legal: list[str]) -> str:
         self.last_rollouts = 0
-        if observation.get("phase") != "play" or observation.get("variant") == TRICK_GAME:
+        if observation.get("phase") != "play" or trick_game(observation.get("variant")):
             return self.planning.choose(observation, legal)
         policy = self.planning.policy(rule_set(observation))
         view = read_view(observation, policy.rs)

@@ -7,8 +7,8 @@ measured ddz3 landlord games the rating ranks hands better with them: AUC 0.68
 against 0.64 for the worth alone).
 
 A threshold says how high among the variant's dealt hands a hand must rank
-(its percentile, from the rating's median and spread per variant in
-``RATINGS``, measured by ``benchmarks/calibrate.py``) to bid, call, rob,
+(its percentile, from the rating's median and spread the variant declares,
+``Variant.ratings``, measured by ``benchmarks/calibrate.py``) to bid, call, rob,
 double, show or reveal. Percentiles rather than fitted win rates, because the
 fit is informative in the one-pack games and nearly flat in the two-pack
 ones, where an absolute win-rate bar would leave the bot never bidding. So in
@@ -38,6 +38,7 @@ from cardhall.cards import (
     format_ranks,
     parse_card,
 )
+from cardhall.games import VARIANTS, Ratings
 
 if TYPE_CHECKING:
     from cardhall.bots.hands import Planner
@@ -57,24 +58,16 @@ WANT = {"bid1": 0.55, "bid2": 0.70, "bid3": 0.85, "call": 0.60, "rob": 0.80,
         "single_reveal": 0.92, "accept": 0.40, "solo": 0.97, "open": 0.80, "rebel": 0.60,
         "hidden_solo": 0.90, "rob_solo": 0.99}
 
-#: (median, spread) of the rating of a hand as dealt, per variant: its percentile is read
-#: as ``1 / (1 + exp(-(rating - median) / spread))`` (a logistic of the same variance).
-#: Measured with ``python benchmarks/calibrate.py`` (3 000 dealt hands each).
-RATINGS: dict[str, tuple[float, float]] = {
-    "ddz2": (-43.5, 11.7),
-    "ddz3": (-50.9, 12.0),
-    "ddz3_happy": (-50.9, 12.0),
-    "ddz3_laizi": (-50.8, 12.2),
-    "ddz4": (-27.4, 11.9),
-    "ddz5": (-37.2, 12.7),
-    "ddz_emperor": (-20.8, 10.1),
-    "baohuang": (-57.8, 6.7),
-}
+#: The scale of a variant that declares none (``Variant.ratings``): (median, spread).
+NEUTRAL = Ratings(-40.0, 10.0)
 
 
 def percentile(variant: str, value: float) -> float:
-    """Where a hand rated ``value`` ranks among the variant's dealt hands (0 to 1)."""
-    median, spread = RATINGS.get(variant, (-40.0, 10.0))
+    """Where a hand rated ``value`` ranks among the variant's dealt hands (0 to 1): a
+    logistic of the same variance, ``1 / (1 + exp(-(value - median) / spread))``."""
+    found = VARIANTS.get(variant)
+    scale = found.ratings if found is not None and found.ratings is not None else NEUTRAL
+    median, spread = scale.median, scale.spread
     z = max(-50.0, min(50.0, (value - median) / spread))
     return 1.0 / (1.0 + math.exp(-z))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from cardhall.bots import baohuang, trick
 from cardhall.bots.base import Bot, Observation
+from cardhall.bots.view import trick_game
 from cardhall.cards import RANK_CHARS
 
 #: Non-committal answers, in order of preference, across every variant's set-up phases.
@@ -39,7 +40,7 @@ class Tuoguan(Bot):
     def choose(self, observation: Observation, legal: list[str]) -> str:
         if observation.get("variant") == "baohuang":
             return baohuang.choose(observation, legal)  # 憋6 and 保皇's own set-up answers
-        if observation.get("variant") == "zhaopengyou":
+        if trick_game(observation.get("variant")):
             return trick.choose(observation, legal)  # trick-taking: no passing (§4)
         plays = [a for a in legal if a.startswith("play ")]
         if not plays:

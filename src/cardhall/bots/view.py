@@ -32,9 +32,9 @@ from typing import Any
 from cardhall.bots import native
 from cardhall.bots.sift import LABELS, sift, sift_blocks, walk_of
 from cardhall.cards import NUM_RANKS, RANK_CHARS, Counts, parse_ranks, to_counts
+from cardhall.games import VARIANTS, rules_of
 from cardhall.games.view import expand, judge
 from cardhall.rules import Play, RuleError, RuleSet, wild
-from cardhall.rules import get as get_rules
 from cardhall.rules.wild import HARD, PURE, SOFT
 
 Observation = Mapping[str, Any]
@@ -44,8 +44,6 @@ TEAMS = {"landlord": 0, "farmer": 1, "emperor": 0, "guard": 0, "rebel": 1,
          "dealer": 0, "friend": 0, "attacker": 1}
 #: Options of a view that change how plays are judged (保皇's 烤牌 and 憋6).
 RULE_OPTIONS = ("kaopai", "bie6")
-#: Variants whose plays follow tricks, not the climbing rules (their cards are suited).
-TRICK_VARIANTS = ("zhaopengyou",)
 _SUIT_MARKS = str.maketrans("", "", "shcd♠♥♣♦")
 
 
@@ -74,6 +72,13 @@ def team(role: str | None) -> int | str | None:
     return None if role is None else TEAMS.get(role, role)
 
 
+def trick_game(variant: str | None) -> bool:
+    """Whether a variant's plays follow tricks, not a climbing rule set (its declaration's
+    ``family``): its cards are suited and its bots are the trick players."""
+    found = VARIANTS.get(variant or "")
+    return found is not None and found.family == "trick"
+
+
 def rule_set(obs: Observation) -> RuleSet:
     """The rules this view's game is played by: the variant, its wild rank, 烤牌 / 憋6."""
     options = obs.get("options") or {}
@@ -88,7 +93,7 @@ def _rule_set(variant: str, wild: str | None, options: tuple[tuple[str, bool], .
     key = (variant, wild, options)
     found = _RULE_SETS.get(key)
     if found is None:
-        found = _RULE_SETS[key] = get_rules(variant, wild=wild, **dict(options))
+        found = _RULE_SETS[key] = rules_of(variant, wild=wild, **dict(options))
     return found
 
 
@@ -133,7 +138,7 @@ def reader(variant: str, wild: int | None) -> PlayReader:
     key = (variant, wild)
     found = _READERS.get(key)
     if found is None:
-        found = _READERS[key] = PlayReader(get_rules(variant), wild)
+        found = _READERS[key] = PlayReader(rules_of(variant), wild)
     return found
 
 
@@ -427,7 +432,7 @@ def legal_texts(obs: Observation, rs: RuleSet | None = None) -> list[str]:
     list is not complete (for bots that choose among texts)."""
     listed = list(obs.get("legal") or ())
     index = obs.get("plays")
-    if obs.get("variant") in TRICK_VARIANTS:
+    if trick_game(obs.get("variant")):
         # A trick game's index is over suited cards and spells its plays out itself; a
         # list cut short is a fair sample of them, which a bot may choose from.
         return listed + (["play " + " ".join(cards) for cards in expand(index)] if index else [])

@@ -10,66 +10,136 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
-from cardhall.games import baohuang_score, ddz5, zhaopengyou_match, zhaopengyou_setup
+from cardhall import rules
+from cardhall.cards import Rank
+from cardhall.games import baohuang_score, ddz5, happy, zhaopengyou_match, zhaopengyou_setup
 from cardhall.games.baohuang import Baohuang
 from cardhall.games.baohuang import options as baohuang_options
 from cardhall.games.base import Action, Event, GameState, IllegalAction, Option, Variant
-from cardhall.games.climbing import ClimbingGame
 from cardhall.games.ddz import Classic, Emperor, FourPlayer, TwoPlayer, common_options
 from cardhall.games.ddz5 import FivePlayer
 from cardhall.games.ddz5 import options as ddz5_options
 from cardhall.games.errors import BadSetup
 from cardhall.games.happy import Happy, Laizi, happy_options
+from cardhall.games.variant import Display, Layout, Ratings
 from cardhall.games.zhaopengyou import ZhaoPengyou
 from cardhall.games.zhaopengyou import options as zhaopengyou_options
-from cardhall.rules import get as get_rules
+from cardhall.rules import RuleError, RuleSet
 
-
-def _packs(game: type[ClimbingGame]) -> int:
-    """A climbing game's packs, as its rule set declares them (rules/variants.py)."""
-    return get_rules(game.ruleset).packs
-
-
+#: Every variant, each declared once: what it is, how it deals, what its plays follow
+#: (its rule set, rules/variants.py), the bots' rating scale (benchmarks/calibrate.py)
+#: and how a client shows it. Adding one: docs/adding-a-variant.md.
 VARIANTS: dict[str, Variant] = {
     v.id: v for v in (
-        Variant("ddz2", "二人斗地主", 2, _packs(TwoPlayer),
+        Variant("ddz2", "二人斗地主", 2, 1,
                 "Two players, one pack, 11 dead cards; call or no-call.",
-                common_options(2), TwoPlayer, version=2, name_en="Two-player Dou Dizhu"),
-        Variant("ddz3", "三人斗地主", 3, _packs(Classic),
+                common_options(2), TwoPlayer, version=2, name_en="Two-player Dou Dizhu",
+                rules=rules.get("ddz2"), layout=Layout(hand=20, kitty=3, dead=11),
+                ratings=Ratings(-43.5, 11.7)),
+        Variant("ddz3", "三人斗地主", 3, 1,
                 "Classic three-player Dou Dizhu with 1/2/3-point bidding.",
-                common_options(3), Classic, version=2, name_en="Dou Dizhu"),
-        Variant("ddz4", "四人斗地主", 4, _packs(FourPlayer),
+                common_options(3), Classic, version=2, name_en="Dou Dizhu",
+                rules=rules.get("ddz3"), layout=Layout(hand=17, kitty=3),
+                ratings=Ratings(-50.9, 12.0)),
+        Variant("ddz4", "四人斗地主", 4, 2,
                 "Four players, two packs, hidden 8-card kitty, big bombs double.",
                 common_options(4), FourPlayer, version=2,
-                name_en="Four-player Dou Dizhu"),
-        Variant("ddz5", "五人斗地主", ddz5.PLAYERS, _packs(FivePlayer),
+                name_en="Four-player Dou Dizhu",
+                rules=rules.get("ddz4"), layout=Layout(hand=25, kitty=8),
+                ratings=Ratings(-27.4, 11.9)),
+        Variant("ddz5", "五人斗地主", ddz5.PLAYERS, 2,
                 "Five players, two packs; the revealed card names an open and a hidden landlord.",
-                ddz5_options(), FivePlayer, version=2, name_en="Five-player Dou Dizhu"),
-        Variant("ddz3_happy", "欢乐斗地主", 3, _packs(Happy),
+                ddz5_options(), FivePlayer, version=2, name_en="Five-player Dou Dizhu",
+                rules=rules.get("ddz5"), layout=Layout(hand=21, kitty=3),
+                ratings=Ratings(-37.2, 12.7),
+                display=Display(roles={"open landlord": ("明地主", "Open landlord"),
+                                       "hidden landlord": ("暗地主", "Hidden landlord")})),
+        Variant("ddz3_happy", "欢乐斗地主", 3, 1,
                 "Call and rob the landlord, show cards, double; beans with floors, caps and fee.",
-                happy_options(), Happy, version=2),
-        Variant("ddz3_laizi", "癞子斗地主", 3, _packs(Laizi),
+                happy_options(), Happy, version=2,
+                rules=rules.get("ddz3_happy"), layout=Layout(hand=happy.HAND, kitty=3),
+                ratings=Ratings(-50.9, 12.0)),
+        Variant("ddz3_laizi", "癞子斗地主", 3, 1,
                 "Happy Dou Dizhu with a wild rank drawn after robbing; soft/hard/pure bombs.",
-                happy_options(laizi=True), Laizi, version=2),
-        Variant("ddz_emperor", "斗帝主", 3, _packs(Emperor),
+                happy_options(laizi=True), Laizi, version=2,
+                rules=rules.get("ddz3_laizi"), layout=Layout(hand=happy.HAND, kitty=3),
+                ratings=Ratings(-50.8, 12.2)),
+        Variant("ddz_emperor", "斗帝主", 3, 2,
                 "Three players, two packs, 16 hand types; the emperor keeps any of 6 kitty cards.",
-                common_options(3), Emperor, version=2, name_en="Dou Dizhu Emperor"),
-        Variant("baohuang", "保皇", baohuang_score.PLAYERS, _packs(Baohuang),
+                common_options(3), Emperor, version=2, name_en="Dou Dizhu Emperor",
+                rules=rules.get("ddz_emperor"), layout=Layout(hand=34, kitty=6),
+                ratings=Ratings(-20.8, 10.1),
+                display=Display(roles={"emperor": ("帝主", "Emperor")})),
+        Variant("baohuang", "保皇", baohuang_score.PLAYERS, 4,
                 "Five players, four packs without 3/4/5: the emperor and his guard against "
                 "three rebels; classic or simple mode, 烤牌, 憋6, 抢独.",
                 baohuang_options(), Baohuang, version=2,
                 # the guard card's seat names the simple mode's guard
-                secret_options=("deal", "guard_card")),
+                secret_options=("deal", "guard_card"),
+                rules=rules.get("baohuang"), layout=Layout(hand=34, kitty=0),
+                ratings=Ratings(-57.8, 6.7),
+                display=Display(actions={"call": ("叫侍卫 {arg}", "Call guard {arg}")})),
         Variant("zhaopengyou", "找朋友", zhaopengyou_match.PLAYERS, zhaopengyou_setup.PACKS,
                 "Five players, three packs, tricks with trumps and tractors; the dealer calls "
                 "a friend by a card; every player keeps his own level.",
                 zhaopengyou_options(), ZhaoPengyou, version=2, name_en="Find Friends",
-                suits=True),
+                suits=True,
+                layout=Layout(hand=zhaopengyou_setup.HAND, kitty=zhaopengyou_setup.KITTY),
+                display=Display(sort="trump",
+                                facts=("level", "trump", "friend_call", "attacker_points"))),
     )
 }
+
+
+def register(v: Variant) -> Variant:
+    """Add a variant to the registry: every layer that lists or looks up variants (the
+    hall's default rooms, ``/api/variants``, the bots, the CLI) then knows it.
+
+    Its id must be new, and its rule set's name too unless it is the very rule set
+    of another variant (the bots key their tables by that name).
+    """
+    if v.id in VARIANTS:
+        raise ValueError(f"a variant {v.id!r} is already registered")
+    if v.rules is not None:
+        for other in VARIANTS.values():
+            if other.rules is not None and other.rules.name == v.rules.name \
+                    and other.rules != v.rules:
+                raise ValueError(f"{v.id}: rule set name {v.rules.name!r} is {other.id}'s, "
+                                 "with other rules")
+    VARIANTS[v.id] = v
+    return v
+
+
+def unregister(name: str) -> None:
+    """Remove a registered variant (a test's, once it is done with it)."""
+    del VARIANTS[name]
+
+
+@contextmanager
+def registered(v: Variant) -> Iterator[Variant]:
+    """The variant registered for the block and removed after it, however it ends."""
+    register(v)
+    try:
+        yield v
+    finally:
+        unregister(v.id)
+
+
+def rules_of(name: str, wild: Rank | str | None = None, **options: object) -> RuleSet:
+    """The rule set variant ``name`` declares, with a wild rank or its options (烤牌, 憋6).
+
+    A trick game or an unknown variant has none: ``RuleError``.
+    """
+    found = VARIANTS.get(name)
+    if found is None or found.rules is None:
+        known = ", ".join(v.id for v in VARIANTS.values() if v.rules is not None)
+        what = "unknown variant" if found is None else "no rule set for the trick game"
+        raise RuleError(f"{what} {name!r} (known: {known})")
+    return found.rules.with_options(wild=wild, **options)
 
 
 def variant(name: str) -> Variant:
@@ -121,5 +191,6 @@ def replay(record: Mapping[str, Any]) -> GameState:
     return state
 
 
-__all__ = ["VARIANTS", "Action", "Event", "GameState", "IllegalAction", "Option", "Variant",
-           "new_game", "replay", "variant"]
+__all__ = ["VARIANTS", "Action", "Display", "Event", "GameState", "IllegalAction", "Layout",
+           "Option", "Ratings", "Variant", "new_game", "register", "registered", "replay",
+           "rules_of", "unregister", "variant"]

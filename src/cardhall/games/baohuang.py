@@ -91,11 +91,10 @@ from cardhall.games.base import (
     flag,
     seat_or_none,
 )
-from cardhall.games.climbing import Layout, hand_text
+from cardhall.games.climbing import hand_text
 from cardhall.games.errors import Illegal, NotYourTurn
 from cardhall.games.view import Number, multiplier
 from cardhall.rules import Play
-from cardhall.rules import get as get_rules
 
 
 def options() -> dict[str, Option]:
@@ -134,14 +133,11 @@ def options() -> dict[str, Option]:
 class Baohuang(BaohuangSetup):
     """保皇 on the shared climbing play phase, with players going out one by one."""
 
-    layout = Layout(hand=34, kitty=0)
-    ruleset = "baohuang"
     leave_policy: ClassVar[LeavePolicy] = "autoplay"
 
     def _start(self) -> None:
         self.mode = self.options["mode"]
-        self.rs = get_rules(self.ruleset, kaopai=self.options["kaopai"],
-                            bie6=self.options["bie6"])
+        self.rs = self.rs.with_options(kaopai=self.options["kaopai"], bie6=self.options["bie6"])
         self._causes: dict[str, int] | None = None  # the settlement's, once over
         self.log.extend(self._new_deal())
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from itertools import repeat
 from typing import Any, ClassVar, cast
@@ -46,35 +45,30 @@ from cardhall.games.base import (
 )
 from cardhall.games.deal import given_deal
 from cardhall.games.errors import Ambiguous, Illegal, NotInWindow, Unreadable, clip
+from cardhall.games.variant import Layout
 from cardhall.games.view import plays_index
 from cardhall.rules import Play, RuleError, RuleSet
-from cardhall.rules import get as get_rules
 from cardhall.rules.frozen import maker
 from cardhall.rules.ruleset import NoReading, SeveralReadings
 
 PASS = Action("pass")
 
 
-@dataclass(frozen=True)
-class Layout:
-    """How a variant deals: cards per seat, the kitty, and cards out of play."""
-
-    hand: int
-    kitty: int
-    dead: int = 0
-
-
 class ClimbingGame(GameState):
     """Shared state and play phase of the shedding games."""
 
+    #: The variant's declaration's (games/__init__.py): how it deals, what its plays follow.
     layout: Layout
-    ruleset: str
+    rs: RuleSet
     #: The game's one Phase enum; the shared play phase enters its PLAY and OVER.
     phases: ClassVar[type[StrEnum]]
 
     def __init__(self, variant: Variant, seed: int, options: dict[str, Any]) -> None:
         super().__init__(variant, seed, options)
-        self.rs: RuleSet = get_rules(self.ruleset)
+        if variant.rules is None or variant.layout is None:
+            raise TypeError(f"{variant.id} declares no rule set or layout: not a climbing game")
+        self.rs = variant.rules
+        self.layout = variant.layout
         n = variant.players
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.counts: list[Counts] = [(0,) * NUM_RANKS] * n

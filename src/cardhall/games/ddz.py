@@ -56,7 +56,7 @@ from cardhall.games.base import (
     flag,
     seat_or_none,
 )
-from cardhall.games.climbing import PASS, ClimbingGame, Layout, hand_text
+from cardhall.games.climbing import PASS, ClimbingGame, hand_text
 from cardhall.games.errors import Illegal, NotInWindow, Unreadable, clip
 from cardhall.games.view import Number, multiplier
 from cardhall.rules import Play
@@ -376,16 +376,12 @@ class BiddingGame(ClimbingGame):
 
 
 class Classic(BiddingGame):
-    layout = Layout(hand=17, kitty=3)
-    ruleset = "ddz3"
 
     def doubles(self, play: Play) -> bool:
         return play.kind in ("bomb", "rocket")
 
 
 class FourPlayer(BiddingGame):
-    layout = Layout(hand=25, kitty=8)
-    ruleset = "ddz4"
     max_deals = 3
     flagged_first_bidder = False
     kitty_to = "landlord"
@@ -397,8 +393,6 @@ class FourPlayer(BiddingGame):
 
 
 class Emperor(BiddingGame):
-    layout = Layout(hand=34, kitty=6)
-    ruleset = "ddz_emperor"
     kitty_to = "choose"
     bomb_least = 5
     joker_bomb = 4
@@ -418,8 +412,6 @@ class Emperor(BiddingGame):
 class TwoPlayer(BiddingGame):
     """二人: call or no-call; the first call wins; contract 1."""
 
-    layout = Layout(hand=20, kitty=3, dead=11)
-    ruleset = "ddz2"
     flagged_first_bidder = False
 
     def _setup_actions(self) -> list[Action]:

@@ -65,7 +65,7 @@ from cardhall.cards import SMALL_JOKER_CARD, Card, CardError, format_cards, pars
 from cardhall.games import beans
 from cardhall.games.base import Action, Event, IllegalAction, Observation, Option, excerpt
 from cardhall.games.beans import as_number, settle, two_landlord_beans
-from cardhall.games.climbing import ClimbingGame, Layout, hand_text
+from cardhall.games.climbing import ClimbingGame, hand_text
 from cardhall.games.ddz import common_options, count_bombs
 from cardhall.games.errors import BadSetup, Illegal, NotInWindow, NotYourTurn, Unreadable, clip
 from cardhall.games.view import multiplier
@@ -160,8 +160,6 @@ def options() -> dict[str, Option]:
 class FivePlayer(ClimbingGame):
     """五人斗地主: roles from the revealed card, two simultaneous steps, then the shared play."""
 
-    layout = Layout(hand=21, kitty=3)
-    ruleset = "ddz5"
     phases = Phase
 
     def _start(self) -> None:

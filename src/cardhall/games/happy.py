@@ -56,7 +56,7 @@ from cardhall.cards import (
     format_card,
 )
 from cardhall.games.base import Action, Event, IllegalAction, Observation, Option, excerpt
-from cardhall.games.climbing import Layout, hand_text
+from cardhall.games.climbing import hand_text
 from cardhall.games.deal import parse_mixed
 from cardhall.games.errors import Illegal, NotInWindow, Unreadable, clip
 from cardhall.games.happy_score import HappyScoring, LaiziScoring
@@ -197,9 +197,7 @@ def _in_text_order(text: str, cards: list[Card]) -> list[Card]:
 class Happy(HappyScoring):
     """欢乐斗地主: the set-up phases above, the shared play phase, §4 settlement."""
 
-    layout = Layout(hand=HAND, kitty=3)
     phases = Phase
-    ruleset = "ddz3_happy"
 
     def _start(self) -> None:
         items = self.options["golden_eye"]
@@ -552,7 +550,6 @@ class Happy(HappyScoring):
 class Laizi(LaiziScoring, Happy):
     """癞子场: happy plus a wild rank drawn after robbing; laizi bomb classes and points."""
 
-    ruleset = "ddz3_laizi"
 
     def _before_kitty(self) -> list[Event]:
         fixed = self.options["wild"]

@@ -1,16 +1,19 @@
-"""What the registry knows of a variant before a game starts: its options, as data.
+"""What the registry knows of a variant before a game starts, as one declaration.
 
-A variant is one declaration (``games.VARIANTS``): players, packs, version,
-options. Options are data a hall or a browser can read (``describe``) to build
-a room form without running Python; ``resolve`` fills defaults and checks
-every value, so a game only ever starts from valid options.
+A variant is one ``Variant`` (``games.VARIANTS``): players, packs, version,
+options, and everything the other layers would otherwise look up by its id:
+its rule set object, its layout (cards per seat, kitty, dead cards), the bots'
+rating scale and the clients' display hints. Options are data a hall or a
+browser can read (``describe``) to build a room form without running Python;
+``resolve`` fills defaults and checks every value, so a game only ever starts
+from valid options. docs/adding-a-variant.md shows a new variant declared.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,6 +22,7 @@ from cardhall.games.errors import BadSetup, clip, excerpt
 
 if TYPE_CHECKING:
     from cardhall.games.base import GameState
+    from cardhall.rules import RuleSet
 
 
 OptionKind = Literal["bool", "int", "number", "seat", "choice", "text", "deal"]
@@ -107,6 +111,62 @@ def seat_or_none(value: Any) -> int | None:
 
 
 @dataclass(frozen=True)
+class Layout:
+    """How a variant deals: cards per seat, the kitty, and cards out of play."""
+
+    hand: int
+    kitty: int
+    dead: int = 0
+
+    @property
+    def largest(self) -> int:
+        """The largest hand a seat holds: a hand and the kitty (the landlord's)."""
+        return self.hand + self.kitty
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Where the bots' rating of a hand as dealt falls in this variant: its median and
+    spread over many deals (``benchmarks/calibrate.py`` measures them). The bots bid,
+    call and rob by a hand's percentile on this scale (bots/setup.py)."""
+
+    median: float
+    spread: float
+
+
+#: A role's label in both languages: (中文, English).
+Label = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Display:
+    """How a client shows the variant, so that no client switches on its id.
+
+    ``roles``: labels for the roles a view names that this variant calls its own
+    way (斗帝主's emperor is 帝主), and for roles a client derives from the view's
+    detail (五人's open and hidden landlord). ``sort``: how a hand is fanned:
+    ``rank`` (biggest first) or ``trump`` (jokers, level cards and the trump suit
+    first, then suit by suit). ``facts``: the keys of a view's detail shown in the
+    line of facts above the table, in order (a trick game's level, trump, friend
+    call and points). ``actions``: button labels of its own, keyed ``phase:text``
+    (an exact action in a phase) or ``verb`` (``{arg}`` stands for the rest, as
+    cards): 保皇's ``call`` names a guard, not a landlord.
+    """
+
+    roles: Mapping[str, Label] = field(default_factory=dict)
+    sort: Literal["rank", "trump"] = "rank"
+    facts: tuple[str, ...] = ()
+    actions: Mapping[str, Label] = field(default_factory=dict)
+
+    def describe(self, suits: bool) -> dict[str, Any]:
+        def labels(table: Mapping[str, Label]) -> dict[str, dict[str, str]]:
+            return {key: {"zh": zh, "en": en} for key, (zh, en) in table.items()}
+
+        return {"roles": labels(self.roles), "sort": self.sort, "facts": list(self.facts),
+                "actions": labels(self.actions), "suits": suits}
+
+
+@dataclass(frozen=True)
 class Variant:
     """A playable variant: what the registry knows before a game starts.
 
@@ -129,6 +189,33 @@ class Variant:
     suits: bool = False
     #: Options that are never shown in a view (a given deal names every hand).
     secret_options: tuple[str, ...] = ("deal",)
+    #: The climbing rule set its plays follow (hand types, bomb ladder); None for a
+    #: trick game, whose plays follow suit (rules/trick.py).
+    rules: RuleSet | None = None
+    #: How it deals (a climbing game deals by it; a trick game declares it for clients).
+    layout: Layout | None = None
+    #: The bots' rating scale of dealt hands; None: a neutral scale.
+    ratings: Ratings | None = None
+    display: Display = field(default_factory=Display)
+
+    def __post_init__(self) -> None:
+        if self.rules is not None and self.rules.packs != self.packs:
+            raise ValueError(f"{self.id}: {self.packs} packs, but its rule set deals "
+                             f"{self.rules.packs}")
+
+    def __copy__(self) -> Variant:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Variant:
+        """The declaration itself: it is immutable and shared by every game of the variant,
+        so a copied game (a test's ``deepcopy``) must not copy it, nor the rule set it
+        holds with its move tables."""
+        return self
+
+    @property
+    def family(self) -> Literal["climbing", "trick"]:
+        """``climbing`` (a play beats the last one by the rule set) or ``trick``."""
+        return "trick" if self.rules is None else "climbing"
 
     def resolve(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in, every value checked; an unknown option is an error."""
@@ -155,6 +242,11 @@ class Variant:
         return {"id": self.id, "name": self.name, "name_en": self.name_en or self.id,
                 "players": self.players, "packs": self.packs, "version": self.version,
                 "suits": self.suits, "deck": dict(self.deck),
-                "description": self.description,
+                "description": self.description, "family": self.family,
+                "rule_set": None if self.rules is None else self.rules.description,
+                "layout": None if self.layout is None else {
+                    "seats": self.players, "hand": self.layout.hand,
+                    "kitty": self.layout.kitty, "dead": self.layout.dead},
+                "display": self.display.describe(self.suits),
                 "options": [opt.describe(name) for name, opt in self.options.items()
                             if name not in self.secret_options]}

@@ -1,9 +1,14 @@
-"""Every variant's rule set, declared as data (docs/rules/, one page each).
+"""The library's rule sets, declared as data (docs/rules/, one page each).
 
 Each declaration names its hand types in the order moves are listed, its
 bomb ladder (``tier``: higher beats lower, any bomb beats any other hand) and
 the few switches that are truly its own. The engine in ``climb.py`` reads
 these; nothing here is code that a variant copies from another.
+
+A playable variant is declared once, in ``cardhall.games`` (its ``Variant``
+holds the rule set object it takes from here); a new variant may build its
+own rule set from these patterns instead (docs/adding-a-variant.md) and need
+not be listed here. ``get(name)`` is the library's own door to them.
 """
 
 from __future__ import annotations

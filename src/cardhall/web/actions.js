@@ -1,8 +1,10 @@
 // What each action is called on a button. One table, looked up from the most specific
-// key to the least: "variant:phase:text", "phase:text", "text", "variant:verb", "verb";
-// an argument that names cards is shown as cards. A new phase needs only new labels.
-import { addStrings, t } from "./i18n.js";
+// key to the least: the variant's own "phase:text" (its display hint `actions`, from
+// /api/variants), "phase:text", "text", the variant's own "verb", "verb"; an argument
+// that names cards is shown as cards. A new phase needs only new labels.
+import { addStrings, lang, t } from "./i18n.js";
 import { cardName, splitCards } from "./cards.js";
+import { display } from "./variants.js";
 
 const LABELS = {
   zh: {
@@ -13,7 +15,7 @@ const LABELS = {
     eye: "黄金眼 看第{arg}张底牌", take: "拿底牌 {arg}", "take none": "不拿底牌", accept: "登基",
     cede: "让位", solo: "独保", "hidden-solo": "暗独", "no-solo": "不独", redeal: "重新发牌",
     "rob-solo": "抢独", no: "不抢", open: "明保", hidden: "暗保", rebel: "造反",
-    "baohuang:call": "叫侍卫 {arg}", bury: "扣底", "call-friend": "找朋友：第{n}张 {arg}",
+    bury: "扣底", "call-friend": "找朋友：第{n}张 {arg}",
     declare: "亮主 {arg}", play: "出牌", "auto on": "托管", "auto off": "取消托管",
   },
   en: {
@@ -26,7 +28,7 @@ const LABELS = {
     accept: "Be emperor", cede: "Cede", solo: "Play alone", "hidden-solo": "Secret solo",
     "no-solo": "No solo", redeal: "Redeal", "rob-solo": "Rob the solo", no: "Don't rob",
     open: "Open guard", hidden: "Hidden guard", rebel: "Rebel",
-    "baohuang:call": "Call guard {arg}", bury: "Bury", "call-friend": "Friend: copy {n} of {arg}",
+    bury: "Bury", "call-friend": "Friend: copy {n} of {arg}",
     declare: "Trump {arg}", play: "Play", "auto on": "Autoplay", "auto off": "Stop autoplay",
   },
 };
@@ -40,10 +42,20 @@ function cardsText(arg) {
   return splitCards(arg).map(cardName).join(" ");
 }
 
+/** The variant's own label for `key`, its {placeholders} filled; null if it has none. */
+function ownLabel(variant, key, vars = {}) {
+  const label = display(variant).actions[key];
+  if (!label) return null;
+  return label[lang() === "en" ? "en" : "zh"].replace(/\{(\w+)\}/g,
+    (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
 /** The button label of an action text in a variant's phase. */
 export function actionLabel(text, variant, phase) {
   const plain = text.replace(/^@\d+\s+/, "");
-  for (const k of [`${variant}:${phase}:${plain}`, `${phase}:${plain}`, plain]) {
+  const own = ownLabel(variant, `${phase}:${plain}`);
+  if (own) return own;
+  for (const k of [`${phase}:${plain}`, plain]) {
     if (known(k)) return t(`act.${k}`);
   }
   const [verb, ...rest] = plain.split(" ");
@@ -51,6 +63,5 @@ export function actionLabel(text, variant, phase) {
   let n = "";
   if (verb === "call-friend") [n, arg] = [rest[0], rest.slice(1).join(" ")];
   const vars = { arg: verb === "eye" ? arg : cardsText(arg), n };
-  for (const k of [`${variant}:${verb}`, verb]) if (known(k)) return t(`act.${k}`, vars);
-  return plain;
+  return ownLabel(variant, verb, vars) || (known(verb) ? t(`act.${verb}`, vars) : plain);
 }

@@ -1,6 +1,7 @@
 // Card faces drawn with CSS from card text: suited ("3s", "Ts"), bare ranks ("3", as
 // climbing plays are written) and the jokers "X" (小王) and "D" (大王).
 import { lang } from "./i18n.js";
+import { display } from "./variants.js";
 
 export const RANKS = "3456789TJQKA2XD";
 const SUITS = { s: "♠", h: "♥", c: "♣", d: "♦" };
@@ -90,14 +91,15 @@ export function cardEl(card, opts = {}) {
 
 /**
  * Sort for display, biggest first (as the halls fan a hand): by rank, then suit.
- * opts.wild puts the wild rank first; for 找朋友 opts.trump and opts.level group the
- * trumps (jokers, level cards, trump suit) before the other suits.
+ * opts.wild puts the wild rank first; a variant sorted by trumps (its display hint
+ * `sort: "trump"`, 找朋友) groups the trumps (jokers, level cards, then opts.trump's
+ * suit; opts.level) before the other suits.
  */
 export function sortCards(cards, variant, opts = {}) {
   const rank = (c) => RANKS.indexOf(rankOf(c));
   const suit = (c) => SUIT_ORDER.indexOf(suitOf(c));
   let group = () => 0;
-  if (variant === "zhaopengyou") {
+  if (display(variant).sort === "trump") {
     group = (c) => {
       const r = rankOf(c);
       if (r === "D") return 0;

@@ -3,6 +3,7 @@
 // `plays` diagram (docs/contract.md); every reading of a selection, the 提示 list and the
 // cards a play takes.
 import { RANKS, rankOf, splitCards } from "./cards.js";
+import { display } from "./variants.js";
 
 /** The hand cards a play text takes: "play 33344+5" → 3 3 3 4 4 5; "play 388+22=888+22"
  * → 3 8 8 2 2 (before "=" are the cards played); "play 3s 3s" → 3s 3s. */
@@ -15,7 +16,7 @@ export function playCards(text) {
 function suited(view) {
   if (view.plays) return view.plays.labels.some((l) => l.length > 1);
   const p = view.legal.find((a) => a.startsWith("play "));
-  return p ? playCards(p).some((c) => c.length > 1) : view.variant === "zhaopengyou";
+  return p ? playCards(p).some((c) => c.length > 1) : display(view.variant).suits;
 }
 
 function key(cards, isSuited) {

@@ -3,6 +3,7 @@
 import { registerScreen, store } from "./app.js";
 import { addStrings, lang, t } from "./i18n.js";
 import { h, countdown } from "./dom.js";
+import { loadVariants } from "./variants.js";
 
 addStrings({
   zh: {
@@ -25,15 +26,9 @@ addStrings({
   },
 });
 
-let variants = null;
-
-/** Variant names from /api/variants, fetched once: {id: {zh, en, players}}. */
-export async function variantNames(api) {
-  if (!variants) {
-    const list = await api("GET", "/api/variants");
-    variants = Object.fromEntries(list.map((v) => [v.id, v]));
-  }
-  return variants;
+/** Variant names from /api/variants, fetched once: {id: {name, name_en, players, …}}. */
+export function variantNames(api) {
+  return loadVariants(api);
 }
 
 /** A room's name in the reader's language (`name_en` may be missing from an older hall). */

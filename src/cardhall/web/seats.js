@@ -5,12 +5,12 @@ import { cardEl, splitCards } from "./cards.js";
 import { actionLabel } from "./actions.js";
 import { playCards } from "./judge.js";
 import { h } from "./dom.js";
+import { display, ownRoleLabel } from "./variants.js";
 
 addStrings({
   zh: {
     "role.landlord": "地主", "role.farmer": "农民", "role.emperor": "皇帝", "role.guard": "侍卫",
     "role.rebel": "造反", "role.dealer": "庄家", "role.friend": "朋友", "role.attacker": "闲家",
-    "role.open landlord": "明地主", "role.hidden landlord": "暗地主", "role.emperor-ddz": "帝主",
     "seat.cards": "剩{n}张", "seat.warn1": "报单", "seat.warn2": "报双", "seat.auto": "托管中",
     "seat.offline": "离线", "seat.bot": "机器人", "seat.empty": "空位", "seat.you": "我",
     "seat.left": "已离开", "seat.turn": "轮到 {name}", "seat.secs": "{s}秒",
@@ -18,8 +18,7 @@ addStrings({
   en: {
     "role.landlord": "Landlord", "role.farmer": "Farmer", "role.emperor": "Emperor",
     "role.guard": "Guard", "role.rebel": "Rebel", "role.dealer": "Dealer", "role.friend": "Friend",
-    "role.attacker": "Attacker", "role.open landlord": "Open landlord",
-    "role.hidden landlord": "Hidden landlord", "role.emperor-ddz": "Emperor", "seat.cards": "{n} cards",
+    "role.attacker": "Attacker", "seat.cards": "{n} cards",
     "seat.warn1": "1 card!", "seat.warn2": "2 cards!", "seat.auto": "autoplay", "seat.offline": "offline",
     "seat.bot": "bot", "seat.empty": "empty", "seat.you": "me", "seat.left": "left",
     "seat.turn": "{name}'s turn", "seat.secs": "{s}s",
@@ -35,17 +34,19 @@ export function positionOf(seat, me, n) {
   return POSITIONS[n][(seat - me + n) % n - 1];
 }
 
-/** The role's label: ddz5 reads its hidden landlord from detail; 帝主 is ddz_emperor's landlord. */
+/** The role's label: the variant's own (/api/variants' display.roles: 斗帝主's emperor is
+ * 帝主) before the shared one. A variant that labels an "open" and a "hidden landlord"
+ * (五人) has its landlords told apart by the view's detail, where they are known. */
 export function roleLabel(view, seat) {
   let role = view.roles[seat];
   if (!role) return null;
-  if (view.variant === "ddz_emperor" && role === "emperor") role = "emperor-ddz";
-  if (view.variant === "ddz5" && role === "landlord") {
-    const d = view.detail;
+  const own = display(view.variant).roles;
+  if (role === "landlord" && own["hidden landlord"] && own["open landlord"]) {
+    const d = view.detail || {};
     if (d.hidden_landlord === seat) role = "hidden landlord";
     else if (d.landlords && d.landlords.length > 1) role = "open landlord";
   }
-  return t(`role.${role}`);
+  return ownRoleLabel(view.variant, role) || t(`role.${role}`);
 }
 
 /** The last action as shown in a seat's bubble: the cards of a play, else the label. */

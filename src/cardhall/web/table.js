@@ -11,6 +11,7 @@ import { runClocks, seatEl } from "./seats.js";
 import { multiplierText, settleEl } from "./settle.js";
 import { counterEl } from "./counter.js";
 import { variantName, variantNames } from "./lobby.js";
+import { display } from "./variants.js";
 import { controlsEl } from "./controls.js";
 import { loadReasons, refusalText } from "./reasons.js";
 
@@ -126,8 +127,20 @@ ctx.ws.on("left", (msg) => {
 });
 
 const SUITS = { s: "♠", h: "♥", c: "♣", d: "♦" };
+const known = (x) => x !== null && x !== undefined;
 
-/** A line of facts above the felt: phase, multiplier, wild rank, trump, friend call, … */
+/** How each fact a variant may list (its display hint `facts`) reads, from the view's
+ * detail; null: nothing to show yet. */
+const FACTS = {
+  level: (d) => t("table.level", { r: d.level }),
+  trump: (d) => (d.trump ? t("table.trump", { s: SUITS[d.trump] || d.trump }) : null),
+  friend_call: (d) => (d.friend_call ? t("table.friendcall", { n: d.friend_call.n,
+    c: cardEl(splitCards(d.friend_call.card)[0]).getAttribute("aria-label") }) : null),
+  attacker_points: (d) => (known(d.attacker_points) ? t("table.score", { n: d.attacker_points }) : null),
+};
+
+/** A line of facts above the felt: phase, multiplier, wild rank, the variant's own facts
+ * (找朋友's level, trump, friend call, score), the revealed card. */
 export function factsEl(view, names) {
   const d = view.detail || {};
   const facts = [variantName(names, view.variant)];
@@ -135,16 +148,9 @@ export function factsEl(view, names) {
   facts.push(t(ph) === ph ? view.phase : t(ph));
   if (view.multiplier) facts.push(`${t("table.mult")} ${multiplierText(view.multiplier)}`);
   if (d.wild) facts.push(t("table.wild", { r: d.wild === "T" ? "10" : d.wild }));
-  if (view.variant === "zhaopengyou") {
-    facts.push(t("table.level", { r: d.level }));
-    if (d.trump) facts.push(t("table.trump", { s: SUITS[d.trump] || d.trump }));
-    if (d.friend_call) {
-      const c = splitCards(d.friend_call.card)[0];
-      facts.push(t("table.friendcall", { n: d.friend_call.n, c: cardEl(c).getAttribute("aria-label") }));
-    }
-    if (d.attacker_points !== null && d.attacker_points !== undefined) {
-      facts.push(t("table.score", { n: d.attacker_points }));
-    }
+  for (const key of display(view.variant).facts) {
+    const fact = FACTS[key] ? FACTS[key](d) : null;
+    if (fact) facts.push(fact);
   }
   if (d.revealed_card) facts.push(t("table.revealed", { c: cardEl(d.revealed_card).getAttribute("aria-label") }));
   return h("p", { class: "facts", "aria-live": "polite" }, facts.join(" · "));
