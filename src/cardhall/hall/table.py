@@ -40,7 +40,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, assert_never
 
-from cardhall.games import GameState, IllegalAction, new_game, replay
+from cardhall.games import Action, GameState, IllegalAction, new_game, replay
 from cardhall.games.errors import Ambiguous, NotYourTurn, excerpt
 from cardhall.hall import away, seat_commands, settlement
 from cardhall.hall import commands as c
@@ -323,7 +323,7 @@ class Table:
         if own:
             text = f"@{seat} {text}"
         try:
-            canonical = game.canonical(text, seat)
+            action = game.resolve(text, seat)
         except IllegalAction as exc:
             readings = None if isinstance(exc, NotYourTurn) else game.readings(text, seat)
             raise refused(exc, readings or None) from None
@@ -334,7 +334,7 @@ class Table:
                                         + ", ".join(readings), readings), readings)
         if self.latency_hook is not None:
             self.latency_hook("queued", time.perf_counter() - made)
-        await self._accept(canonical, seat)
+        await self._accept(action, seat)
 
     async def _on_bot(self, cmd: c.BotAnswer) -> None:
         """A bot's (or the 托管 policy's) answer for ``cmd.seat``, asked at ``cmd.seq``."""
@@ -345,7 +345,7 @@ class Table:
         if not self._machine_seat(cmd.seat):
             return  # the player took his seat back meanwhile
         try:
-            canonical = game.canonical(cmd.text, cmd.seat)
+            action = game.resolve(cmd.text, cmd.seat)
         except IllegalAction:
             log.warning("table %s: bot answer %r for seat %s is stale", self.id, cmd.text,
                         cmd.seat)
@@ -353,7 +353,7 @@ class Table:
             return
         if cmd.seat in self._away:
             self._away[cmd.seat] += 1  # a decision 托管 took while he was away
-        await self._accept(canonical, cmd.seat)
+        await self._accept(action, cmd.seat)
 
     async def _on_expire(self, cmd: c.Expire) -> None:
         """The turn timer ran out: every seat still to answer goes on 托管 (§3)."""
@@ -418,8 +418,11 @@ class Table:
         self.game = replay(record)
         self.game_id = game_id
 
-    async def _accept(self, canonical: str, seat: int | None) -> None:
+    async def _accept(self, action: Action | str, seat: int | None) -> None:
         """Apply, log, then tell: an action is durable before anyone hears of it.
+
+        ``action`` is what ``game.resolve`` returned (applied without a second check) or
+        a canonical text of the table's own (``@S auto on``).
 
         It is applied first only to learn whether it ends the game: the game's last
         action is logged as such (``final``), and the log then takes nothing more. If
@@ -431,9 +434,9 @@ class Table:
             raise ProtocolError("not_allowed", "this game is over: it takes no more actions")
         started = time.perf_counter()
         seq = self.seq + 1
-        game.apply(canonical)
+        game.apply(action)
         try:
-            await self.store.append(game_id, seq, canonical, seat, self.fence,
+            await self.store.append(game_id, seq, game.actions[-1], seat, self.fence,
                                     final=game.over)
         except BaseException:
             self.game = replay({**game.record(), "actions": game.actions[:-1]})
