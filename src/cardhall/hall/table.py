@@ -512,7 +512,7 @@ class Table:
         seq = self.seq
         self._asked.add((seq, seat))
         name = SEAT_BOT if not self.seats[seat].human else AUTO_BOT
-        view = game.observe(seat)
+        view = self.views.of(game, seat)  # shared with the seat's messages: bots only read
 
         async def ask() -> None:
             loop = asyncio.get_running_loop()
