@@ -78,14 +78,18 @@ def config_toml(token_file: Path) -> str:
             "trusted_proxies = [\"127.0.0.1\"]\n")
 
 
-def loop_lag(url: str) -> dict[float, float]:
-    """The hall's cumulative loop-lag histogram (/metrics): upper bound -> count."""
+def metrics_lines(url: str) -> list[str]:
+    """The hall's /metrics, read with the bench's token, line by line."""
     request = urllib.request.Request(url + "/metrics",
                                      headers={"authorization": f"Bearer {METRICS_TOKEN}"})
     with urllib.request.urlopen(request, timeout=30) as answer:
-        text = answer.read().decode()
+        return answer.read().decode().splitlines()
+
+
+def loop_lag(url: str) -> dict[float, float]:
+    """The hall's cumulative loop-lag histogram (/metrics): upper bound -> count."""
     out = {}
-    for line in text.splitlines():
+    for line in metrics_lines(url):
         if line.startswith("cardhall_loop_lag_seconds_bucket"):
             bound = line.split('le="', 1)[1].split('"', 1)[0]
             out[float(bound)] = float(line.rsplit(" ", 1)[1])
@@ -367,12 +371,8 @@ def where(pid: int) -> str:
 
 def edge_refusals(url: str) -> dict[str, float]:
     """The hall's own count of refused connections by limit and fate (/metrics)."""
-    request = urllib.request.Request(url + "/metrics",
-                                     headers={"authorization": f"Bearer {METRICS_TOKEN}"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        text = answer.read().decode()
     out = {}
-    for line in text.splitlines():
+    for line in metrics_lines(url):
         if line.startswith("cardhall_edge_refused_total{"):
             labels = dict(part.split("=", 1) for part in
                           line.split("{", 1)[1].split("}", 1)[0].split(","))
