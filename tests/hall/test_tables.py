@@ -36,7 +36,7 @@ from cardhall.hall.models import Game
 from cardhall.hall.peer import TableCall
 from cardhall.hall.seats import Seat
 from cardhall.hall.service import ADOPT_AT_ONCE, Hall
-from cardhall.hall.table import Table
+from cardhall.hall.table import QUEUE_LIMIT, Table
 
 WAIT = 20.0  # seconds a test waits for a message before failing
 
@@ -192,6 +192,17 @@ async def test_bad_actions_are_refused_and_change_nothing(db: Database) -> None:
                                             seq=seq))
         assert err.value.code == "not_seated"
         assert table.seq == seq
+        # A stranger's flood, all at once, takes no room in the table's queue (else it
+        # would fill up and the seats' own actions be refused as busy).
+        flood = [hall.lobby.run_call(TableCall(table=table.id, kind="act", player=stranger,
+                                               text="pass", seq=seq))
+                 for _ in range(QUEUE_LIMIT + 10)]
+        answers = await asyncio.gather(*flood, return_exceptions=True)
+        assert {a.code for a in answers if isinstance(a, ProtocolError)} == {"not_seated"}
+        assert len(answers) == QUEUE_LIMIT + 10 and table.queue.empty()
+        with pytest.raises(ProtocolError) as err:
+            await hall.handle(idle, Act(type="act", table=table.id, action="pass", seq=seq))
+        assert err.value.code == "not_your_turn"  # heard by the table, not refused as busy
     finally:
         await hall.close()
 

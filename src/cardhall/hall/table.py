@@ -223,10 +223,17 @@ class Table:
 
     async def call(self, command: c.TableCommand) -> None:
         """Queue a command and wait until the table has taken it (ProtocolError if refused)."""
+        self._check_seated(command)  # a stranger's command takes no room in the queue
         done = asyncio.get_running_loop().create_future()
         if not self.submit(command, done):
             raise ProtocolError("busy", f"table {self.id} is busy: try again")
         await done
+
+    def _check_seated(self, cmd: c.TableCommand) -> None:
+        """A seated player's command (``c.SEATED``) from a player not seated here is
+        refused: before it is queued, and again when it runs (he may have left since)."""
+        if isinstance(cmd, c.SEATED) and self.seat_of(cmd.player) is None:
+            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
 
     # -- who sits where --------------------------------------------------------------
 
@@ -252,8 +259,7 @@ class Table:
     # -- commands ----------------------------------------------------------------------
 
     async def _handle(self, cmd: c.TableCommand, made: float) -> None:
-        if isinstance(cmd, c.SEATED) and self.seat_of(cmd.player) is None:
-            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
+        self._check_seated(cmd)
         match cmd:
             case c.Play():
                 await self._on_act(cmd, made)
