@@ -37,6 +37,7 @@ from cardhall.hall.peer import TableCall
 from cardhall.hall.seats import Seat
 from cardhall.hall.service import ADOPT_AT_ONCE, Hall
 from cardhall.hall.table import QUEUE_LIMIT, Table
+from tests.games.test_resolve import counting
 
 WAIT = 20.0  # seconds a test waits for a message before failing
 
@@ -161,6 +162,25 @@ async def test_bots_fill_a_quick_match_and_the_game_settles(db: Database) -> Non
         assert stored is not None
         seat = stored.players.index(p)
         assert await ledger.balance(db, p) == 10_000 + settled[p].beans[str(seat)]
+    finally:
+        await hall.close()
+
+
+async def test_a_move_is_read_and_checked_once(db: Database) -> None:
+    """The table resolves a player's move once (``GameState.resolve``), logs its text
+    and applies that very action: the engine does not read and check it again."""
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    try:
+        players = await joined(hall)
+        first = await inbox.next(players[0], State)
+        table = hall.lobby.table(first.table)
+        game = table.game
+        assert game is not None
+        calls = counting(game)
+        mover = next(p for p in players if table.seat_of(p) == game.to_act)
+        text = game.legal_actions(game.to_act)[0].text
+        await hall.handle(mover, Act(type="act", table=table.id, action=text, seq=table.seq))
+        assert game.actions[-1] == text and calls[0] == 1
     finally:
         await hall.close()
 

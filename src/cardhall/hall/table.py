@@ -440,7 +440,7 @@ class Table:
             raise ProtocolError("not_allowed", "this game is over: it takes no more actions")
         started = time.perf_counter()
         seq = self.seq + 1
-        game.apply(action)
+        game.apply(action, seat)  # the seat resolve() was asked for: not checked again
         try:
             await self.store.append(game_id, seq, game.actions[-1], seat, self.fence,
                                     final=game.over)
