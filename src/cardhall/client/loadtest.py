@@ -178,6 +178,11 @@ class Player:
         self.pending: tuple[str, str, int, float] | None = None  # table, game, seq, sent at
         self.playing = False
         self.next_sent: str | None = None  # the settled game we asked to play on after
+        #: A game this client saw end whose ``settled`` it has not heard yet: it does not
+        #: stop before that message, however long the settlement takes (a client that
+        #: stopped first would find the game in its history, never told of it).
+        self.unsettled: str | None = None
+        self.told: set[str] = set()  # the games whose ``settled`` this client heard
         #: Stopping: None, then "asked" once it has left the room's queue (a ``leave`` and
         #: a ``ping``), "done" at the ``pong``. A client that stopped while queued would
         #: be seated after it went and its game played out by 托管, unheard (ruling 13).
@@ -203,7 +208,7 @@ class Player:
             if now >= end_at:
                 return  # still in a game at the deadline: not finished
             if (now >= stop_at and not self.playing and self.next_sent is None
-                    and now - heard >= QUIET_SECONDS):
+                    and self.unsettled is None and now - heard >= QUIET_SECONDS):
                 if self.unqueued == "done":
                     break  # done: no game to finish, and nothing more is coming
                 if self.unqueued is None:
@@ -252,9 +257,11 @@ class Player:
 
     async def _state(self, msg: Message, stopping: bool) -> None:
         table, seq = msg["table"], msg["seq"]
-        self.playing = msg["phase"] == "playing"
+        was_playing, self.playing = self.playing, msg["phase"] == "playing"
         if self.playing:
             self.next_sent = None
+        elif was_playing and msg["game"] is not None and msg["game"] not in self.told:
+            self.unsettled = msg["game"]
         pending = self.pending
         if pending is not None and pending[0] == table and (msg["game"] != pending[1]
                                                             or seq > pending[2]):
@@ -291,6 +298,9 @@ class Player:
         assert self.client.player is not None
         self.tally.games.setdefault(msg["game"], msg)
         self.tally.seen[(str(self.client.player["id"]), msg["game"])] += 1
+        self.told.add(msg["game"])
+        if self.unsettled == msg["game"]:
+            self.unsettled = None
         self.playing = False
         if msg["dissolved"]:
             return  # a `left` follows
