@@ -1,7 +1,7 @@
 """The one thing pyproject.toml cannot declare: the split search's optional C loop.
 
 ``optional=True``: where no C compiler is at hand the install goes on without
-it, and the bots run the same search in Python (``cardhall.bots.hands``), slower.
+it, and the bots run the same search in Python (``cardhall.bots.split.hands``), slower.
 
 The loop counts bits at every step; on an x86-64 processor that has its own
 instruction for it (every one since about 2008), the build uses it (``-mpopcnt``:
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-SOURCES = [f"src/cardhall/bots/{name}.c"
+SOURCES = [f"src/cardhall/bots/split/{name}.c"
            for name in ("_search", "_search_tables", "_search_loop", "_search_sift",
                         "_search_blocks")]
 
@@ -30,6 +30,6 @@ def _has_popcnt() -> bool:
 
 FLAGS = ["-O2", "-fno-fast-math", "-std=c11"] + (["-mpopcnt"] if _has_popcnt() else [])
 
-setup(ext_modules=[Extension("cardhall.bots._search", SOURCES,
-                             depends=["src/cardhall/bots/_search.h"],
+setup(ext_modules=[Extension("cardhall.bots.split._search", SOURCES,
+                             depends=["src/cardhall/bots/split/_search.h"],
                              extra_compile_args=FLAGS, optional=True)])

@@ -25,7 +25,7 @@ from typing import Any
 
 from cardhall import bots, sim
 from cardhall.bots import setup
-from cardhall.bots.hands import planner
+from cardhall.bots.split.hands import planner
 from cardhall.bots.view import ranks_of, rule_set, team
 from cardhall.cards import card_rank, to_counts
 from cardhall.games import VARIANTS, new_game

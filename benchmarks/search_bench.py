@@ -1,4 +1,4 @@
-"""The split search on its two loops: the C loop (``bots/_search.c``) against the Python one.
+"""The split search on its two loops: the C loop (``bots/split/_search.c``) against the Python one.
 
 A planning decision is split searches, so their cost is the bot's; the two loops
 find the same worths, and this measures what the C one saves: the worth of
@@ -18,8 +18,8 @@ import statistics
 import time
 
 from cardhall import rules
-from cardhall.bots import native
-from cardhall.bots.hands import Planner
+from cardhall.bots.split import native
+from cardhall.bots.split.hands import Planner
 
 VARIANTS = ("ddz2", "ddz3", "ddz4", "ddz5", "ddz3_laizi", "ddz_emperor", "baohuang")
 #: Cards dealt to a seat that takes the kitty (the longest hand a bid searches).

@@ -9,7 +9,7 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 stamp="$venv/.cardhall-installed-$extras"
-want="$(cat pyproject.toml setup.py src/cardhall/bots/_search*.[ch] | sha256sum | cut -d' ' -f1)"
+want="$(cat pyproject.toml setup.py src/cardhall/bots/split/_search*.[ch] | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     spec="."

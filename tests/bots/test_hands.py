@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from cardhall import rules
-from cardhall.bots.hands import planner
-from cardhall.bots.packed import pack, unpack
+from cardhall.bots.split.hands import planner
+from cardhall.bots.split.packed import pack, unpack
 from cardhall.cards import parse_counts
 
 CLASSIC = [

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from cardhall import rules
-from cardhall.bots.hands import Planner
 from cardhall.bots.planning import PlanningBot
+from cardhall.bots.split.hands import Planner
 from cardhall.cards import parse_counts
 from cardhall.games import new_game
 from cardhall.sim import MAX_ACTIONS

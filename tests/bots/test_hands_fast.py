@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardhall.bots import packed as hands
+from cardhall.bots.split import packed as hands
 from cardhall.cards import NUM_RANKS
 
 

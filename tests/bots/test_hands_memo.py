@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall import rules
-from cardhall.bots import hands
-from cardhall.bots import native as native_loop
-from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import MirrorPlanner
+from cardhall.bots.split import hands
+from cardhall.bots.split import native as native_loop
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.mirror import MirrorPlanner
 from tests.bots.scenario import hand_from
 
 VARIANTS = ("ddz3", "ddz4", "ddz_emperor", "baohuang")

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from cardhall import rules
 from cardhall.bots import make
-from cardhall.bots.hands import Planner
 from cardhall.bots.kitty import keep
-from cardhall.bots.mirror import MirrorPlanner
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.mirror import MirrorPlanner
 from cardhall.bots.view import hand_counts, ranks_of
 from cardhall.cards import Rank
 from cardhall.games import new_game

@@ -14,8 +14,8 @@ import random
 import pytest
 
 from cardhall import rules
-from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import MirrorPlanner
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.mirror import MirrorPlanner
 from cardhall.cards import Counts
 
 #: (variant, hand sizes): a dealt hand (with the kitty where there is one) down to a few.

@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall import bots, rules
-from cardhall.bots import native as native_loop
-from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner
-from cardhall.bots.packed import SLOT_SHIFT
-from cardhall.bots.relaxed import RelaxedPlanner
+from cardhall.bots.split import native as native_loop
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.mirror import TIE_MARGIN, MirrorPlanner
+from cardhall.bots.split.packed import SLOT_SHIFT
+from cardhall.bots.split.relaxed import RelaxedPlanner
 from cardhall.cards import RANK_CHARS
 from cardhall.games import VARIANTS, new_game
 from tests.bots.scenario import hand_from
@@ -32,7 +32,7 @@ CLIMBING = [v.id for v in VARIANTS.values() if v.family == "climbing"]
 
 
 def test_the_c_loop_is_built() -> None:
-    assert native_loop.BUILT, "cardhall.bots._search was not built: pip install -e ."
+    assert native_loop.BUILT, "cardhall.bots.split._search was not built: pip install -e ."
     assert Planner(rules.get("ddz3"))._core is not None  # bots run it by default
 
 

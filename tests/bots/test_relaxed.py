@@ -14,9 +14,9 @@ import random
 import pytest
 
 from cardhall import rules
-from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import MirrorPlanner
-from cardhall.bots.relaxed import RelaxedPlanner
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.mirror import MirrorPlanner
+from cardhall.bots.split.relaxed import RelaxedPlanner
 from cardhall.cards import ACE, Counts
 
 SIZES = {"ddz2": 23, "ddz3": 20, "ddz4": 33, "ddz_emperor": 38, "ddz5": 26}

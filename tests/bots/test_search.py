@@ -6,7 +6,7 @@ import random
 
 from cardhall import bots
 from cardhall.bots.planning import Policy
-from cardhall.bots.search import Rollout, SearchBot, determinise
+from cardhall.bots.sampling import Rollout, SearchBot, determinise
 from cardhall.bots.view import read_view, rule_set
 from cardhall.games import new_game
 from tests.bots.scenario import ddz3

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall import rules
-from cardhall.bots import native, sift
 from cardhall.bots import view as bview
+from cardhall.bots.split import native, sift
 from cardhall.bots.view import read_view, rule_set
 from cardhall.cards import Counts, parse_ranks
 from cardhall.games import VARIANTS

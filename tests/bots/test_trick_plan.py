@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from cardhall.bots import make
-from cardhall.bots.trick_plan import suit_strength
-from cardhall.bots.trick_view import cards_of, read
+from cardhall.bots.trick.plan import suit_strength
+from cardhall.bots.trick.view import cards_of, read
 from cardhall.cards import parse_card
 from cardhall.games import new_game
 from cardhall.games.zhaopengyou import ZhaoPengyou

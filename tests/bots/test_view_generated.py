@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from cardhall.bots import hands, planning, sift
+from cardhall.bots import planning
 from cardhall.bots import view as bview
 from cardhall.bots.planning import PlanningBot
+from cardhall.bots.split import hands, sift
 from cardhall.games.view import expand, judge
 from tests.bots.scenario import random_views
 

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner
 from cardhall.bots.planning import Policy
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.mirror import TIE_MARGIN, MirrorPlanner
+from cardhall.bots.split.wild_worth import WildScores
 from cardhall.bots.view import counts_minus
-from cardhall.bots.wild_worth import WildScores
 from cardhall.cards import BIG_JOKER, NUM_RANKS, RANK_CHARS, SMALL_JOKER, TWO, Counts
 from cardhall.rules import Play, RuleSet
 from cardhall.rules import get as get_rules

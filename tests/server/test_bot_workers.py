@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cardhall.bots import native
+from cardhall.bots.split import native
 from cardhall.hall.botpool import BotPool
 from tests.bots.scenario import random_views
 from tests.server.conftest import start_hall

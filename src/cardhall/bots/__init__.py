@@ -17,7 +17,7 @@ from typing import Any
 from cardhall.bots.base import Bot, BotError
 from cardhall.bots.planning import PlanningBot
 from cardhall.bots.rlcard_rule import RLCardRule
-from cardhall.bots.search import SearchBot
+from cardhall.bots.sampling import SearchBot
 from cardhall.bots.simple import RandomBot, Tuoguan
 
 BOTS: dict[str, Callable[..., Bot]] = {

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_below
-from cardhall.bots.packed import pack
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_below
+from cardhall.bots.split.packed import pack
 from cardhall.cards import Rank
 
 

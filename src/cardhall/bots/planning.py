@@ -1,6 +1,6 @@
 """The ``planning`` bot: plays the climbing games from a split of its hand and the cards out.
 
-(找朋友, the trick-taking game, is played by ``trick_plan``; ``PlanningBot`` hands it
+(找朋友, the trick-taking game, is played by ``trick.plan``; ``PlanningBot`` hands it
 those observations.)
 
 Every play decision compares the legal plays by the worth of the hand each
@@ -27,15 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from cardhall.bots import set_answers, setup, trick_plan, wild_worth
+from cardhall.bots import set_answers, setup
 from cardhall.bots.base import Bot, BotError, Observation, bare
-from cardhall.bots.hands import Planner
-from cardhall.bots.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_below
-from cardhall.bots.own import own_split
-from cardhall.bots.packed import pack
-from cardhall.bots.relaxed import RelaxedPlanner
-from cardhall.bots.sift import pack_cards, sift
-from cardhall.bots.splits import Plan
+from cardhall.bots.split import wild_worth
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.mirror import TIE_MARGIN, MirrorPlanner, fresh_above, fresh_below
+from cardhall.bots.split.own import own_split
+from cardhall.bots.split.packed import pack
+from cardhall.bots.split.relaxed import RelaxedPlanner
+from cardhall.bots.split.sift import pack_cards, sift
+from cardhall.bots.split.splits import Plan
+from cardhall.bots.trick import plan as trick_plan
 from cardhall.bots.view import (
     View,
     action_text,
@@ -554,7 +556,7 @@ class PlanningBot(Bot):
         super().__init__(variant, seat, seed)
         self._policies: dict[str, Policy] = {}
         if trick_game(variant):
-            return  # played by trick_plan, not by a climbing policy
+            return  # played by trick.plan, not by a climbing policy
         try:
             rs = rules_of(variant)
         except RuleError:

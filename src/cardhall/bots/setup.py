@@ -41,8 +41,8 @@ from cardhall.cards import (
 from cardhall.games import VARIANTS, Ratings
 
 if TYPE_CHECKING:
-    from cardhall.bots.hands import Planner
     from cardhall.bots.planning import Policy
+    from cardhall.bots.split.hands import Planner
 
 #: Rating per control card on top of the split's worth (fitted weights, ddz3).
 JOKER_RATING, TWO_RATING, BOMB_RATING = 8.0, 5.0, 10.0

@@ -8,8 +8,9 @@ only here; trick-taking games add their own policy (lowest legal follow).
 
 from __future__ import annotations
 
-from cardhall.bots import baohuang, trick
+from cardhall.bots import baohuang
 from cardhall.bots.base import Bot, Observation
+from cardhall.bots.trick import tuoguan as trick
 from cardhall.bots.view import trick_game
 from cardhall.cards import RANK_CHARS
 

@@ -29,8 +29,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardhall.bots import native
-from cardhall.bots.sift import LABELS, sift, sift_blocks, walk_of
+from cardhall.bots.split import native
+from cardhall.bots.split.sift import LABELS, sift, sift_blocks, walk_of
 from cardhall.cards import NUM_RANKS, RANK_CHARS, Counts, parse_ranks, to_counts
 from cardhall.games import VARIANTS, rules_of
 from cardhall.games.view import expand, judge

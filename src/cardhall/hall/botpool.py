@@ -65,7 +65,7 @@ def _watch_parent(parent: int) -> None:
 def _loaded() -> bool:
     """In a worker: import the bots now (not at the first decision); whether their
     split search runs in C there."""
-    from cardhall.bots import native  # noqa: PLC0415 (in the worker, at its start)
+    from cardhall.bots.split import native  # noqa: PLC0415 (in the worker, at its start)
     return native.NATIVE
 
 

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from cardhall.bots import native as native_loop
+from cardhall.bots.split import native as native_loop
 from cardhall.hall.botpool import BotPool
 from cardhall.hall.config import HallConfig
 from cardhall.hall.coordinator import Coordinator

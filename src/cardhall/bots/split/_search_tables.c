@@ -212,7 +212,7 @@ static void Steps_dealloc(Steps *self) {
 
 PyTypeObject StepsType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "cardhall.bots._search.Steps",
+    .tp_name = "cardhall.bots.split._search.Steps",
     .tp_doc = "One top rank's search steps (Planner._steps_at), converted for the C loop.",
     .tp_basicsize = sizeof(Steps),
     .tp_flags = Py_TPFLAGS_DEFAULT,

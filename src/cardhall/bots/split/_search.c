@@ -334,7 +334,7 @@ static PyMethodDef Core_methods[] = {
 
 static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "cardhall.bots._search.Core",
+    .tp_name = "cardhall.bots.split._search.Core",
     .tp_doc = "One planner's split search and memo (see hands.Planner).",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
@@ -357,7 +357,7 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "cardhall.bots._search",
+    PyModuleDef_HEAD_INIT, "cardhall.bots.split._search",
     "The split search's loop in C (see hands.Planner; optional, the Python loop is the same).",
     -1, module_methods, NULL, NULL, NULL, NULL,
 };

@@ -9,7 +9,7 @@ rules alone, so the shared, uncapped planner finds them once for every bot.
 
 from __future__ import annotations
 
-from cardhall.bots.hands import planner
+from cardhall.bots.split.hands import planner
 from cardhall.cards import Rank, to_counts
 from cardhall.rules import RuleSet
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from cardhall.bots.trick_view import TrickView
+from cardhall.bots.trick.view import TrickView
 from cardhall.rules.trick import NUM_STEPS, TRUMP, Shape
 
 #: A follower answering a throw of several units in kind and higher: near impossible.

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardhall.bots.packed import GUARD, card_count
+from cardhall.bots.split.packed import GUARD, card_count
 
 #: One step: (worth, opens, slot unit it rides in, worth riding, the move's number, its
 #: riding form's number or -1, its card count, its place in the table).

@@ -14,14 +14,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from cardhall.bots._search import Core, Steps
-    from cardhall.bots.sift import Walk
-    from cardhall.bots.steps import Family
+    from cardhall.bots.split._search import Core, Steps
+    from cardhall.bots.split.sift import Walk
+    from cardhall.bots.split.steps import Family
     from cardhall.rules import Play
     from cardhall.rules.wild import Block
 
 try:
-    from cardhall.bots import _search
+    from cardhall.bots.split import _search
 except ImportError:  # not built (no C compiler at install): the Python loop alone
     _search = None  # type: ignore[assignment]
 
@@ -83,7 +83,7 @@ def core(steps_at: Callable[[int, int], Steps], constants: tuple[int, ...], hand
          mirrored: bool) -> Core:
     """A C loop over one planner's tables (``hands.Planner._native_core``)."""
     if _search is None:
-        raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+        raise RuntimeError("the split search's C loop is not built (cardhall.bots.split._search)")
     return _search.Core(steps_at, constants, hand_mask, guard, deep_add, planes, repay,
                         empty_slots, per_rank, MEMO_LIMIT, plain, fields, mirrored)
 
@@ -92,7 +92,7 @@ def sift(plays: list[Play], walk: Walk | None, total: int,
          variants: int) -> tuple[list[Play], list[Play], dict[int, Play], Play | None]:
     """``bots.sift._sift`` on the C loop (``_search_sift.c``)."""
     if _search is None:
-        raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+        raise RuntimeError("the split search's C loop is not built (cardhall.bots.split._search)")
     return _search.sift(plays, walk, total, variants)
 
 
@@ -102,7 +102,7 @@ def sift_blocks(blocks: list[Block], gen_play: Callable[[int], Play],
                 ) -> tuple[list[Play], bytes, Play | None]:
     """``bots.sift.sift_blocks`` on the C loop (``_search_blocks.c``)."""
     if _search is None:
-        raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+        raise RuntimeError("the split search's C loop is not built (cardhall.bots.split._search)")
     return _search.sift_blocks(blocks, gen_play, new_play, walk, total, variants, tiers)
 
 
@@ -110,7 +110,7 @@ def block_play(blocks: list[Block], ref: int, gen_play: Callable[[int], Play],
                new_play: Callable[..., Play]) -> Play:
     """The play of a way ``sift_blocks`` named (``_search_blocks.c``)."""
     if _search is None:
-        raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+        raise RuntimeError("the split search's C loop is not built (cardhall.bots.split._search)")
     return _search.block_play(blocks, ref, gen_play, new_play)
 
 
@@ -122,7 +122,7 @@ _CONVERTED: dict[int, tuple[tuple[Family, ...], Steps]] = {}
 def converted(fams: tuple[Family, ...]) -> Steps:
     """A step table converted for the C loop, once per table for the whole process."""
     if _search is None:
-        raise RuntimeError("the split search's C loop is not built (cardhall.bots._search)")
+        raise RuntimeError("the split search's C loop is not built (cardhall.bots.split._search)")
     found = _CONVERTED.get(id(fams))
     if found is None:
         found = _CONVERTED[id(fams)] = (fams, _search.Steps(fams))

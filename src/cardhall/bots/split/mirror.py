@@ -18,9 +18,9 @@ where that could decide (``TIE_MARGIN``), the top-down worth is taken.
 
 from __future__ import annotations
 
-from cardhall.bots.hands import Planner
-from cardhall.bots.moves import Move
-from cardhall.bots.packed import FIELD, card_count
+from cardhall.bots.split.hands import Planner
+from cardhall.bots.split.moves import Move
+from cardhall.bots.split.packed import FIELD, card_count
 from cardhall.cards import NUM_RANKS, Rank
 
 

@@ -1,6 +1,6 @@
 """What one 找朋友 seat knows, read from its view alone: cards out, voids, likely teams.
 
-The planning bot for 找朋友 (``trick_plan``) judges plays by who will win the
+The planning bot for 找朋友 (``plan``) judges plays by who will win the
 trick and whose side that is. Both are uncertain until the friend shows
 himself, so the view keeps
 

@@ -59,11 +59,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cardhall.bots import native as native_loop
-from cardhall.bots.dead import Dead
-from cardhall.bots.moves import Move, as_kicker, attach
-from cardhall.bots.native import Links, Store
-from cardhall.bots.packed import (
+from cardhall.bots.split import native as native_loop
+from cardhall.bots.split.dead import Dead
+from cardhall.bots.split.moves import Move, as_kicker, attach
+from cardhall.bots.split.native import Links, Store
+from cardhall.bots.split.packed import (
     BIT_PLANES,
     FIELD,
     FIELD_LIMIT,
@@ -86,13 +86,13 @@ from cardhall.bots.packed import (
     slot_info,
     slots_ok,
 )
-from cardhall.bots.splits import KICKER_TOP, TURN, Group, Plan, play_worth
-from cardhall.bots.steps import Family, Step, families
+from cardhall.bots.split.splits import KICKER_TOP, TURN, Group, Plan, play_worth
+from cardhall.bots.split.steps import Family, Step, families
 from cardhall.cards import ACE, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, Rank
 from cardhall.rules import RuleSet
 
 if TYPE_CHECKING:
-    from cardhall.bots._search import Core, Steps
+    from cardhall.bots.split._search import Core, Steps
 
 #: Memo entries kept per planner before the memo is cleared (bounded memory, ~40 MB).
 MEMO_LIMIT = 200_000

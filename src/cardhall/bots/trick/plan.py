@@ -6,9 +6,9 @@ seat's side, in points (``score``):
 - *the trick's points*, on the table and in the play, times the signed chance
   that this side ends up with them: the play winning so far (this one if it
   ranks higher, else the standing one) holds unless a later seat beats it —
-  ``trick_odds`` gives the chance per seat, counted only for seats likely on
+  ``odds`` gives the chance per seat, counted only for seats likely on
   the other side of its owner — and each seat's sign comes from the friend
-  hypotheses (``trick_view``);
+  hypotheses (``view``);
 - *what partners add*: when this side's play holds, the partners still to
   play (or, for a lead, to follow) drop their points on it;
 - *the cards spent*: each card has a keep value, what it is worth in tricks
@@ -45,8 +45,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardhall.bots.base import Observation
-from cardhall.bots.trick_odds import Odds
-from cardhall.bots.trick_view import (
+from cardhall.bots.trick.odds import Odds
+from cardhall.bots.trick.view import (
     Cards,
     TrickView,
     cards_of,

@@ -23,7 +23,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from cardhall.bots import native
+from cardhall.bots.split import native
 from cardhall.cards import NUM_RANKS, format_ranks
 from cardhall.rules import Play
 from cardhall.rules.plays import new_play

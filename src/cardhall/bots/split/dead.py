@@ -30,7 +30,15 @@ than it saved.)
 
 from __future__ import annotations
 
-from cardhall.bots.packed import FIELD, FIELD_LIMIT, GUARD, KINDS, OFFSET, SLOT_BITS, SLOT_MASK
+from cardhall.bots.split.packed import (
+    FIELD,
+    FIELD_LIMIT,
+    GUARD,
+    KINDS,
+    OFFSET,
+    SLOT_BITS,
+    SLOT_MASK,
+)
 from cardhall.cards import NUM_RANKS
 
 #: A debt test: (kickers owed, adders): dead if ``owed > sum(popcount((hand + adder) &

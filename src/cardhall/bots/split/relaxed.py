@@ -28,10 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardhall.bots.hands import _STEPS
-from cardhall.bots.mirror import MirrorPlanner
-from cardhall.bots.packed import FIELD, MASK
-from cardhall.bots.steps import Family
+from cardhall.bots.split.hands import _STEPS
+from cardhall.bots.split.mirror import MirrorPlanner
+from cardhall.bots.split.packed import FIELD, MASK
+from cardhall.bots.split.steps import Family
 from cardhall.cards import Rank
 from cardhall.rules import RuleSet
 

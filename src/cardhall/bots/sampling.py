@@ -1,4 +1,5 @@
-"""The ``search`` bot: tries its best few plays against sampled deals of the unseen cards.
+"""The sampling bot (its name as a player: ``search``): tries its best few plays against
+sampled deals of the unseen cards.
 
 The planning bot judges a play by the hand it leaves; it cannot see that a
 play loses two tricks later. The search bot plays it out instead. At each

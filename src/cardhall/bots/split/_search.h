@@ -3,7 +3,7 @@
  * Split for size: ``_search_tables.c`` holds the memo, the Python ints it converts and
  * the step tables; ``_search_loop.c`` the search itself and the wild-card greedy;
  * ``_search.c`` the Python type and the module; ``_search_sift.c`` the one pass over a
- * decision's plays (``bots/sift.py``), ``_search_blocks.c`` the same over a wildcard lead's
+ * decision's plays (``bots/split/sift.py``), ``_search_blocks.c`` the same over a wildcard lead's
  * plays before they are made (``rules.wild.blocks``). The memo's look-up is here, inline, because the
  * loop makes it at every step.
  */
@@ -18,7 +18,7 @@
 
 typedef unsigned __int128 u128;
 
-/* The packing (bots/packed.py); the constructor refuses a planner packed otherwise. */
+/* The packing (bots/split/packed.py); the constructor refuses a planner packed otherwise. */
 #define FIELD 6
 #define NUM_RANKS 15
 #define MASK 31

@@ -1,4 +1,4 @@
-/* A decision's plays read in one pass (``bots/sift.py``, whose Python ``_sift`` is the
+/* A decision's plays read in one pass (``bots/split/sift.py``, whose Python ``_sift`` is the
  * reference this follows step for step): which card multisets a view's plays index accepts,
  * and, per accepted multiset, what the policy reads of it. A wildcard lead has thousands of
  * plays and some fifteen hundred multisets; in Python each play costs a few passes over its

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardhall.bots.packed import KINDS, SLOT_BITS, SLOT_MASK
-from cardhall.bots.splits import Group, kicker_worth, play_worth
+from cardhall.bots.split.packed import KINDS, SLOT_BITS, SLOT_MASK
+from cardhall.bots.split.splits import Group, kicker_worth, play_worth
 from cardhall.cards import Rank
 
 

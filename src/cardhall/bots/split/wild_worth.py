@@ -38,10 +38,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from cardhall.bots.hands import Planner, _useful
-from cardhall.bots.mirror import TIE_MARGIN
-from cardhall.bots.own import own_split
-from cardhall.bots.packed import FIELD, GUARD, SLOT_SHIFT, pack, unpack
+from cardhall.bots.split.hands import Planner, _useful
+from cardhall.bots.split.mirror import TIE_MARGIN
+from cardhall.bots.split.own import own_split
+from cardhall.bots.split.packed import FIELD, GUARD, SLOT_SHIFT, pack, unpack
 from cardhall.bots.view import counts_minus
 from cardhall.cards import TWO, Counts, Rank, from_counts
 from cardhall.rules import Play
