@@ -7,11 +7,14 @@ keeps every decision keeps every hash; so does the split search's C loop
 against its Python reference (``CARDHALL_PURE_PYTHON=1``), since it is an
 accelerator only. The sampling bot's wall-clock safety net is lifted here
 (``seconds``) so that its sample budget alone decides, as it does on an idle
-machine.
+machine; ``planning-capped`` is the planning bot with a cap on the split-search
+states of a decision (``PlanningBot.states``), which counts work, not time.
 
     python benchmarks/bot_traces.py                      # one hash per variant and bot
     python benchmarks/bot_traces.py --games 3 --out traces.json
     CARDHALL_PURE_PYTHON=1 python benchmarks/bot_traces.py --check traces.json
+
+(``tests/bots/test_either_loop.py`` runs it on both loops.)
 """
 
 from __future__ import annotations
@@ -24,26 +27,32 @@ import time
 from typing import Any
 
 from cardhall import bots
+from cardhall.bots.split import native
 from cardhall.games import VARIANTS, new_game
 from cardhall.sim import play_out
 
 #: The bots whose decisions the traces pin (rlcard-rule needs RLCard, and plays ddz3 only).
-BOTS = ("planning", "sampling", "tuoguan", "random")
+BOTS = ("planning", "sampling", "tuoguan", "random", "planning-capped")
 #: The sampling bot without its wall-clock cap: its sample count alone is its budget.
 OPTIONS: dict[str, dict[str, Any]] = {"sampling": {"seconds": float("inf"), "samples": 8}}
+#: The registered names of the bots named otherwise here (the sampling bot is ``search``).
+NAMES = {"sampling": "search", "planning-capped": "planning"}
+#: Split-search states a decision of ``planning-capped`` may expand.
+CAPPED_STATES = 400
 
 
-def bot_name(name: str) -> str:
-    """The registered name of a bot (the sampling bot's identity is ``search``)."""
-    return "search" if name == "sampling" else name
+def seat(bot: str, variant: str, at: int, seed: int) -> bots.Bot:
+    made = bots.make(NAMES.get(bot, bot), variant, at, seed, **OPTIONS.get(bot, {}))
+    if bot == "planning-capped":
+        assert isinstance(made, bots.PlanningBot)
+        made.states = CAPPED_STATES
+    return made
 
 
 def trace(variant: str, bot: str, seed: int) -> list[str]:
     """The actions of one seeded game of ``variant`` with ``bot`` at every seat."""
     state = new_game(variant, seed=seed)
-    team = [bots.make(bot_name(bot), variant, seat, seed, **OPTIONS.get(bot, {}))
-            for seat in range(state.players)]
-    play_out(state, team)
+    play_out(state, [seat(bot, variant, at, seed) for at in range(state.players)])
     return [str(a) for a in state.actions]
 
 
@@ -77,6 +86,7 @@ def main() -> int:
     ap.add_argument("--out", help="write the hashes here (JSON)")
     ap.add_argument("--check", help="compare with the hashes written there")
     args = ap.parse_args()
+    print(f"loop: {'C' if native.NATIVE else 'Python'}", file=sys.stderr)
     found = hashes(args.games, args.seed, args.variants.split(","), args.bots.split(","))
     print(json.dumps(found, indent=1))
     if args.out:

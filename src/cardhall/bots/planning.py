@@ -431,7 +431,10 @@ class Policy:
         and the bound function turns that into the score's. The most promising are
         scored first, so the best is found early and most of the rest fall
         below it. A hand holding wild cards is valued greedily, not by an exact
-        maximum, and gets bounds of its own (``wild_worth``).
+        maximum, and gets bounds of its own (``wild_worth``). On the C loop, where a
+        search costs less than a bound saves, every such candidate is valued instead
+        (``fast_scores``): the loop built chooses how the best is found, never which
+        play it is (``tests/bots/test_either_loop.py``).
         """
         if best_only and view.wild is not None and view.hand[view.wild] \
                 and not self.planner.capped:

@@ -46,7 +46,10 @@ SAMPLES = 64
 #: Candidate answers tried (the planning policy's best ones, pass included if ranked).
 CANDIDATES = 5
 #: Wall-clock cap per decision, seconds: a safety net; the sample count is the budget
-#: (it binds in the two-pack games and 癞子, whose hands and move lists are larger).
+#: (it binds in the two-pack games and 癞子, whose hands and move lists are larger). Where
+#: it binds, the samples played, and so the choice, depend on the machine's speed and
+#: load and on the loop built (the Python loop is some ten times slower): a seeded game
+#: repeats move for move only with ``seconds=inf`` (``benchmarks/bot_traces.py``).
 SECONDS = 0.8
 #: Plays after which a rollout is scored by the hands' worth instead of played on.
 HORIZON = 200

@@ -406,7 +406,9 @@ def read_plays(obs: Observation, view: View) -> list[Play]:
     """The plays of a view whose ``legal`` list is not complete, as a planning policy reads
     them: ``generated_plays``, or, for a lead holding wild cards on the C loop, only the
     plays it reads, read from the rules' blocks (``sift.sift_blocks``: a wildcard lead has
-    thousands of plays, and making each costs more than the rest of the reading)."""
+    thousands of plays, and making each costs more than the rest of the reading). Either
+    way the policy finds the same candidates and chooses the same play: the loop built
+    chooses how they are read (``tests/bots/test_either_loop.py``)."""
     rs = view.rs
     index = obs.get("plays")
     walk = walk_of(index) if index is not None else None
