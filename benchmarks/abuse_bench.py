@@ -86,18 +86,43 @@ def metrics_lines(url: str) -> list[str]:
         return answer.read().decode().splitlines()
 
 
-def loop_lag(url: str) -> dict[float, float]:
-    """The hall's cumulative loop-lag histogram (/metrics): upper bound -> count."""
-    out = {}
+#: The hall's histograms the bench reads (/metrics), by what it prints for each: how late
+#: its loop ran a timer; an accepted action's wait for its table, its log commit and the
+#: whole of log, apply and send; a message's wait in its connection's queue. What of the
+#: players' delay is the hall's, and what is their side of the loopback's (a local
+#: attacker's packets cost the players' CPU too, which a remote one's would not).
+HISTOGRAMS = {"loop lag": "cardhall_loop_lag_seconds",
+              "queued": 'cardhall_action_stage_seconds{stage="queued"}',
+              "logged": 'cardhall_action_stage_seconds{stage="logged"}',
+              "log+apply+send": "cardhall_action_seconds",
+              "send queue": "cardhall_send_wait_seconds"}
+
+
+def histograms(url: str) -> dict[str, dict[float, float]]:
+    """The hall's cumulative ``HISTOGRAMS`` (/metrics): metric -> upper bound -> count."""
+    out: dict[str, dict[float, float]] = {name: {} for name in HISTOGRAMS.values()}
     for line in metrics_lines(url):
-        if line.startswith("cardhall_loop_lag_seconds_bucket"):
+        if "_bucket{" not in line:
+            continue
+        name, labels = line.split("_bucket{", 1)
+        stage = [part for part in labels.split("}", 1)[0].split(",")
+                 if part.startswith("stage=")]
+        key = name + ("{" + stage[0] + "}" if stage else "")
+        if key in out:
             bound = line.split('le="', 1)[1].split('"', 1)[0]
-            out[float(bound)] = float(line.rsplit(" ", 1)[1])
+            out[key][float(bound)] = float(line.rsplit(" ", 1)[1])
     return out
 
 
-def lag_p99(before: dict[float, float], after: dict[float, float]) -> str:
-    """The 99th percentile of the loop lag between two readings (a bucket's bound)."""
+def hall_p99s(before: dict[str, dict[float, float]], after: dict[str, dict[float, float]]
+              ) -> str:
+    """Each of ``HISTOGRAMS``' 99th percentile between two readings."""
+    return "the hall's p99s: " + ", ".join(
+        f"{said} {p99_bound(before[name], after[name])}" for said, name in HISTOGRAMS.items())
+
+
+def p99_bound(before: dict[float, float], after: dict[float, float]) -> str:
+    """The 99th percentile of a histogram between two readings (a bucket's bound)."""
     delta = {b: after[b] - before.get(b, 0.0) for b in sorted(after)}
     total = delta.get(float("inf"), 0.0)
     for bound, count in delta.items():
@@ -288,11 +313,15 @@ async def single_address(port: int, tries: int) -> dict[str, int]:
     writers = []
     try:
         for _ in range(tries):
-            reader, writer = await asyncio.open_connection("127.0.0.1", port,
-                                                           local_addr=(SINGLE, 0))
-            writers.append(writer)
-            writer.write(_upgrade(port))
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                               local_addr=(SINGLE, 0))
+                writers.append(writer)
+                writer.write(_upgrade(port))
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+            except (ConnectionResetError, asyncio.IncompleteReadError):
+                got["dropped unanswered"] = got.get("dropped unanswered", 0) + 1
+                continue
             status = head.split(b" ", 2)[1].decode()
             if status != "101":
                 body = await asyncio.wait_for(reader.read(4096), 10)
@@ -369,6 +398,12 @@ def where(pid: int) -> str:
     return f"CPU {cpus} at nice {os.getpriority(os.PRIO_PROCESS, pid)}"
 
 
+def round_robin(pid: int, priority: int) -> None:
+    """Every thread of ``pid`` under SCHED_RR at ``priority`` (root)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setscheduler(int(task.name), os.SCHED_RR, os.sched_param(priority))
+
+
 def edge_refusals(url: str) -> dict[str, float]:
     """The hall's own count of refused connections by limit and fate (/metrics)."""
     out = {}
@@ -430,12 +465,14 @@ class Profiler:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.attacker_realtime and not args.realtime:
+        raise SystemExit("--attacker-realtime goes with --realtime")
     cpus = Cpus.plan(args.pin, args.hall_nice, args.attacker_nice, args.realtime)
     # The players' client: this process.
     pin(os.getpid(), set(cpus.clients or os.sched_getaffinity(0)), cpus.hall_nice,
         cpus.realtime)
     profiler = Profiler(args.profile)
-    with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="abuse-", dir=args.db_dir) as tmp:
         token_file = Path(tmp) / "metrics.token"
         token_file.write_text(METRICS_TOKEN + "\n")
         url, server = launch(Path(tmp), config_toml(token_file), f"sqlite:///{tmp}/hall.db",
@@ -447,17 +484,16 @@ def run(args: argparse.Namespace) -> int:
         attacker: subprocess.Popen[str] | None = None
         try:
             cpu, wall = cpu_seconds(server.pid), time.monotonic()
-            lag = loop_lag(url)
+            lag = histograms(url)
             profiler.phase(server, "quiet")
             with RssSampler(server.pid) as quiet_rss:
                 quiet = players(url, args)
             profiler.done()
-            quiet_lag = lag_p99(lag, loop_lag(url))
+            quiet_lag = hall_p99s(lag, histograms(url))
             quiet_cpu = (cpu_seconds(server.pid) - cpu) / (time.monotonic() - wall)
             print(f"quiet:    p99 {quiet.p99_ms:.1f} ms (p50 {quiet.p50_ms:.1f}), "
                   f"{quiet.settled} games settled, errors {quiet.errors or 0}, peak RSS "
-                  f"{quiet_rss.peak:.0f} MiB, server CPU {quiet_cpu:.0%}, loop lag p99 "
-                  f"{quiet_lag}", flush=True)
+                  f"{quiet_rss.peak:.0f} MiB, server CPU {quiet_cpu:.0%}, {quiet_lag}", flush=True)
             alone = asyncio.run(single_address(port, args.single))
             print(f"one address alone ({SINGLE}), {args.single} idle WebSockets tried: "
                   + ", ".join(f"{k}: {v}" for k, v in sorted(alone.items())), flush=True)
@@ -468,6 +504,10 @@ def run(args: argparse.Namespace) -> int:
                  str(seconds)], stdout=subprocess.PIPE, text=True)
             # At once, before its interpreter has started: the threads it makes inherit it.
             pin(attacker.pid, set(cpus.clients or os.sched_getaffinity(0)), cpus.attacker_nice)
+            if args.attacker_realtime:
+                # Above everything else on the machine, below the hall and the client.
+                for pid, priority in ((server.pid, 2), (os.getpid(), 2), (attacker.pid, 1)):
+                    round_robin(pid, priority)
             print(f"CPUs: the hall (pid {server.pid}) {where(server.pid)}; the players' "
                   f"client (this process, pid {os.getpid()}) {where(os.getpid())}; the "
                   f"attacker (pid {attacker.pid}) {where(attacker.pid)}"
@@ -484,7 +524,7 @@ def run(args: argparse.Namespace) -> int:
                       f"{held.get('attempts')} connects tried", flush=True)
                 cpu, wall = cpu_seconds(server.pid), time.monotonic()
                 attacker_cpu = cpu_seconds(attacker.pid)
-                lag, refusals, before = loop_lag(url), edge_refusals(url), counts.last
+                lag, refusals, before = histograms(url), edge_refusals(url), counts.last
                 profiler.phase(server, "attacked")
                 try:
                     attacked = players(url, args)
@@ -495,7 +535,7 @@ def run(args: argparse.Namespace) -> int:
                 window = time.monotonic() - wall
                 after = counts.last
                 attack_cpu = (cpu_seconds(server.pid) - cpu) / window
-                attack_lag = lag_p99(lag, loop_lag(url))
+                attack_lag = hall_p99s(lag, histograms(url))
                 attacker_cpu = (cpu_seconds(attacker.pid) - attacker_cpu) / window
                 refusals = {k: v - refusals.get(k, 0.0)
                             for k, v in edge_refusals(url).items() if v != refusals.get(k)}
@@ -524,8 +564,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"attacked: p99 {attacked.p99_ms:.1f} ms (p50 {attacked.p50_ms:.1f}), "
           f"{attacked.settled} games settled, errors {attacked.errors or 0}, peak RSS "
-          f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%}, loop lag p99 "
-          f"{attack_lag}")
+          f"{attack_rss.peak:.0f} MiB, server CPU {attack_cpu:.0%}, {attack_lag}")
     p99_ok = attacked.p99_ms <= P99_FACTOR * max(quiet.p99_ms, 1.0)
     rss_ok = attack_rss.peak - quiet_rss.peak <= RSS_MB
     games_ok = attacked.settled > 0 and not attacked.errors and quiet.ok and attacked.ok
@@ -576,6 +615,13 @@ def main() -> None:
                         help="the hall and the players' client under SCHED_RR (root), the "
                         "attacker under the ordinary policy at --attacker-nice: for a "
                         "machine so busy that nice alone does not keep its work out")
+    parser.add_argument("--db-dir", help="where the hall's SQLite file goes (default: the "
+                        "system's temporary directory); /dev/shm keeps a disk shared with "
+                        "other work out of both runs' figures")
+    parser.add_argument("--attacker-realtime", action="store_true",
+                        help="with --realtime: the attacker under SCHED_RR too, below the "
+                        "hall and the players' client (priority 1 against their 2), so that "
+                        "other work on the machine cannot weaken the attack either")
     parser.add_argument("--profile", metavar="OUT", help="run the hall under cProfile "
                         "(benchmarks/profiled.py): OUT.quiet.prof and OUT.attacked.prof, "
                         "their top entries printed; the latencies are then not the "
