@@ -137,21 +137,23 @@ class Server:
         log.info("hall closed", extra={"event": "close"})
 
 
-#: The collector's thresholds while serving (Python's defaults: 700, 10, 10). The middle
-#: one bounds the pause of a middle-generation collection, which walks what survived that
-#: many young ones: at 50, connections that live a few seconds (an idle flood closed by
-#: the hello deadline) piled up ~500 000 objects and each such pass stopped the loop for
-#: ~0.2 s of CPU (benchmarks/abuse_bench.py); at 5 it walks a tenth as many, ten times as
-#: often. The last keeps full collections as rare as before (every 5 × 1000 young ones).
-GC_THRESHOLDS = (10_000, 5, 1_000)
+#: The collector's thresholds while serving (Python's defaults: 700, 10, 10). A young or
+#: middle collection walks what was made, or survived, since the last one: connections
+#: that live a few seconds (an idle flood closed by the hello deadline) fill those
+#: generations, and at (10 000, 5) each middle pass stopped the loop for up to 40 ms and
+#: each young one for up to 15 ms under benchmarks/abuse_bench.py's flood; at (2 000, 5)
+#: for at most 10 and 6 ms, five times as often. The last keeps full collections, which
+#: walk everything, as rare as before: every 2 000 × 5 × 5 000 allocations.
+GC_THRESHOLDS = (2_000, 5, 5_000)
 
 
 def tune_gc() -> None:
-    """Fewer full collections: each one walks every live object (a thousand connections
-    make ~300 000) and stops the event loop for ~0.2 s on a small machine, which every
-    player then waits for. What exists at start (modules, config, rebuilt tables) is
-    frozen out of the collector's sight; young collections run every 10 000
-    allocations, full ones 100× less often (docs/operations.md, "Memory and GC")."""
+    """Short pauses, rare full collections: a full one walks every live object (a
+    thousand connections make ~300 000) and stops the event loop for ~0.2 s on a small
+    machine, which every player then waits for. What exists at start (modules, config,
+    rebuilt tables) is frozen out of the collector's sight; young collections run every
+    2 000 allocations, full ones every 50 million (docs/operations.md, "Memory and
+    GC")."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
