@@ -304,6 +304,22 @@ def attacker_main(args: argparse.Namespace) -> None:
     asyncio.run(_attack(args.port, args.idle, args.slow, args.seconds))
 
 
+def decoy_main() -> None:
+    """``--control``'s target: a listener that resets every connection it accepts, as the
+    hall's edge does most of a flood's, on the attacker's side of the machine."""
+    import socket  # noqa: PLC0415 (the decoy's own)
+    import struct  # noqa: PLC0415
+    reset = struct.pack("ii", 1, 0)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(4096)
+        print(sock.getsockname()[1], flush=True)
+        while True:
+            conn, _ = sock.accept()
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, reset)
+            conn.close()
+
+
 # -- one address alone -------------------------------------------------------------------
 
 
@@ -482,6 +498,7 @@ def run(args: argparse.Namespace) -> int:
             cpus.realtime)
         port = int(url.rsplit(":", 1)[1])
         attacker: subprocess.Popen[str] | None = None
+        decoy: subprocess.Popen[str] | None = None
         try:
             cpu, wall = cpu_seconds(server.pid), time.monotonic()
             lag = histograms(url)
@@ -498,8 +515,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"one address alone ({SINGLE}), {args.single} idle WebSockets tried: "
                   + ", ".join(f"{k}: {v}" for k, v in sorted(alone.items())), flush=True)
             seconds = args.warmup + args.ramp + args.duration + 60
+            target = port
+            if args.control:
+                decoy = subprocess.Popen([sys.executable, __file__, "--decoy"],
+                                         stdout=subprocess.PIPE, text=True)
+                assert decoy.stdout is not None
+                target = int(decoy.stdout.readline())
+                pin(decoy.pid, set(cpus.clients or os.sched_getaffinity(0)),
+                    cpus.attacker_nice)
+                if args.attacker_realtime:
+                    round_robin(decoy.pid, 1)
+                print(f"control: the attacker is aimed at a decoy (pid {decoy.pid}, port "
+                      f"{target}) beside it, which resets every connection: the hall "
+                      "serves only the players", flush=True)
             attacker = subprocess.Popen(
-                [sys.executable, __file__, "--attacker", "--port", str(port),
+                [sys.executable, __file__, "--attacker", "--port", str(target),
                  "--idle", str(args.idle), "--slow", str(args.slow), "--seconds",
                  str(seconds)], stdout=subprocess.PIPE, text=True)
             # At once, before its interpreter has started: the threads it makes inherit it.
@@ -542,6 +572,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if attacker is not None:
                 stop(attacker)
+            if decoy is not None:
+                stop(decoy)
             stop(server)
             log_bytes = (Path(tmp) / "serve.log").stat().st_size
     print(f"server log: {log_bytes / 1024:.0f} KiB over both runs; load average "
@@ -618,6 +650,11 @@ def main() -> None:
     parser.add_argument("--db-dir", help="where the hall's SQLite file goes (default: the "
                         "system's temporary directory); /dev/shm keeps a disk shared with "
                         "other work out of both runs' figures")
+    parser.add_argument("--control", action="store_true",
+                        help="aim the attacker at a decoy beside it instead of the hall: "
+                        "what the players lose to the attack's cost on their own side of "
+                        "the machine, which a remote attacker would not cost them")
+    parser.add_argument("--decoy", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--attacker-realtime", action="store_true",
                         help="with --realtime: the attacker under SCHED_RR too, below the "
                         "hall and the players' client (priority 1 against their 2), so that "
@@ -632,6 +669,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.attacker:
         attacker_main(args)
+        return
+    if args.decoy:
+        decoy_main()
         return
     raise SystemExit(run(args))
 
