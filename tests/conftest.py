@@ -16,7 +16,7 @@ from collections.abc import Generator, Iterator
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from cardhall.hall.db import async_url
+from cardhall.hall.store.db import async_url
 from tests import lanes
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer

@@ -39,11 +39,11 @@ from cardhall.games import (
     rules_of,
 )
 from cardhall.games.ddz import Classic, common_options
-from cardhall.hall import ledger
-from cardhall.hall.config import HallConfig, default_rooms
-from cardhall.hall.db import Database, upgrade
-from cardhall.hall.games import get_game
-from cardhall.hall.messages import Join
+from cardhall.hall.domain.config import HallConfig, default_rooms
+from cardhall.hall.store import ledger
+from cardhall.hall.store.db import Database, upgrade
+from cardhall.hall.store.game_rows import get_game
+from cardhall.protocol.messages import Join
 from cardhall.rules import RuleSet
 from cardhall.rules.variants import CLASSIC
 from cardhall.server.app import create_app

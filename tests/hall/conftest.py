@@ -15,8 +15,8 @@ import pytest
 from argon2 import PasswordHasher
 from redis.asyncio import Redis
 
-from cardhall.hall.config import Economy, Relief
-from cardhall.hall.db import Database, upgrade
+from cardhall.hall.domain.config import Economy, Relief
+from cardhall.hall.store.db import Database, upgrade
 from tests.conftest import new_pg_database
 from tests.hall.redis_server import RedisServer
 

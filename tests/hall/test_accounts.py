@@ -6,12 +6,12 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import func, select
 
-from cardhall.hall import accounts, ledger
-from cardhall.hall.accounts import check_new_name
-from cardhall.hall.config import Economy
-from cardhall.hall.db import Database
-from cardhall.hall.errors import AuthFailed, BadName, BadPassword, Banned, NameTaken
-from cardhall.hall.models import LedgerEntry, Player, Session
+from cardhall.hall.domain.config import Economy
+from cardhall.hall.domain.errors import AuthFailed, BadName, BadPassword, Banned, NameTaken
+from cardhall.hall.store import accounts, ledger
+from cardhall.hall.store.accounts import check_new_name
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.models import LedgerEntry, Player, Session
 
 
 async def test_guest_in_one_call_with_starting_beans(db: Database, economy: Economy) -> None:

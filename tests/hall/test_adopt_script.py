@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from redis.asyncio import Redis
 
-from cardhall.hall import redis_keys as rk
+from cardhall.hall.cluster import redis_keys as rk
 
 
 async def test_a_counter_below_the_games_token_is_raised_and_the_lease_left_free(

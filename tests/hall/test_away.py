@@ -8,14 +8,14 @@ import asyncio
 
 from sqlalchemy import select
 
-from cardhall.hall import accounts
-from cardhall.hall.botpool import BotPool
-from cardhall.hall.config import Economy, HallConfig, Room
-from cardhall.hall.db import Database
-from cardhall.hall.games import get_game
-from cardhall.hall.messages import Away, Join, Left, Next, Queued, Settled, State
-from cardhall.hall.models import LedgerEntry
+from cardhall.hall.domain.config import Economy, HallConfig, Room
+from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.service import Hall
+from cardhall.hall.store import accounts
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.game_rows import get_game
+from cardhall.hall.store.models import LedgerEntry
+from cardhall.protocol.messages import Away, Join, Left, Next, Queued, Settled, State
 from tests.hall.test_settle_retry import ROOM, Hand, Inbox
 from tests.hall.test_tables import Inbox as Queues
 from tests.hall.test_tables import joined, play_to_end

@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 import pytest
 from argon2 import PasswordHasher
 
-from cardhall.hall import accounts, games, leaderboard, ledger
-from cardhall.hall.config import Economy
-from cardhall.hall.db import Database
-from cardhall.hall.errors import BadRequest
-from cardhall.hall.ledger import MAX_BEANS
-from cardhall.hall.models import LedgerEntry, Score
+from cardhall.hall.domain.config import Economy
+from cardhall.hall.domain.errors import BadRequest
+from cardhall.hall.store import accounts, game_rows, leaderboard, ledger
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.ledger import MAX_BEANS
+from cardhall.hall.store.models import LedgerEntry, Score
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 
@@ -21,9 +21,9 @@ T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 async def _player_with_a_game(db: Database, economy: Economy, hasher: PasswordHasher,
                               name: str, beans: int = 5) -> str:
     pid = (await accounts.register(db, name, "secret-1", economy, hasher=hasher)).player.id
-    gid = await games.create_game(db, table_id="t", room_id="r", variant="ddz3",
+    gid = await game_rows.create_game(db, table_id="t", room_id="r", variant="ddz3",
                                   players=[pid, None, None], seed=1, now=T0)
-    await games.settle_game(db, gid, {pid: beans}, {pid: 1}, "ddz3", now=T0)
+    await game_rows.settle_game(db, gid, {pid: beans}, {pid: 1}, "ddz3", now=T0)
     return pid
 
 
@@ -49,7 +49,7 @@ async def test_rows_summing_past_64_bits_do_not_break_the_boards(
     poor = await _player_with_a_game(db, economy, hasher, "poor", beans=-7)
     huge = []
     for _ in range(3):
-        huge.append(await games.create_game(db, table_id="t", room_id="r", variant="ddz3",
+        huge.append(await game_rows.create_game(db, table_id="t", room_id="r", variant="ddz3",
                                             players=[rich, None, None], seed=1, now=T0))
     async with db.transaction() as s:
         for gid in huge:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.games import VARIANTS
-from cardhall.hall.config import ConfigError, Room, default_config, load_config, parse_config
+from cardhall.hall.domain.config import ConfigError, Room, default_config, load_config, parse_config
 
 GOOD = """
 [[rooms]]

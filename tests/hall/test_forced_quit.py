@@ -13,12 +13,12 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from cardhall.hall import ledger
-from cardhall.hall.db import Database
-from cardhall.hall.economy import settle_points
-from cardhall.hall.games import get_game
-from cardhall.hall.messages import Join, Leave, State
-from cardhall.hall.models import LedgerEntry, Score
+from cardhall.hall.domain.economy import settle_points
+from cardhall.hall.store import ledger
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.game_rows import get_game
+from cardhall.hall.store.models import LedgerEntry, Score
+from cardhall.protocol.messages import Join, Leave, State
 from tests.hall.test_tables import guest, make_hall, play_to_end, room
 
 FORCED_QUIT = -40  # platform.md §5, baohuang.md "罚分"

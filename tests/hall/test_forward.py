@@ -18,15 +18,15 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from cardhall.hall import accounts
-from cardhall.hall.botpool import BotPool
-from cardhall.hall.cluster import RedisCoordinator
-from cardhall.hall.config import Economy, HallConfig
-from cardhall.hall.db import Database, upgrade
-from cardhall.hall.messages import Join, ProtocolError, ServerMessage
-from cardhall.hall.peer import TableCall
+from cardhall.hall.cluster.redis_coordinator import RedisCoordinator
+from cardhall.hall.domain.config import Economy, HallConfig
+from cardhall.hall.live.botpool import BotPool
+from cardhall.hall.live.table import Table
 from cardhall.hall.service import Hall
-from cardhall.hall.table import Table
+from cardhall.hall.store import accounts
+from cardhall.hall.store.db import Database, upgrade
+from cardhall.protocol.messages import Join, ProtocolError, ServerMessage
+from cardhall.protocol.peer import TableCall
 from tests.conftest import new_pg_database
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer

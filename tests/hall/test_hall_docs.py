@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cardhall.hall.config import default_config, parse_config
-from cardhall.hall.levels import TABLE_B
+from cardhall.hall.domain.config import default_config, parse_config
+from cardhall.hall.domain.levels import TABLE_B
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -48,8 +48,8 @@ def test_level_table_in_docs_is_the_code_table() -> None:
     assert table == expected  # row 1 reads "< 100": below the second threshold
 
 
-@pytest.mark.parametrize("name", ["cardhall.hall.config", "cardhall.hall.levels",
-                                  "cardhall.hall.limits"])
+@pytest.mark.parametrize("name", ["cardhall.hall.domain.config", "cardhall.hall.domain.levels",
+                                  "cardhall.hall.domain.limits"])
 def test_docstring_examples(name: str) -> None:
     failed, attempted = doctest.testmod(importlib.import_module(name))
     assert attempted > 0 and failed == 0

@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from cardhall.hall import accounts, games, ledger
-from cardhall.hall.config import Economy, Relief
-from cardhall.hall.db import Database, upgrade
-from cardhall.hall.economy import bot_balance, game_beans
-from cardhall.hall.errors import NotEnoughBeans, ReliefRefused
-from cardhall.hall.messages import Join, Leave, Settled, State
-from cardhall.hall.models import Hold, LedgerEntry
+from cardhall.hall.domain.config import Economy, Relief
+from cardhall.hall.domain.economy import bot_balance, game_beans
+from cardhall.hall.domain.errors import NotEnoughBeans, ReliefRefused
+from cardhall.hall.store import accounts, game_rows, ledger
+from cardhall.hall.store.db import Database, upgrade
+from cardhall.hall.store.models import Hold, LedgerEntry
+from cardhall.protocol.messages import Join, Leave, Settled, State
 from tests.hall.test_tables import guest, make_hall, play_to_end, room
 
 
@@ -37,7 +37,7 @@ async def _three(db: Database, economy: Economy) -> list[str]:
 async def test_a_hold_cannot_be_spent_and_the_loss_is_taken_from_it(
         db: Database, economy: Economy) -> None:
     p = await _three(db, economy)
-    gid = await games.create_game(db, table_id="t1", room_id="r", variant="ddz3", players=p,
+    gid = await game_rows.create_game(db, table_id="t1", room_id="r", variant="ddz3", players=p,
                                   seed=1, holds={x: 1000 for x in p})
     # 1000 of 1000 held: no Golden Eye, no operator debit into the hold; relief sees the
     # whole balance (held beans are his), so holding them does not make him poor.
@@ -50,7 +50,7 @@ async def test_a_hold_cannot_be_spent_and_the_loss_is_taken_from_it(
         await ledger.grant_relief(db, p[1], Economy(relief=Relief(below=1000)))
     assert await ledger.balance(db, p[1]) == 1000
     assert (await accounts.profile(db, p[1])).to_json()["held"] == 1000  # /api/me says so
-    done = await games.settle_game(db, gid, {p[0]: 1990, p[1]: -1000, p[2]: -1000},
+    done = await game_rows.settle_game(db, gid, {p[0]: 1990, p[1]: -1000, p[2]: -1000},
                                    {p[0]: 2, p[1]: -1, p[2]: -1}, "ddz3")
     assert done.deltas == {p[0]: 1990, p[1]: -1000, p[2]: -1000}
     assert await _game_sum(db, gid) == -10  # the fee, exactly
@@ -64,21 +64,21 @@ async def test_a_start_refuses_to_hold_beans_spent_since_they_were_read(
     p = await _three(db, economy)
     await ledger.buy_golden_eye(db, p[0], Economy(golden_eye_price=100))
     with pytest.raises(NotEnoughBeans, match="900 beans free"):  # the game was dealt 1 000
-        await games.create_game(db, table_id="t1", room_id="r", variant="ddz3", players=p,
+        await game_rows.create_game(db, table_id="t1", room_id="r", variant="ddz3", players=p,
                                 seed=1, holds={x: 1000 for x in p})
     async with db.read() as s:
         assert await s.scalar(select(func.count()).select_from(Hold)) == 0
-    assert await games.live_games(db) == []  # nothing recorded
+    assert await game_rows.live_games(db) == []  # nothing recorded
 
 
 async def test_a_dissolved_game_releases_its_holds(db: Database, economy: Economy) -> None:
     p = await _three(db, economy)
-    gid = await games.create_game(db, table_id="t1", room_id="r", variant="ddz3", players=p,
+    gid = await game_rows.create_game(db, table_id="t1", room_id="r", variant="ddz3", players=p,
                                   seed=1, holds={x: 1000 for x in p})
     assert len(await _holds(db)) == 3
     with pytest.raises(NotEnoughBeans):
         await ledger.buy_golden_eye(db, p[0], economy)
-    assert await games.dissolve_game(db, gid)
+    assert await game_rows.dissolve_game(db, gid)
     assert await _holds(db) == {}
     assert (await ledger.buy_golden_eye(db, p[0], economy)).beans == 600
 
@@ -86,10 +86,10 @@ async def test_a_dissolved_game_releases_its_holds(db: Database, economy: Econom
 async def test_a_private_game_holds_nothing_and_moves_no_beans(
         db: Database, economy: Economy) -> None:
     p = await _three(db, economy)
-    gid = await games.create_game(db, table_id="t1", room_id="r", variant="ddz3", players=p,
+    gid = await game_rows.create_game(db, table_id="t1", room_id="r", variant="ddz3", players=p,
                                   seed=1, holds={x: 1000 for x in p}, private=True)
     assert await _holds(db) == {}
-    done = await games.settle_game(db, gid, {p[0]: 400, p[1]: -200, p[2]: -200},
+    done = await game_rows.settle_game(db, gid, {p[0]: 400, p[1]: -200, p[2]: -200},
                                    {p[0]: 4, p[1]: -2, p[2]: -2}, "ddz3")
     assert done.beans == {"0": 0, "1": 0, "2": 0}
     assert [await ledger.balance(db, x) for x in p] == [1000] * 3

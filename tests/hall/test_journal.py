@@ -7,16 +7,16 @@ import asyncio
 
 import pytest
 
-from cardhall.hall import accounts, games
-from cardhall.hall.config import Economy
-from cardhall.hall.db import Database
-from cardhall.hall.errors import BadRequest, Conflict
-from cardhall.hall.journal import ActionJournal, JournalClosed
+from cardhall.hall.domain.config import Economy
+from cardhall.hall.domain.errors import BadRequest, Conflict
+from cardhall.hall.store import accounts, game_rows
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.journal import ActionJournal, JournalClosed
 
 
 async def _games(db: Database, economy: Economy, n: int) -> list[str]:
     p = [(await accounts.create_guest(db, economy)).player.id for _ in range(3)]
-    return [await games.create_game(db, table_id=f"t{i}", room_id="r", variant="ddz3",
+    return [await game_rows.create_game(db, table_id=f"t{i}", room_id="r", variant="ddz3",
                                     players=p, seed=i) for i in range(n)]
 
 
@@ -29,22 +29,22 @@ async def test_appends_of_many_tables_share_transactions(db: Database,
         for seq in range(1, 6):
             await journal.append(gid, seq, f"a{seq}", seq % 3)
             # committed: another connection sees it at once
-            assert len(await games.actions(db, gid)) == seq
+            assert len(await game_rows.actions(db, gid)) == seq
 
     await asyncio.gather(*(table(g) for g in gids))
     await journal.close()
     assert journal.rows == 100
     assert journal.batches < 100  # grouped: fewer transactions than rows
     for g in gids:
-        assert await games.actions(db, g) == ["a1", "a2", "a3", "a4", "a5"]
+        assert await game_rows.actions(db, g) == ["a1", "a2", "a3", "a4", "a5"]
     with pytest.raises(JournalClosed):
         await journal.append(gids[0], 6, "late", 0)
 
 
 async def test_a_bad_row_fails_alone(db: Database, economy: Economy) -> None:
     good, written, settled = await _games(db, economy, 3)
-    await games.append_action(db, written, 1, "first", 0)
-    await games.dissolve_game(db, settled)
+    await game_rows.append_action(db, written, 1, "first", 0)
+    await game_rows.dissolve_game(db, settled)
     journal = ActionJournal(db)
     outcome = await asyncio.gather(
         journal.append(good, 1, "ok", 0),
@@ -54,8 +54,8 @@ async def test_a_bad_row_fails_alone(db: Database, economy: Economy) -> None:
     await journal.close()
     assert outcome[0] is None
     assert isinstance(outcome[1], Conflict) and isinstance(outcome[2], Conflict)
-    assert await games.actions(db, good) == ["ok"]
-    assert await games.actions(db, written) == ["first"]
-    assert await games.actions(db, settled) == []
+    assert await game_rows.actions(db, good) == ["ok"]
+    assert await game_rows.actions(db, written) == ["first"]
+    assert await game_rows.actions(db, settled) == []
     with pytest.raises(BadRequest):
         await ActionJournal(db).append(good, 0, "x", 0)

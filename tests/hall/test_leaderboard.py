@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from argon2 import PasswordHasher
 
-from cardhall.hall import accounts, games, leaderboard
-from cardhall.hall.config import Economy
-from cardhall.hall.db import Database
-from cardhall.hall.errors import BadRequest
+from cardhall.hall.domain.config import Economy
+from cardhall.hall.domain.errors import BadRequest
+from cardhall.hall.store import accounts, game_rows, leaderboard
+from cardhall.hall.store.db import Database
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 
@@ -19,9 +19,9 @@ async def _solo(db: Database, pid: str, points: int, beans: int, at: datetime,
                 variant: str = "ddz3") -> str:
     """A game in which one player (the others bots) scores ``points`` and ``beans``."""
     seats: list[str | None] = [pid] + [None] * (3 if variant == "ddz4" else 2)
-    gid = await games.create_game(db, table_id="t", room_id="r", variant=variant,
+    gid = await game_rows.create_game(db, table_id="t", room_id="r", variant=variant,
                                   players=seats, seed=1, now=at)
-    done = await games.settle_game(db, gid, {pid: beans}, {pid: points}, variant, now=at)
+    done = await game_rows.settle_game(db, gid, {pid: beans}, {pid: points}, variant, now=at)
     assert done.applied
     return gid
 
@@ -46,9 +46,9 @@ async def hall(db: Database, economy: Economy, hasher: PasswordHasher) -> Databa
     await _solo(db, ids["fay"], 99, 999, T0)                       # banned below
     await accounts.set_banned(db, ids["fay"], True)
     # A dissolved game with a huge score never counts; gus has no scored game at all.
-    gid = await games.create_game(db, table_id="t", room_id="r", variant="ddz3",
+    gid = await game_rows.create_game(db, table_id="t", room_id="r", variant="ddz3",
                                   players=[ids["gus"], None, None], seed=1)
-    await games.dissolve_game(db, gid)
+    await game_rows.dissolve_game(db, gid)
     return db
 
 

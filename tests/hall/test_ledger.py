@@ -8,11 +8,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from cardhall.hall import accounts, ledger
-from cardhall.hall.config import Economy
-from cardhall.hall.db import Database
-from cardhall.hall.errors import NoItem, NotEnoughBeans, NotFound, ReliefRefused
-from cardhall.hall.models import LedgerEntry
+from cardhall.hall.domain.config import Economy
+from cardhall.hall.domain.errors import NoItem, NotEnoughBeans, NotFound, ReliefRefused
+from cardhall.hall.store import accounts, ledger
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.models import LedgerEntry
 
 DAY = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -6,8 +6,8 @@ from itertools import pairwise
 
 import pytest
 
-from cardhall.hall.levels import TABLE_B, level_for
-from cardhall.hall.limits import RateLimiter
+from cardhall.hall.domain.levels import TABLE_B, level_for
+from cardhall.hall.domain.limits import RateLimiter
 from tests.hall.clock import Clock
 
 BOUNDARIES = [  # (points, level number, title): each threshold and the point below it

@@ -8,8 +8,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
 
-from cardhall.hall.db import Database, make_engine, upgrade
-from cardhall.hall.models import Base
+from cardhall.hall.store.db import Database, make_engine, upgrade
+from cardhall.hall.store.models import Base
 
 TABLES = {"players", "sessions", "ledger", "items", "games", "actions", "scores", "stats",
           "seatings", "holds",

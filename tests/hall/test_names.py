@@ -7,12 +7,12 @@ import asyncio
 import pytest
 from argon2 import PasswordHasher
 
-from cardhall.hall import accounts
-from cardhall.hall.accounts import check_new_name
-from cardhall.hall.config import Economy
-from cardhall.hall.db import Database
-from cardhall.hall.errors import BadName, NameTaken
-from cardhall.hall.names import skeleton
+from cardhall.hall.domain.config import Economy
+from cardhall.hall.domain.errors import BadName, NameTaken
+from cardhall.hall.domain.names import skeleton
+from cardhall.hall.store import accounts
+from cardhall.hall.store.accounts import check_new_name
+from cardhall.hall.store.db import Database
 
 
 @pytest.mark.parametrize("name", [

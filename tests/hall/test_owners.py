@@ -1,9 +1,9 @@
-"""The owner cache (``hall/owners.py``): an owner is remembered no longer than the
+"""The owner cache (``hall/cluster/owners.py``): an owner is remembered no longer than the
 lease it was read from, forgotten on demand, and at most ``limit`` tables are kept."""
 
 from __future__ import annotations
 
-from cardhall.hall.owners import OwnerCache
+from cardhall.hall.cluster.owners import OwnerCache
 from tests.hall.clock import Clock
 
 

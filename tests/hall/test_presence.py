@@ -1,4 +1,4 @@
-"""Presence and seat keys written to a real Redis in batches (``hall/presence.py``)."""
+"""Presence and seat keys written to a real Redis in batches (``hall/cluster/presence.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 from redis.asyncio import Redis
 
-from cardhall.hall.presence import KeyWriter
+from cardhall.hall.cluster.presence import KeyWriter
 
 
 async def test_writes_made_together_go_in_few_round_trips_in_order_each_with_its_answer(

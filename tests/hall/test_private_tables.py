@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from cardhall.hall import accounts, ledger
-from cardhall.hall.db import Database, upgrade
-from cardhall.hall.leaderboard import leaderboard
-from cardhall.hall.messages import Invite, Join, Leave, Next, Private, Settled, Start, State
-from cardhall.hall.models import Game
+from cardhall.hall.store import accounts, ledger
+from cardhall.hall.store.db import Database, upgrade
+from cardhall.hall.store.leaderboard import leaderboard
+from cardhall.hall.store.models import Game
+from cardhall.protocol.messages import Invite, Join, Leave, Next, Private, Settled, Start, State
 from tests.hall.test_tables import guest, make_hall, play_to_end, room
 
 SENIOR = room("ddz3_happy", id="senior", N=500, A=50, min_beans=5_000, M0=2,

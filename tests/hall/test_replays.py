@@ -1,8 +1,8 @@
-"""What a replay frame keeps of the seats' details (cardhall.hall.replays.known_detail)."""
+"""What a replay frame keeps of the seats' details (cardhall.hall.domain.replays.known_detail)."""
 
 from __future__ import annotations
 
-from cardhall.hall.replays import known_detail
+from cardhall.hall.domain.replays import known_detail
 
 
 def test_known_detail_keeps_what_is_agreed_or_known_to_some() -> None:

@@ -10,12 +10,12 @@ from collections.abc import Awaitable
 import pytest
 from sqlalchemy import select
 
-from cardhall.hall import seatings
-from cardhall.hall.db import Database
-from cardhall.hall.messages import Invite, Join, Leave, Private, ProtocolError, State
-from cardhall.hall.models import Seating
-from cardhall.hall.peer import TableCall
 from cardhall.hall.service import Hall
+from cardhall.hall.store import seatings
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.models import Seating
+from cardhall.protocol.messages import Invite, Join, Leave, Private, ProtocolError, State
+from cardhall.protocol.peer import TableCall
 from tests.hall.test_tables import guest, make_hall, room
 
 

@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from argon2 import PasswordHasher
 
-from cardhall.hall import accounts, sessions
-from cardhall.hall.config import Accounts, Economy
-from cardhall.hall.db import Database
-from cardhall.hall.errors import AuthFailed, BadPassword, NotFound
-from cardhall.hall.lockout import LockedOut, LockoutPolicy
-from cardhall.hall.sessions import SessionPolicy, TokenRefused
+from cardhall.hall.domain.config import Accounts, Economy
+from cardhall.hall.domain.errors import AuthFailed, BadPassword, NotFound
+from cardhall.hall.store import accounts, sessions
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.lockout import LockedOut, LockoutPolicy
+from cardhall.hall.store.sessions import SessionPolicy, TokenRefused
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 POLICY = SessionPolicy.of(Accounts(session_days=30, idle_days=7, guest_idle_days=90))

@@ -24,13 +24,17 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
-from cardhall.hall import accounts
-from cardhall.hall.botpool import BotPool
-from cardhall.hall.config import Economy, HallConfig, Room
-from cardhall.hall.db import Database, async_url, upgrade
-from cardhall.hall.errors import Conflict, refusal
-from cardhall.hall.games import append_action, get_game
-from cardhall.hall.messages import (
+from cardhall.hall.domain.config import Economy, HallConfig, Room
+from cardhall.hall.domain.errors import Conflict, refusal
+from cardhall.hall.live.botpool import BotPool
+from cardhall.hall.live.table import Table
+from cardhall.hall.live.timers import SETTLE_RETRY_FIRST
+from cardhall.hall.service import Hall
+from cardhall.hall.store import accounts
+from cardhall.hall.store.db import Database, async_url, upgrade
+from cardhall.hall.store.game_rows import append_action, get_game
+from cardhall.hall.store.models import Action, LedgerEntry, Score
+from cardhall.protocol.messages import (
     Act,
     Join,
     Leave,
@@ -41,10 +45,6 @@ from cardhall.hall.messages import (
     Settled,
     State,
 )
-from cardhall.hall.models import Action, LedgerEntry, Score
-from cardhall.hall.service import Hall
-from cardhall.hall.table import Table
-from cardhall.hall.timers import SETTLE_RETRY_FIRST
 
 LOCK_WAIT_MS = 300  # the hall's writes give up on a held lock after this
 

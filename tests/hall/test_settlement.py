@@ -8,11 +8,11 @@ import pytest
 from sqlalchemy import func, select
 
 from cardhall.games import new_game, replay
-from cardhall.hall import accounts, games, ledger
-from cardhall.hall.config import Economy
-from cardhall.hall.db import Database
-from cardhall.hall.errors import BadRequest, Conflict, NotFound
-from cardhall.hall.models import LedgerEntry, Score, Stat
+from cardhall.hall.domain.config import Economy
+from cardhall.hall.domain.errors import BadRequest, Conflict, NotFound
+from cardhall.hall.store import accounts, game_rows, ledger
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.models import LedgerEntry, Score, Stat
 
 
 async def _three(db: Database, economy: Economy) -> list[str]:
@@ -20,7 +20,7 @@ async def _three(db: Database, economy: Economy) -> list[str]:
 
 
 async def _game(db: Database, players: list[str | None], variant: str = "ddz3") -> str:
-    return await games.create_game(db, table_id="t1", room_id="ddz3-novice", variant=variant,
+    return await game_rows.create_game(db, table_id="t1", room_id="ddz3-novice", variant=variant,
                                    players=players, seed=7)
 
 
@@ -32,26 +32,26 @@ async def test_action_log_rebuilds_the_game(db: Database, economy: Economy) -> N
         text = str(state.legal_actions()[-1])
         seat = state.to_act
         state.apply(text)
-        await games.append_action(db, gid, seq, text, seat)
+        await game_rows.append_action(db, gid, seq, text, seat)
     with pytest.raises(Conflict, match="stale"):
-        await games.append_action(db, gid, 2, "pass", 0)    # already written
+        await game_rows.append_action(db, gid, 2, "pass", 0)    # already written
     with pytest.raises(Conflict, match="stale"):
-        await games.append_action(db, gid, 4, "pass", 0)    # a gap
-    (live,) = await games.live_games(db)
+        await game_rows.append_action(db, gid, 4, "pass", 0)    # a gap
+    (live,) = await game_rows.live_games(db)
     assert live.id == gid and live.players == [p[0], None, p[2]]
     assert len(live.record["actions"]) == 2
     assert replay(live.record).observe(0) == state.observe(0)
-    assert await games.actions(db, gid) == live.record["actions"]
+    assert await game_rows.actions(db, gid) == live.record["actions"]
 
 
 async def test_settle_applies_beans_points_stats_once(db: Database, economy: Economy) -> None:
     p = await _three(db, economy)
     gid = await _game(db, p)
-    first = await games.settle_game(db, gid, {p[0]: 380, p[1]: -200, p[2]: -200},
+    first = await game_rows.settle_game(db, gid, {p[0]: 380, p[1]: -200, p[2]: -200},
                                     {p[0]: 4, p[1]: -2, p[2]: -2}, "ddz3",
                                     result={"winner": "landlord"})
     assert first.applied and first.beans == {"0": 380, "1": -200, "2": -200}
-    again = await games.settle_game(db, gid, {p[0]: 380, p[1]: -200, p[2]: -200},
+    again = await game_rows.settle_game(db, gid, {p[0]: 380, p[1]: -200, p[2]: -200},
                                     {p[0]: 4, p[1]: -2, p[2]: -2}, "ddz3")
     assert not again.applied and again.beans == first.beans
     assert [await ledger.balance(db, x) for x in p] == [1380, 800, 800]
@@ -60,12 +60,12 @@ async def test_settle_applies_beans_points_stats_once(db: Database, economy: Eco
     loser = await accounts.profile(db, p[1])
     assert loser.points == 0  # floored at 0
     assert loser.record["ddz3"].points == -2 and loser.record["ddz3"].games == 1
-    stored = await games.get_game(db, gid)
+    stored = await game_rows.get_game(db, gid)
     assert stored is not None and stored.status == "settled"
     assert stored.result == {"winner": "landlord"} and stored.beans == first.beans
     with pytest.raises(Conflict):
-        await games.append_action(db, gid, 1, "pass", 0)  # a settled game takes no actions
-    assert await games.live_games(db) == []
+        await game_rows.append_action(db, gid, 1, "pass", 0)  # a settled game takes no actions
+    assert await game_rows.live_games(db) == []
 
 
 async def test_concurrent_double_settlement_pays_once(db: Database, economy: Economy) -> None:
@@ -73,7 +73,7 @@ async def test_concurrent_double_settlement_pays_once(db: Database, economy: Eco
     gid = await _game(db, p)
     deltas, points = {p[0]: 100, p[1]: -50, p[2]: -50}, {p[0]: 2, p[1]: -1, p[2]: -1}
     outcomes = await asyncio.gather(
-        *(games.settle_game(db, gid, deltas, points, "ddz3") for _ in range(3)))
+        *(game_rows.settle_game(db, gid, deltas, points, "ddz3") for _ in range(3)))
     assert sorted(o.applied for o in outcomes) == [False, False, True]
     assert [await ledger.balance(db, x) for x in p] == [1100, 950, 950]
     async with db.transaction() as s:
@@ -88,18 +88,18 @@ async def test_bad_settlement_changes_nothing(db: Database, economy: Economy) ->
     gid = await _game(db, p)
     good_points = {p[0]: 2, p[1]: -1, p[2]: -1}
     with pytest.raises(BadRequest, match="not seated"):
-        await games.settle_game(db, gid, {p[0]: 1, p[1]: 0, "stranger": -1}, good_points,
+        await game_rows.settle_game(db, gid, {p[0]: 1, p[1]: 0, "stranger": -1}, good_points,
                                 "ddz3")
     with pytest.raises(BadRequest, match="no value for seated player"):
-        await games.settle_game(db, gid, {p[0]: 1, p[1]: -1}, good_points, "ddz3")
+        await game_rows.settle_game(db, gid, {p[0]: 1, p[1]: -1}, good_points, "ddz3")
     with pytest.raises(BadRequest, match="is ddz3, not ddz4"):
-        await games.settle_game(db, gid, {x: 0 for x in p}, good_points, "ddz4")
+        await game_rows.settle_game(db, gid, {x: 0 for x in p}, good_points, "ddz4")
     with pytest.raises(NotFound):
-        await games.settle_game(db, "nope", {}, {}, "ddz3")
-    stored = await games.get_game(db, gid)
+        await game_rows.settle_game(db, "nope", {}, {}, "ddz3")
+    stored = await game_rows.get_game(db, gid)
     assert stored is not None and stored.status == "live"
     assert [await ledger.balance(db, x) for x in p] == [1000] * 3
-    settled = await games.settle_game(db, gid, {p[0]: 2, p[1]: -1, p[2]: -1}, good_points,
+    settled = await game_rows.settle_game(db, gid, {p[0]: 2, p[1]: -1, p[2]: -1}, good_points,
                                       "ddz3")
     assert settled.applied
 
@@ -109,7 +109,7 @@ async def test_loss_floored_at_zero_and_bots_have_no_account(db: Database,
     p = await _three(db, economy)
     await ledger.buy_golden_eye(db, p[1], economy, count=2)   # 1000 → 200 beans
     gid = await _game(db, [p[0], p[1], None])
-    done = await games.settle_game(db, gid, {p[0]: 600, p[1]: -600}, {p[0]: 2, p[1]: -2},
+    done = await game_rows.settle_game(db, gid, {p[0]: 600, p[1]: -600}, {p[0]: 2, p[1]: -2},
                                    "ddz3", reason="escape")
     assert done.deltas == {p[0]: 600, p[1]: -200} and done.beans == {"0": 600, "1": -200}
     assert await ledger.balance(db, p[1]) == 0
@@ -119,10 +119,10 @@ async def test_dissolved_game_pays_nothing_and_cannot_be_settled(db: Database,
                                                                  economy: Economy) -> None:
     p = await _three(db, economy)
     gid = await _game(db, p)
-    assert await games.dissolve_game(db, gid, result={"unscored": True})
-    assert not await games.dissolve_game(db, gid)
+    assert await game_rows.dissolve_game(db, gid, result={"unscored": True})
+    assert not await game_rows.dissolve_game(db, gid)
     with pytest.raises(Conflict, match="dissolved"):
-        await games.settle_game(db, gid, {x: 10 for x in p}, {x: 1 for x in p}, "ddz3")
+        await game_rows.settle_game(db, gid, {x: 10 for x in p}, {x: 1 for x in p}, "ddz3")
     assert [await ledger.balance(db, x) for x in p] == [1000] * 3
 
 
@@ -134,4 +134,4 @@ async def test_create_game_checks_seats(db: Database, economy: Economy) -> None:
         await _game(db, [p[0], p[0], None])
     with pytest.raises(NotFound, match="no player 'ghost'"):
         await _game(db, [p[0], "ghost", None])
-    assert await games.live_games(db) == []
+    assert await game_rows.live_games(db) == []

@@ -16,13 +16,17 @@ from typing import Any
 import pytest
 
 from cardhall.games import replay
-from cardhall.hall import accounts, ledger
-from cardhall.hall.botpool import BotPool
-from cardhall.hall.commands import Resume
-from cardhall.hall.config import Economy, HallConfig, Room
-from cardhall.hall.db import Database, upgrade
-from cardhall.hall.games import append_action, get_game
-from cardhall.hall.messages import (
+from cardhall.hall.domain.config import Economy, HallConfig, Room
+from cardhall.hall.live.botpool import BotPool
+from cardhall.hall.live.commands import Resume
+from cardhall.hall.live.seats import Seat
+from cardhall.hall.live.table import QUEUE_LIMIT, Table
+from cardhall.hall.service import ADOPT_AT_ONCE, Hall
+from cardhall.hall.store import accounts, ledger
+from cardhall.hall.store.db import Database, upgrade
+from cardhall.hall.store.game_rows import append_action, get_game
+from cardhall.hall.store.models import Game
+from cardhall.protocol.messages import (
     Act,
     Join,
     Leave,
@@ -32,11 +36,7 @@ from cardhall.hall.messages import (
     Settled,
     State,
 )
-from cardhall.hall.models import Game
-from cardhall.hall.peer import TableCall
-from cardhall.hall.seats import Seat
-from cardhall.hall.service import ADOPT_AT_ONCE, Hall
-from cardhall.hall.table import QUEUE_LIMIT, Table
+from cardhall.protocol.peer import TableCall
 from tests.games.test_resolve import counting
 
 WAIT = 20.0  # seconds a test waits for a message before failing
@@ -454,8 +454,8 @@ async def test_a_golden_eye_held_is_offered_and_spent_once_with_the_settlement(
 
 async def test_a_table_all_on_auto_that_never_bids_is_dissolved_not_redealt_for_ever(
         db: Database) -> None:
-    from cardhall.hall.messages import Left  # noqa: PLC0415
-    from cardhall.hall.table import MAX_AUTO_DEALS  # noqa: PLC0415
+    from cardhall.hall.live.table import MAX_AUTO_DEALS  # noqa: PLC0415
+    from cardhall.protocol.messages import Left  # noqa: PLC0415
 
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
@@ -478,7 +478,7 @@ async def test_a_table_all_on_auto_that_never_bids_is_dissolved_not_redealt_for_
 
 async def test_a_spectator_sees_only_what_every_seat_sees(db: Database) -> None:
     """An admin watching a 五人 table must not learn the hidden landlord from seat 0's role."""
-    from cardhall.hall.messages import Watch  # noqa: PLC0415
+    from cardhall.protocol.messages import Watch  # noqa: PLC0415
 
     hall, inbox = await make_hall(db, room("ddz5", bot_wait_seconds=0.0))
     try:

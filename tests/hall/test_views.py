@@ -1,12 +1,12 @@
-"""``hall/views.py``: a table's views are ``observe``'s, built once per state of the game."""
+"""``hall/live/views.py``: a table's views are ``observe``'s, built once per state of the game."""
 
 from __future__ import annotations
 
 import random
 
 from cardhall.games import new_game, replay
-from cardhall.hall.spectator import spectator_view
-from cardhall.hall.views import Views
+from cardhall.hall.live.spectator import spectator_view
+from cardhall.hall.live.views import Views
 
 
 def test_views_are_observes_built_once_per_state() -> None:

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from cardhall.hall.db import WriteLock
+from cardhall.hall.store.db import WriteLock
 
 
 async def test_waiters_go_in_order_and_the_urgent_ones_first() -> None:

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import select
 
 from cardhall.client import HallClient
-from cardhall.hall.db import Database
-from cardhall.hall.models import Action, Game
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.models import Action, Game
 from tests.conftest import new_pg_database
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer

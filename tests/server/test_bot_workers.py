@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.bots.split import native
-from cardhall.hall.botpool import BotPool
+from cardhall.hall.live.botpool import BotPool
 from tests.bots.scenario import random_views
 from tests.server.conftest import start_hall
 from tests.server.play import first_legal, guests, play_out

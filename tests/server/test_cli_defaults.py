@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from cardhall.hall import db, table, timers
+from cardhall.hall.live import table, timers
+from cardhall.hall.store import db
 from cardhall.server import cli
 
 

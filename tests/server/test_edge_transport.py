@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 
-from cardhall.hall.config import Limits
+from cardhall.hall.domain.config import Limits
 from cardhall.server import edge
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 
-from cardhall.hall import accounts, sessions
-from cardhall.hall.config import Accounts, Economy
-from cardhall.hall.db import Database, upgrade
-from cardhall.hall.sessions import SessionPolicy, Toucher
+from cardhall.hall.domain.config import Accounts, Economy
+from cardhall.hall.store import accounts, sessions
+from cardhall.hall.store.db import Database, upgrade
+from cardhall.hall.store.sessions import SessionPolicy, Toucher
 from cardhall.server.connection import CLOSE_SESSION_ENDED, Connection, ConnState, Registry
 from cardhall.server.expiry import expire, expire_loop
 

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from cardhall.hall.db import Database
-from cardhall.hall.games import create_game, dissolve_game
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.game_rows import create_game, dissolve_game
 from cardhall.server.finished import IMMUTABLE, ByteCache, FinishedGames, ReplayGate
 from tests.server.conftest import HallProcess, running_hall
 from tests.server.play import guests, play_out

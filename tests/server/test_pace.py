@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from cardhall.hall.config import BOT_SECONDS, default_rooms
+from cardhall.hall.domain.config import BOT_SECONDS, default_rooms
 from tests.server.cluster import stored
 from tests.server.conftest import PACE, HallProcess
 from tests.server.play import guests, vacate

@@ -10,8 +10,8 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from cardhall.client import HallClient
-from cardhall.hall.db import Database
-from cardhall.hall.models import Seating
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.models import Seating
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import admin, cluster

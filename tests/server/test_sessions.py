@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import update
 
 from cardhall.client import ClientError, HallClient, HttpError
-from cardhall.hall.db import Database
-from cardhall.hall.lobby import CODE_CHARS, CODE_LENGTH
-from cardhall.hall.models import Session
-from cardhall.hall.sessions import hash_token
+from cardhall.hall.live.lobby import CODE_CHARS, CODE_LENGTH
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.models import Session
+from cardhall.hall.store.sessions import hash_token
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import cluster

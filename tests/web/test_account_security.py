@@ -10,9 +10,9 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import update
 
 from cardhall.client import HallClient
-from cardhall.hall.db import Database
-from cardhall.hall.models import Session
-from cardhall.hall.sessions import hash_token
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.models import Session
+from cardhall.hall.store.sessions import hash_token
 from tests.server.conftest import HallProcess
 from tests.web.conftest import Guard, PageMaker
 from tests.web.helpers import login, open_lobby, run

@@ -30,13 +30,20 @@ from typing import Any
 
 from cardhall.games import GameState, IllegalAction, replay
 from cardhall.games.errors import BadSetup
-from cardhall.hall import accounts, commands
-from cardhall.hall.botpool import BotPool
-from cardhall.hall.config import HallConfig
-from cardhall.hall.coordinator import Connections, Coordinator, LocalCoordinator
-from cardhall.hall.db import Database
-from cardhall.hall.economy import bot_balance
-from cardhall.hall.games import (
+from cardhall.hall.cluster.coordinator import Connections, Coordinator, LocalCoordinator
+from cardhall.hall.domain.config import HallConfig
+from cardhall.hall.domain.economy import bot_balance
+from cardhall.hall.domain.levels import title_for
+from cardhall.hall.live import commands
+from cardhall.hall.live.botpool import BotPool
+from cardhall.hall.live.lobby import Lobby
+from cardhall.hall.live.outbox import Outbox
+from cardhall.hall.live.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
+from cardhall.hall.live.table import GRACE_SECONDS, Table
+from cardhall.hall.live.timers import Scheduler, retry_seconds
+from cardhall.hall.store import accounts
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.game_rows import (
     StoredGame,
     claim_games,
     dealt_balances,
@@ -44,9 +51,8 @@ from cardhall.hall.games import (
     live_game_of,
     live_tables,
 )
-from cardhall.hall.levels import title_for
-from cardhall.hall.lobby import Lobby
-from cardhall.hall.messages import (
+from cardhall.hall.store.table_store import DbStore
+from cardhall.protocol.messages import (
     Act,
     ClientMessage,
     Hello,
@@ -64,12 +70,7 @@ from cardhall.hall.messages import (
     Watch,
     Welcome,
 )
-from cardhall.hall.outbox import Outbox
-from cardhall.hall.peer import CallKind, TableCall
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
-from cardhall.hall.store import DbStore
-from cardhall.hall.table import GRACE_SECONDS, Table
-from cardhall.hall.timers import Scheduler, retry_seconds
+from cardhall.protocol.peer import CallKind, TableCall
 
 #: Orphaned tables rebuilt at once (each holds a database connection while it does).
 ADOPT_AT_ONCE = 8

@@ -18,13 +18,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cardhall.games import VARIANTS, reasons
-from cardhall.hall import accounts, ledger, sessions
-from cardhall.hall.errors import HallError
-from cardhall.hall.leaderboard import leaderboard
-from cardhall.hall.levels import title_for
-from cardhall.hall.limits import RateLimiter
-from cardhall.hall.lockout import LockedOut
-from cardhall.hall.models import Game, Player, Score
+from cardhall.hall.domain.errors import HallError
+from cardhall.hall.domain.levels import title_for
+from cardhall.hall.domain.limits import RateLimiter
+from cardhall.hall.store import accounts, ledger, sessions
+from cardhall.hall.store.leaderboard import leaderboard
+from cardhall.hall.store.lockout import LockedOut
+from cardhall.hall.store.models import Game, Player, Score
 from cardhall.server import finished, metrics_access, params
 from cardhall.server.connection import CLOSE_SESSION_ENDED
 from cardhall.server.metrics import CONTENT_TYPE

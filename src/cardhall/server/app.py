@@ -25,19 +25,19 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from cardhall.bots.split import native as native_loop
-from cardhall.hall.botpool import BotPool
-from cardhall.hall.config import HallConfig
-from cardhall.hall.coordinator import Coordinator
-from cardhall.hall.db import POOL, Database, upgrade
-from cardhall.hall.errors import HallError
-from cardhall.hall.limits import RateLimiter
-from cardhall.hall.lockout import LockoutPolicy
-from cardhall.hall.messages import ProtocolError
-from cardhall.hall.models import utcnow
+from cardhall.hall.cluster.coordinator import Coordinator
+from cardhall.hall.domain.config import HallConfig
+from cardhall.hall.domain.errors import HallError
+from cardhall.hall.domain.limits import RateLimiter
+from cardhall.hall.live.botpool import BotPool
+from cardhall.hall.live.table import GRACE_SECONDS
+from cardhall.hall.live.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.hall.service import Hall
-from cardhall.hall.sessions import SessionPolicy, Toucher
-from cardhall.hall.table import GRACE_SECONDS
-from cardhall.hall.timers import LEASE_SECONDS, REDIS_POOL
+from cardhall.hall.store.db import POOL, Database, upgrade
+from cardhall.hall.store.lockout import LockoutPolicy
+from cardhall.hall.store.models import utcnow
+from cardhall.hall.store.sessions import SessionPolicy, Toucher
+from cardhall.protocol.messages import ProtocolError
 from cardhall.server import api, expiry, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.finished import FinishedGames
@@ -96,7 +96,7 @@ class Server:
         self.toucher = Toucher(self._db)
         coordinator: Coordinator | None = None
         if self.redis_url is not None:
-            from cardhall.hall.cluster import RedisCoordinator  # noqa: PLC0415 (with --redis)
+            from cardhall.hall.cluster.redis_coordinator import RedisCoordinator  # noqa: PLC0415 (with --redis)
             coordinator = RedisCoordinator(self.redis_url, self.registry,
                                            lease_seconds=self.lease_seconds,
                                            pool=self.redis_pool)

@@ -13,11 +13,11 @@ from typing import Any
 import uvicorn
 from sqlalchemy import update
 
-from cardhall.hall import accounts
-from cardhall.hall.config import ConfigError, Economy, load_config
-from cardhall.hall.db import Database, DatabaseError, async_url, upgrade
-from cardhall.hall.errors import HallError, NameTaken
-from cardhall.hall.models import Player
+from cardhall.hall.domain.config import ConfigError, Economy, load_config
+from cardhall.hall.domain.errors import HallError, NameTaken
+from cardhall.hall.store import accounts
+from cardhall.hall.store.db import Database, DatabaseError, async_url, upgrade
+from cardhall.hall.store.models import Player
 from cardhall.secret_input import SecretError, read_secret, refuse_argv
 from cardhall.server import edge, logs
 from cardhall.server.app import create_app, tune_gc

@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from cardhall.games.errors import Param
-from cardhall.hall.messages import Error, ErrorCode, ServerMessage
+from cardhall.protocol.messages import Error, ErrorCode, ServerMessage
 
 log = logging.getLogger("cardhall.server.ws")
 

@@ -46,8 +46,8 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from cardhall.hall.config import Limits
-from cardhall.hall.messages import MAX_MESSAGE_BYTES
+from cardhall.hall.domain.config import Limits
+from cardhall.protocol.messages import MAX_MESSAGE_BYTES
 
 log = logging.getLogger("cardhall.server.edge")
 

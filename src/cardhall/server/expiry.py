@@ -21,8 +21,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from cardhall.hall.db import Database
-from cardhall.hall.sessions import SessionPolicy, Toucher, ends_of
+from cardhall.hall.store.db import Database
+from cardhall.hall.store.sessions import SessionPolicy, Toucher, ends_of
 from cardhall.server.connection import CLOSE_SESSION_ENDED, Registry
 
 log = logging.getLogger("cardhall.server.ws")

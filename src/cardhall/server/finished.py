@@ -29,11 +29,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from cardhall.games import IllegalAction
-from cardhall.hall import accounts, replays
-from cardhall.hall.errors import Conflict, NotFound
-from cardhall.hall.games import LIVE, StoredGame, get_game
-from cardhall.hall.limits import RateLimiter
-from cardhall.hall.seats import BOT_NAMES, BOT_TITLE
+from cardhall.hall.domain import replays
+from cardhall.hall.domain.errors import Conflict, NotFound
+from cardhall.hall.domain.limits import RateLimiter
+from cardhall.hall.live.seats import BOT_NAMES, BOT_TITLE
+from cardhall.hall.store import accounts
+from cardhall.hall.store.game_rows import LIVE, StoredGame, get_game
 from cardhall.server import params
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ async def game(request: Request) -> Response:
 
 
 async def game_replay(request: Request) -> Response:
-    """Every step of a finished game with all hands (cardhall.hall.replays)."""
+    """Every step of a finished game with all hands (cardhall.hall.domain.replays)."""
     server = _server(request)
     game_id = params.game_id(request)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hmac
 from pathlib import Path
 
-from cardhall.hall.config import ConfigError
+from cardhall.hall.domain.config import ConfigError
 
 #: A token shorter than this is refused at start: it could be guessed.
 MIN_TOKEN = 16

@@ -14,7 +14,7 @@ import re
 
 from starlette.requests import Request
 
-from cardhall.hall.errors import NotFound
+from cardhall.hall.domain.errors import NotFound
 
 
 class BadParameter(Exception):

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardhall.hall import sessions
-from cardhall.hall.errors import refusal
-from cardhall.hall.messages import Hello, ProtocolError, parse_client
+from cardhall.hall.domain.errors import refusal
+from cardhall.hall.store import sessions
+from cardhall.protocol.messages import Hello, ProtocolError, parse_client
 from cardhall.server.connection import (
     CLOSE_NO_HELLO,
     CLOSE_POLICY,

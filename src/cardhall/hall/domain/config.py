@@ -1,0 +1,326 @@
+"""The hall's settings: rooms, the bean economy and rate limits, from one TOML file.
+
+An operator edits one file (``cardhall serve --config hall.toml``) and the hall must
+refuse a bad one at start rather than misbehave later, so every key is typed and
+checked here, unknown keys are errors (a misspelt ``min_bean`` would otherwise be
+silently ignored), and each error names the key it is about
+(``rooms[2].min_beans: ...``). Without a file every variant gets default rooms at
+three stakes. A room's variant and options are checked against the games registry,
+so a room that could never start a game is refused here.
+
+    >>> cfg = default_config()
+    >>> sorted({r.variant for r in cfg.rooms}) == sorted(VARIANTS)
+    True
+    >>> parse_config('[economy]\\nstarting_beans = -1').rooms  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardhall.hall.domain.config.ConfigError: economy.starting_beans: ...
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from cardhall.games import VARIANTS, IllegalAction
+
+
+class ConfigError(ValueError):
+    """A configuration file or value the hall cannot run with; the message names the key."""
+
+
+class _Strict(BaseModel):
+    # Unknown keys are errors and "10" is not 10: a config is written by hand, and a typo
+    # that is accepted silently is worse than one refused at start.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+ROOM_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+
+
+class Room(_Strict):
+    """One room (场): a variant with fixed options at one stake.
+
+    A player's beans change by ``X × N ∓ A`` per game (X his game points); ``M0`` is
+    the initial multiplier, ``min_beans`` the balance needed to sit down,
+    ``double_min_beans`` the balance a player must exceed to double (欢乐 rooms),
+    ``bot_wait_seconds`` how long a queue waits before bots fill the empty seats
+    (None: never).
+    """
+
+    id: str
+    #: Shown in the lobby; by default the variant's name and the room id.
+    name: str = ""
+    #: The name an English-speaking player sees; by default the variant's English name
+    #: and the room id (``name`` when that is all an operator wrote).
+    name_en: str = ""
+    variant: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    N: int = Field(ge=1)
+    A: int = Field(ge=0)
+    M0: int = Field(default=1, ge=1)
+    min_beans: int = Field(ge=0)
+    double_min_beans: int = Field(default=0, ge=0)
+    turn_seconds: float = Field(default=20.0, gt=0, le=600)
+    bot_wait_seconds: float | None = Field(default=None, ge=0)
+    #: The least time a bot (or a seat on 托管) takes to answer, so that a person at the
+    #: table can follow the play and take his seat back from 托管; 0: at once.
+    bot_seconds: float = Field(default=0.0, ge=0, le=10)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_name(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("variant") not in VARIANTS:
+            return data
+        variant, room = VARIANTS[data["variant"]], data.get("id", "")
+        if not data.get("name"):
+            data = {**data, "name": f"{variant.name} {room}",
+                    "name_en": data.get("name_en") or f"{variant.name_en or variant.id} {room}"}
+        elif not data.get("name_en"):
+            data = {**data, "name_en": data["name"]}
+        return data
+
+    @model_validator(mode="after")
+    def _check_game(self) -> Self:
+        if not ROOM_ID.match(self.id):
+            raise ValueError(f"id {self.id!r}: lower-case letters, digits, _ and -, "
+                             "at most 32, starting with a letter or digit")
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant {self.variant!r} is unknown "
+                             f"(known: {', '.join(VARIANTS)})")
+        try:
+            VARIANTS[self.variant].resolve(self.options)
+        except IllegalAction as exc:
+            raise ValueError(f"options: {exc}") from None
+        return self
+
+    def resolved_options(self) -> dict[str, Any]:
+        """The options with the variant's defaults filled in (what a game is started with)."""
+        return VARIANTS[self.variant].resolve(self.options)
+
+
+class Relief(_Strict):
+    """The daily relief grant (救济): ``amount`` beans to a player whose balance is below
+    ``below``, at most ``per_day`` times per UTC day, so nobody is locked out for good."""
+
+    amount: int = Field(default=2_000, ge=1)
+    per_day: int = Field(default=3, ge=0)
+    below: int = Field(default=1_000, ge=1)
+
+
+class Economy(_Strict):
+    """Beans (欢乐豆): what a new account gets, the relief grant, item prices."""
+
+    starting_beans: int = Field(default=10_000, ge=0)
+    relief: Relief = Field(default_factory=Relief)
+    golden_eye_price: int = Field(default=1_000, ge=1)
+
+
+class Limits(_Strict):
+    """Abuse limits: per client address for new accounts and logins, per connection for
+    WebSocket messages, per player and per address for wrong invite codes, and the
+    connection edge's bounds (docs/operations.md, "[limits]").
+
+    The edge's bounds exist because an idle socket costs the hall memory and a file
+    descriptor while costing the attacker nothing: every connection must say who it is
+    (``hello_seconds``) or finish its request head (``header_seconds``) and body
+    (``body_seconds``) quickly, and no address (``connections_per_address``) nor all of
+    them (``connections_total``) may hold more than their share.
+    """
+
+    guests_per_minute: int = Field(default=10, ge=1)
+    logins_per_minute: int = Field(default=20, ge=1)
+    messages_per_second: int = Field(default=20, ge=1)
+    #: Finished games rendered per minute for one address, and for one account (a game
+    #: already rendered is served from memory and not counted).
+    replays_per_minute: int = Field(default=30, ge=1)
+    #: Memory for rendered finished games (MiB), least recently used dropped first.
+    replay_cache_mb: int = Field(default=64, ge=1, le=65_536)
+    #: Wrong invite codes a player may try per hour, and all players of one address.
+    code_failures_per_hour: int = Field(default=10, ge=1)
+    code_failures_per_hour_per_address: int = Field(default=30, ge=1)
+
+    #: Seconds a WebSocket has to say a valid ``hello`` before it is closed (4002).
+    hello_seconds: float = Field(default=5.0, gt=0, le=300)
+    #: Seconds an HTTP request head (and a WebSocket's handshake) has to arrive whole,
+    #: from the connection's start or the end of its previous response.
+    header_seconds: float = Field(default=10.0, gt=0, le=300)
+    #: Seconds a request body has to arrive whole (408 after).
+    body_seconds: float = Field(default=10.0, gt=0, le=300)
+    #: Open connections (HTTP keep-alive and WebSocket alike) from one peer address; a
+    #: trusted proxy's own connections count only in the total.
+    connections_per_address: int = Field(default=64, ge=1)
+    #: New connections a minute from one peer address (20 at once at most, then this
+    #: rate); a trusted proxy's are not counted.
+    connects_per_minute: int = Field(default=60, ge=1)
+    #: Open connections in all; lowered at start to what the process's file limit allows.
+    connections_total: int = Field(default=10_000, ge=1)
+    #: Peers whose ``X-Forwarded-For`` names the client (addresses or networks, e.g.
+    #: ``["10.0.0.5", "192.168.0.0/24"]``); none by default: the peer is the client.
+    trusted_proxies: tuple[str, ...] = ()
+    #: Lines with the same message template a logger writes at most per
+    #: ``log_repeat_seconds``; past it one "suppressed K similar lines" line per window.
+    log_repeats: int = Field(default=100, ge=1)
+    log_repeat_seconds: float = Field(default=60.0, gt=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _proxies_tuple(cls, data: Any) -> Any:
+        # TOML arrays arrive as lists; a tuple field in strict mode wants a tuple.
+        if isinstance(data, dict) and isinstance(data.get("trusted_proxies"), list):
+            data = {**data, "trusted_proxies": tuple(data["trusted_proxies"])}
+        return data
+
+    @model_validator(mode="after")
+    def _check_proxies(self) -> Self:
+        for entry in self.trusted_proxies:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"trusted_proxies: {entry!r} is not an IP address or "
+                                 "network (e.g. 10.0.0.5 or 10.0.0.0/8)") from None
+        return self
+
+
+class MetricsAccess(_Strict):
+    """Who may read ``GET /metrics``: whoever sends the token kept in ``token_file``
+    (``Authorization: Bearer …``); nobody when it is not set. The token lives in a file,
+    not here, so the config can be shared without it (docs/operations.md)."""
+
+    token_file: str | None = None
+
+
+class Accounts(_Strict):
+    """Sessions and logins (hall.sessions, hall.lockout).
+
+    A registered player's session lasts ``session_days`` from its login and ends sooner
+    when unused for ``idle_days`` (0: no idle limit); a guest's (his only key to the
+    account) ends only when unused for ``guest_idle_days``. ``lockout_after`` wrong
+    passwords in a row for one name lock its new logins for ``lockout_seconds``,
+    doubling with each further failure up to ``lockout_max_seconds``; failures are
+    forgotten after ``lockout_forget_hours`` without one.
+    """
+
+    session_days: float = Field(default=30.0, gt=0, le=3650)
+    idle_days: float = Field(default=7.0, ge=0, le=3650)
+    guest_idle_days: float = Field(default=90.0, gt=0, le=3650)
+    lockout_after: int = Field(default=5, ge=1, le=1000)
+    lockout_seconds: float = Field(default=60.0, gt=0, le=86_400)
+    lockout_max_seconds: float = Field(default=900.0, gt=0, le=86_400)
+    lockout_forget_hours: float = Field(default=24.0, gt=0, le=8760)
+
+    @model_validator(mode="after")
+    def _cap_above_first(self) -> Self:
+        if self.lockout_max_seconds < self.lockout_seconds:
+            raise ValueError("lockout_max_seconds is below lockout_seconds")
+        return self
+
+
+class HallConfig(_Strict):
+    """Everything a hall is configured with."""
+
+    rooms: tuple[Room, ...] = ()
+    economy: Economy = Field(default_factory=Economy)
+    limits: Limits = Field(default_factory=Limits)
+    metrics: MetricsAccess = Field(default_factory=MetricsAccess)
+    accounts: Accounts = Field(default_factory=Accounts)
+
+    @model_validator(mode="after")
+    def _unique_rooms(self) -> Self:
+        seen: set[str] = set()
+        for room in self.rooms:
+            if room.id in seen:
+                raise ValueError(f"room id {room.id!r} is used twice")
+            seen.add(room.id)
+        return self
+
+    def room(self, room_id: str) -> Room:
+        """The room with that id; KeyError names it when there is none."""
+        for r in self.rooms:
+            if r.id == room_id:
+                return r
+        raise KeyError(f"no room {room_id!r}")
+
+
+# (suffix, title, English title, N, A, min_beans, double_min_beans, bot_wait_seconds):
+# stakes grow ten times per step so the same starting beans last many games in 新手 and
+# few in 高级.
+STAKES: tuple[tuple[str, str, str, int, int, int, int, float | None], ...] = (
+    ("novice", "新手场", "Novice", 10, 5, 0, 2_000, 10.0),
+    ("junior", "初级场", "Junior", 100, 30, 5_000, 20_000, 30.0),
+    ("senior", "高级场", "Senior", 1_000, 300, 50_000, 200_000, None),
+)
+
+
+#: The built-in rooms' pace: bots answer after a second, as in the big halls, so a game
+#: against bots (or a seat on 托管) does not flash past the person watching it.
+BOT_SECONDS = 1.0
+
+
+def default_rooms() -> tuple[Room, ...]:
+    """Three rooms per variant (新手/初级/高级), ids ``<variant>-<stake>``."""
+    return tuple(
+        Room(id=f"{vid}-{suffix}", name=f"{v.name} {title}",
+             name_en=f"{v.name_en or vid} {title_en}", variant=vid, N=n, A=a,
+             min_beans=min_beans, double_min_beans=double, bot_wait_seconds=wait,
+             bot_seconds=BOT_SECONDS)
+        for vid, v in VARIANTS.items()
+        for suffix, title, title_en, n, a, min_beans, double, wait in STAKES
+    )
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def from_mapping(data: Mapping[str, Any]) -> HallConfig:
+    """Validated settings from parsed TOML; no ``[[rooms]]`` means the default rooms."""
+    data = dict(data)
+    if "rooms" not in data:
+        data["rooms"] = default_rooms()
+    elif isinstance(data["rooms"], list) and not data["rooms"]:
+        raise ConfigError("rooms: an empty list; leave [[rooms]] out for the default rooms")
+    elif isinstance(data["rooms"], list):
+        # TOML arrays arrive as lists; a tuple field in strict mode wants a tuple.
+        data["rooms"] = tuple(data["rooms"])
+    try:
+        return HallConfig.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        msg = first["msg"].removeprefix("Value error, ")
+        raise ConfigError(f"{_where(first['loc'])}: {msg}") from None
+
+
+def parse_config(text: str, source: str = "<config>") -> HallConfig:
+    """Settings from TOML text; ConfigError names the file and line for bad TOML."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    return from_mapping(data)
+
+
+def load_config(path: str | Path | None) -> HallConfig:
+    """Settings from a TOML file, or the defaults when ``path`` is None."""
+    if path is None:
+        return default_config()
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read the config file: {exc.strerror}") from None
+    return parse_config(text, str(p))
+
+
+def default_config() -> HallConfig:
+    """The settings of a hall started without a config file."""
+    return from_mapping({})

@@ -1,0 +1,188 @@
+"""What a live table can be asked to do: one frozen dataclass per command.
+
+A table changes only through its queue (``Table``), and what goes on the queue is one
+of these, matched on its type by ``Table._handle``. Each says what it carries and
+nothing else: a player's move names its player, text, seq and ``choose``; a timer's
+names the game (and seq) it was set for, so a timer that outlived its game does
+nothing. A command from another process arrives as the peer protocol's ``TableCall``
+(pydantic, at the edge) and becomes one of these in one place (``from_call``).
+
+The commands a seated player gives (``SEATED``) are checked for the seat once, by the
+table, before they run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, assert_never
+
+from cardhall.protocol.messages import ProtocolError
+
+if TYPE_CHECKING:
+    from cardhall.protocol.peer import TableCall
+
+
+# -- a player's commands (from his connection, here or at another process) ------------
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """An action of the player's seat (the wire's ``act``) on the state ``seq``."""
+
+    player: str
+    text: str
+    seq: int | None
+    choose: bool = False  # refuse a text that reads several ways (the wire's ``choose``)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn:
+    """After a game: the player wants the next one (the wire's ``next``)."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """The player leaves the table outright (mid-game: a forced quit)."""
+
+    player: str
+    reason: str = "left"
+
+
+@dataclass(frozen=True, slots=True)
+class Free:
+    """The player wants another table: he leaves this one unless a game runs here."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """An admin takes the player out (a forced quit mid-game)."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    """A friend takes a free seat at a private table still filling."""
+
+    player: str
+    name: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class StartNow:
+    """A private table's owner starts it: bots take the empty seats."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """The player's connection went up or down (somewhere in the hall)."""
+
+    player: str
+    up: bool
+
+
+# -- the table's own ------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Deal the first game of a table just opened."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """A table rebuilt from its log runs again; ``present``: its players connected
+    somewhere in the hall (they get the state; the others are counted as away)."""
+
+    present: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class BotAnswer:
+    """A bot's (or 托管's) answer for ``seat``, asked at ``seq``."""
+
+    seat: int
+    seq: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Expire:
+    """The turn timer set at (``game``, ``seq``) ran out."""
+
+    game: str | None
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Idle:
+    """The grace between games, set after ``game``, ran out with nobody connected."""
+
+    game: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementDone:
+    """The background settlement of ``game`` finished (committed or failed)."""
+
+    game: str
+    task: asyncio.Task[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class SettleAgain:
+    """The retry timer of ``game``'s failed settlement ran out."""
+
+    game: str | None
+
+
+TableCommand = (Play | PlayOn | Leave | Free | Kick | Sit | StartNow | Connection | Begin
+                | Resume | BotAnswer | Expire | Idle | SettlementDone | SettleAgain)
+
+#: Commands only a player seated at the table may give (checked once, by the table).
+SEATED = (Play, PlayOn, Leave, StartNow)
+
+
+@dataclass(slots=True)
+class Queued:
+    """A command on a table's queue: ``done`` resolves when the table has taken it (or
+    refused it) for a caller who waits; ``made``: when it was queued, for the
+    ``queued`` latency stage."""
+
+    command: TableCommand
+    done: asyncio.Future[None] | None = field(default=None, repr=False)
+    made: float = field(default_factory=time.perf_counter, repr=False)
+
+
+def from_call(call: TableCall) -> TableCommand:
+    """The command a ``TableCall`` (the peer protocol's, or this process's own) asks."""
+    match call.kind:
+        case "act":
+            return Play(call.player, call.text, call.seq, call.choose)
+        case "next":
+            return PlayOn(call.player)
+        case "leave":
+            return Leave(call.player, call.text or "left")
+        case "free":
+            return Free(call.player)
+        case "kick":
+            return Kick(call.player)
+        case "sit":
+            return Sit(call.player, call.text, call.title)
+        case "start_now":
+            return StartNow(call.player)
+        case "connection":
+            if call.text not in ("up", "down"):
+                raise ProtocolError("malformed", "a connection is up or down")
+            return Connection(call.player, call.text == "up")
+        case "watch":
+            raise ProtocolError("malformed", "watching is not a table command")
+        case _:
+            assert_never(call.kind)

@@ -1,0 +1,55 @@
+"""A table's plain parts: its phases, its seats, its commands, and the storage it needs.
+
+Kept apart from ``table.py`` (the table's state machine) so that the lobby, the hall
+and the stores can name them without the machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cardhall.games import GameState
+
+if TYPE_CHECKING:
+    from cardhall.hall.live.table import Table
+
+#: The names and title the hall gives its bots, by seat.
+BOT_NAMES = ("机器人·甲", "机器人·乙", "机器人·丙", "机器人·丁", "机器人·戊")
+BOT_TITLE = "机器人"
+
+
+class TablePhase(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    BETWEEN = "between"
+    CLOSED = "closed"
+
+
+@dataclass
+class Seat:
+    player: str | None  # None: a bot seat
+    name: str
+    title: str = ""
+    connected: bool = True
+    left: bool = False  # left the table during a game (his seat plays on under 托管)
+    wants_next: bool = False
+    balance: int = 0
+
+    @property
+    def human(self) -> bool:
+        return self.player is not None
+
+
+class TableStore(Protocol):
+    """Where a table's games live: the action log and the settlement."""
+
+    async def start_game(self, table: Table, game: GameState) -> str: ...
+    async def append(self, game_id: str, seq: int, action: str, seat: int | None,
+                     fence: int | None, final: bool = False) -> None: ...
+    async def settle(self, table: Table, game: GameState,
+                     beans: list[int]) -> dict[str, Any]: ...
+    async def balances(self, players: list[str]) -> dict[str, int]: ...
+    async def golden_eyes(self, players: list[str]) -> dict[str, int]: ...
+    async def abandon(self, table: Table, game: GameState) -> None: ...

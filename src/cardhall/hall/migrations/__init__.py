@@ -1,1 +1,0 @@
-"""Alembic migrations of the hall's database (applied by ``cardhall.hall.db.upgrade``)."""

@@ -1,0 +1,1 @@
+"""Alembic migrations of the hall's database (applied by ``cardhall.hall.store.db.upgrade``)."""

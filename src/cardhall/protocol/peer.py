@@ -1,0 +1,112 @@
+"""Typed messages between hall processes (over Redis pub/sub, one channel per process).
+
+When several processes run the hall (``cardhall serve --redis``), a player's
+connection and his table may live in different processes. What crosses between
+them is one of these messages, validated on arrival like a client's frame
+(``parse_peer``): a call on a table for its owner (``TableCall``) and its answer
+(``CallReply``), messages for players connected elsewhere (``Deliver``), the
+news that a player connected elsewhere (``Supersede``), an admin's kick of a
+player connected elsewhere (``Close``), and an operator's census of the live
+tables (``Census``/``CensusReply``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from cardhall.games.errors import Param
+from cardhall.protocol.messages import ErrorCode
+
+#: The table commands another process may ask of a table's owner.
+CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
+                   "watch"]
+
+
+class _Peer(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableCall(_Peer):
+    """One command for a table, from whichever process holds the player's connection."""
+
+    type: Literal["call"] = "call"
+    id: int = 0  # the caller's request number (0: no answer wanted)
+    reply_to: str = ""  # the calling process
+    table: str
+    kind: CallKind
+    player: str
+    text: str = ""
+    seq: int | None = None
+    title: str = ""
+    choose: bool = False  # an act's ``choose`` (hall.messages.Act)
+
+
+class CallReply(_Peer):
+    type: Literal["reply"] = "reply"
+    id: int
+    code: ErrorCode | None = None  # None: done
+    message: str = ""
+    readings: list[str] | None = None  # ProtocolError.readings
+    reason: str | None = None  # ProtocolError.reason (a game's refusal)
+    params: dict[str, Param] | None = None  # ProtocolError.params
+    #: The table is not run here (any more): the caller looks its owner up again.
+    moved: bool = False
+
+
+class Deliver(_Peer):
+    """Messages for players whose connection this process holds, in the order sent.
+
+    Each is (player, the message's JSON as his client gets it): serialized once, by the
+    process that made it, and written to the socket as it came. Parsing and validating a
+    ``state`` (its view, its legal actions) only to serialize it again cost the receiving
+    process more than the sending one's work on it; both are hall processes of one
+    version, and what the client receives is still a message the sender validated.
+    """
+
+    type: Literal["deliver"] = "deliver"
+    items: list[tuple[str, str]]
+
+
+class Supersede(_Peer):
+    """The player connected to another process: close connection ``conn`` here (4001)."""
+
+    type: Literal["supersede"] = "supersede"
+    player: str
+    conn: int
+
+
+class Close(_Peer):
+    """Close the player's connection here (an admin's kick or ban: 4003; with
+    ``sessions``, only a connection that said hello with one of them: a logout, a
+    revoked session, a password change: 4401)."""
+
+    type: Literal["close"] = "close"
+    player: str
+    code: int
+    reason: str
+    sessions: list[str] | None = None
+
+
+class Census(_Peer):
+    type: Literal["census"] = "census"
+    id: int
+    reply_to: str
+
+
+class CensusReply(_Peer):
+    type: Literal["census_reply"] = "census_reply"
+    id: int
+    tables: list[dict[str, Any]]
+
+
+PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Census
+                        | CensusReply,
+                        Field(discriminator="type")]
+_PEER: TypeAdapter[PeerMessage] = TypeAdapter(PeerMessage)
+
+
+def parse_peer(data: bytes | str) -> PeerMessage:
+    """A message from another process (ValidationError if it is not one)."""
+    return _PEER.validate_json(data)
