@@ -20,12 +20,13 @@ import pytest
 
 from cardhall.hall.cluster.redis_coordinator import RedisCoordinator
 from cardhall.hall.domain.config import Economy, HallConfig
+from cardhall.hall.domain.errors import Refused
 from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.live.table import Table
 from cardhall.hall.service import Hall
 from cardhall.hall.store import accounts
 from cardhall.hall.store.db import Database, upgrade
-from cardhall.protocol.messages import Join, ProtocolError, ServerMessage
+from cardhall.protocol.messages import Join, ServerMessage
 from cardhall.protocol.peer import TableCall
 from tests.conftest import new_pg_database
 from tests.hall.pg import PostgresServer
@@ -134,7 +135,7 @@ async def test_a_forwarded_refusal_keeps_its_reason_and_params(
         assert player is not None
         before = table.seq
         call = TableCall(table=table.id, kind="act", player=player, text="pass", seq=before)
-        with pytest.raises(ProtocolError) as refused:
+        with pytest.raises(Refused) as refused:
             await b.lobby.call(call)
         assert refused.value.code == "not_your_turn"
         assert refused.value.reason == "not_your_turn"

@@ -10,11 +10,12 @@ from collections.abc import Awaitable
 import pytest
 from sqlalchemy import select
 
+from cardhall.hall.domain.errors import Refused
 from cardhall.hall.service import Hall
 from cardhall.hall.store import seatings
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.models import Seating
-from cardhall.protocol.messages import Invite, Join, Leave, Private, ProtocolError, State
+from cardhall.protocol.messages import Invite, Join, Leave, Private, State
 from cardhall.protocol.peer import TableCall
 from tests.hall.test_tables import guest, make_hall, room
 
@@ -32,7 +33,7 @@ async def _tables_of(hall: Hall, player: str) -> list[str]:
 async def _outcome(work: Awaitable[None]) -> str:
     try:
         await work
-    except ProtocolError as exc:
+    except Refused as exc:
         return exc.code
     return "ok"
 
@@ -84,13 +85,13 @@ async def test_an_invite_join_is_refused_to_a_player_seated_elsewhere(db: Databa
         await hall.handle(x, Join(type="join", room="r2"))  # bots at once: he plays
         playing = await inbox.next(x, State)
         # Racing his invite join against the game he sits at: refused, never two seats.
-        with pytest.raises(ProtocolError) as refused:
+        with pytest.raises(Refused) as refused:
             await hall.handle(x, Join(type="join", code=invite.code))
         assert refused.value.code == "not_allowed"
         assert await _tables_of(hall, x) == [playing.table]
         assert (await _rows(db))[x] == playing.table
         # The table's own check is the database's: a sit that slips past the lobby's.
-        with pytest.raises(ProtocolError) as sat:
+        with pytest.raises(Refused) as sat:
             await hall.lobby.call(TableCall(table=invite.table, kind="sit", player=x,
                                             text="x"))
         assert sat.value.code == "not_allowed"

@@ -25,7 +25,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
 from cardhall.hall.domain.config import Economy, HallConfig, Room
-from cardhall.hall.domain.errors import Conflict, refusal
+from cardhall.hall.domain.errors import Conflict, Refused
 from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.live.table import Table
 from cardhall.hall.live.timers import SETTLE_RETRY_FIRST
@@ -40,11 +40,11 @@ from cardhall.protocol.messages import (
     Leave,
     Left,
     Next,
-    ProtocolError,
     ServerMessage,
     Settled,
     State,
 )
+from cardhall.server.refusals import wire_error
 
 LOCK_WAIT_MS = 300  # the hall's writes give up on a held lock after this
 
@@ -220,7 +220,7 @@ async def test_a_settlement_under_a_held_lock_is_retried_across_a_restart_and_pa
         await hall.handle(leaver, Leave(type="leave", table=table.id))
         assert inbox.of(leaver, Left)[-1].table == table.id
         # ... an action is refused by the table (code and sentence), 再来一局 is taken.
-        with pytest.raises(ProtocolError) as refused:
+        with pytest.raises(Refused) as refused:
             await hall.handle(stayer, Act(type="act", table=table.id, action="leave",
                                           seq=table.seq))
         assert refused.value.code == "illegal"
@@ -303,7 +303,7 @@ def test_errors_for_clients_carry_no_internals() -> None:
                            Exception("database is locked"))
     for exc, code in ((sql, "busy"), (RuntimeError("boom at 0x7f"), "internal"),
                       (Conflict("game abc has 5 actions; seq 7 is stale"), "stale")):
-        answer = refusal(exc)
+        answer = wire_error(exc)
         assert answer.code == code
         assert "INSERT" not in str(answer) and "0x7f" not in str(answer) \
             and "abc" not in str(answer) and str(answer).endswith(("again", "state", "moment"))

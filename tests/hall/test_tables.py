@@ -17,6 +17,7 @@ import pytest
 
 from cardhall.games import replay
 from cardhall.hall.domain.config import Economy, HallConfig, Room
+from cardhall.hall.domain.errors import Refused
 from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.live.commands import Resume
 from cardhall.hall.live.seats import Seat
@@ -31,7 +32,6 @@ from cardhall.protocol.messages import (
     Join,
     Leave,
     Next,
-    ProtocolError,
     ServerMessage,
     Settled,
     State,
@@ -121,7 +121,7 @@ async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 
                                 await hall.handle(p, Act(type="act", table=msg.table,
                                                          action=action, seq=msg.seq))
                                 acted += 1
-                            except ProtocolError as exc:
+                            except Refused as exc:
                                 assert exc.code in ("stale", "not_your_turn"), exc
             await asyncio.sleep(0)  # let the tables take their queues
     return settled
@@ -194,20 +194,20 @@ async def test_bad_actions_are_refused_and_change_nothing(db: Database) -> None:
         seq = table.seq
         acting = table.game.acting if table.game else []
         idle = next(p for p in players if table.seat_of(p) not in acting)
-        with pytest.raises(ProtocolError) as err:
+        with pytest.raises(Refused) as err:
             await hall.handle(idle, Act(type="act", table=table.id, action="pass", seq=seq))
         assert err.value.code == "not_your_turn"
         mover = next(p for p in players if table.seat_of(p) in acting)
-        with pytest.raises(ProtocolError) as err:
+        with pytest.raises(Refused) as err:
             await hall.handle(mover, Act(type="act", table=table.id, action="pass",
                                          seq=seq + 5))
         assert err.value.code == "stale"
-        with pytest.raises(ProtocolError) as err:
+        with pytest.raises(Refused) as err:
             await hall.handle(mover, Act(type="act", table=table.id, action="play 33Z",
                                          seq=seq))
         assert err.value.code == "illegal"
         stranger = await guest(hall)
-        with pytest.raises(ProtocolError) as err:
+        with pytest.raises(Refused) as err:
             await hall.handle(stranger, Act(type="act", table=table.id, action="pass",
                                             seq=seq))
         assert err.value.code == "not_seated"
@@ -218,9 +218,9 @@ async def test_bad_actions_are_refused_and_change_nothing(db: Database) -> None:
                                                text="pass", seq=seq))
                  for _ in range(QUEUE_LIMIT + 10)]
         answers = await asyncio.gather(*flood, return_exceptions=True)
-        assert {a.code for a in answers if isinstance(a, ProtocolError)} == {"not_seated"}
+        assert {a.code for a in answers if isinstance(a, Refused)} == {"not_seated"}
         assert len(answers) == QUEUE_LIMIT + 10 and table.queue.empty()
-        with pytest.raises(ProtocolError) as err:
+        with pytest.raises(Refused) as err:
             await hall.handle(idle, Act(type="act", table=table.id, action="pass", seq=seq))
         assert err.value.code == "not_your_turn"  # heard by the table, not refused as busy
     finally:
@@ -517,7 +517,7 @@ async def test_a_command_queued_before_the_table_is_dropped_is_told_busy(db: Dat
         await asyncio.sleep(0)
         assert table.queue.qsize() == 1
         hall.drop(first.table)
-        with pytest.raises(ProtocolError) as refused:
+        with pytest.raises(Refused) as refused:
             await waiting
         assert refused.value.code == "busy", refused.value
         assert first.table not in hall.lobby.tables

@@ -33,6 +33,7 @@ from cardhall.games.errors import BadSetup
 from cardhall.hall.cluster.coordinator import Connections, Coordinator, LocalCoordinator
 from cardhall.hall.domain.config import HallConfig
 from cardhall.hall.domain.economy import bot_balance
+from cardhall.hall.domain.errors import Forbidden, NotSeated, Refused
 from cardhall.hall.domain.levels import title_for
 from cardhall.hall.live import commands
 from cardhall.hall.live.botpool import BotPool
@@ -277,7 +278,7 @@ class Hall:
     async def _tell(self, call: TableCall) -> None:
         try:
             await self.lobby.call(call)
-        except ProtocolError as exc:
+        except Refused as exc:
             log.info("%s for %s at %s: %s", call.kind, call.player, call.table, exc)
 
     def _spawn(self, work: Any) -> None:
@@ -290,7 +291,8 @@ class Hall:
     async def handle(self, player_id: str, msg: ClientMessage, admin: bool = False,
                      address: str = "") -> None:
         """Carry out one message from an authenticated player (connected from
-        ``address``, which limits wrong invite codes); ProtocolError if refused."""
+        ``address``, which limits wrong invite codes): a ``Refused`` if the hall refuses
+        it, a ``ProtocolError`` if the message itself is not one the hall can take."""
         match msg:
             case Hello():
                 raise ProtocolError("already_authenticated", "this connection said hello")
@@ -310,7 +312,7 @@ class Hall:
                 await self._table(player_id, t, "leave")
             case Leave(room=room) if room is not None:
                 if not await self.lobby.cancel(player_id, room):
-                    raise ProtocolError("not_seated", f"you are not queued in {room}")
+                    raise NotSeated(f"you are not queued in {room}")
             case Leave():
                 raise ProtocolError("malformed", "leave: give a table or a room")
             case Private(room=room, bots=bots):
@@ -319,7 +321,7 @@ class Hall:
                 await self._table(player_id, t, "start_now")
             case Watch(table=t):
                 if not admin:
-                    raise ProtocolError("forbidden", "only an admin may watch a table")
+                    raise Forbidden("only an admin may watch a table")
                 await self._table(player_id, t, "watch")
 
     async def _table(self, player_id: str, table_id: str, kind: CallKind, text: str = "",

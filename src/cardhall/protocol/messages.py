@@ -23,7 +23,7 @@ from pydantic import (
     model_serializer,
 )
 
-from cardhall.games.errors import IllegalAction, NotYourTurn, Param
+from cardhall.games.errors import Param
 
 #: The largest text message the server reads (the wire contract: up to 1 MiB gets an
 #: ``error`` and the connection stays; only larger frames may close it).
@@ -136,7 +136,8 @@ class ProtocolError(ValueError):
     ``readings``: for an ``act`` refused because its cards read several ways, the
     acting seat's legal action texts they may mean (the ``error``'s ``readings``).
     ``reason`` and ``params``: for an ``act`` the game refused, its typed refusal's
-    reason code and params (``games.reasons`` says them in zh or en); see ``refused``.
+    reason code and params (``games.reasons`` says them in zh or en). The hall's
+    refusals become one in one place, ``cardhall.server.refusals``.
     """
 
     def __init__(self, code: ErrorCode, message: str,
@@ -147,20 +148,6 @@ class ProtocolError(ValueError):
         self.readings = readings
         self.reason = reason
         self.params = params
-
-
-def refused(refusal: IllegalAction, readings: list[str] | None = None) -> ProtocolError:
-    """The wire's error for a game's refusal: the one place a refusal becomes an error.
-
-    ``NotYourTurn`` is ``not_your_turn``, every other kind ``illegal`` (the codes of the
-    fixed wire contract); the refusal's ``reason`` and ``params`` go along for clients
-    that read them. ``readings`` (legal texts the cards may mean) only with ``illegal``.
-    """
-    if isinstance(refusal, NotYourTurn):
-        return ProtocolError("not_your_turn", str(refusal), reason=refusal.reason,
-                             params=dict(refusal.params))
-    return ProtocolError("illegal", str(refusal), readings, reason=refusal.reason,
-                         params=dict(refusal.params))
 
 
 def _depth(value: Any, limit: int) -> int:

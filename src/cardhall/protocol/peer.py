@@ -17,7 +17,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cardhall.games.errors import Param
-from cardhall.protocol.messages import ErrorCode
 
 #: The table commands another process may ask of a table's owner.
 CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
@@ -40,17 +39,19 @@ class TableCall(_Peer):
     text: str = ""
     seq: int | None = None
     title: str = ""
-    choose: bool = False  # an act's ``choose`` (hall.messages.Act)
+    choose: bool = False  # an act's ``choose`` (protocol.messages.Act)
 
 
 class CallReply(_Peer):
     type: Literal["reply"] = "reply"
     id: int
-    code: ErrorCode | None = None  # None: done
+    #: The owner's refusal, as plain data (``hall.domain.errors.rebuilt`` makes it
+    #: again): its kind's code (None: done), message, readings, reason and params.
+    code: str | None = None
     message: str = ""
-    readings: list[str] | None = None  # ProtocolError.readings
-    reason: str | None = None  # ProtocolError.reason (a game's refusal)
-    params: dict[str, Param] | None = None  # ProtocolError.params
+    readings: list[str] | None = None
+    reason: str | None = None  # a game's refusal
+    params: dict[str, Param] | None = None
     #: The table is not run here (any more): the caller looks its owner up again.
     moved: bool = False
 

@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from cardhall.bots.split import native as native_loop
 from cardhall.hall.cluster.coordinator import Coordinator
 from cardhall.hall.domain.config import HallConfig
-from cardhall.hall.domain.errors import HallError
+from cardhall.hall.domain.errors import HallError, Refused
 from cardhall.hall.domain.limits import RateLimiter
 from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.live.table import GRACE_SECONDS
@@ -37,7 +37,6 @@ from cardhall.hall.store.db import POOL, Database, upgrade
 from cardhall.hall.store.lockout import LockoutPolicy
 from cardhall.hall.store.models import utcnow
 from cardhall.hall.store.sessions import SessionPolicy, Toucher
-from cardhall.protocol.messages import ProtocolError
 from cardhall.server import api, expiry, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.finished import FinishedGames
@@ -45,6 +44,7 @@ from cardhall.server.headers import GZIP, HallApp
 from cardhall.server.metrics import Metrics
 from cardhall.server.metrics_access import read_token
 from cardhall.server.params import BadParameter
+from cardhall.server.refusals import wire_error
 
 log = logging.getLogger("cardhall.server")
 
@@ -183,11 +183,13 @@ async def _bad_parameter(request: Request, exc: Exception) -> Response:
     return api.error_response(exc.code, str(exc))
 
 
-async def _protocol_error(request: Request, exc: Exception) -> Response:
-    """A table's or the lobby's refusal reached through HTTP (an admin's kick)."""
-    assert isinstance(exc, ProtocolError)
-    request.app.state.server.metrics.http_errors.labels(exc.code).inc()
-    return api.error_response(exc.code, str(exc))
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A table's or the lobby's refusal reached through HTTP (an admin's kick): the
+    wire's code for it, as a WebSocket client would get (``server.refusals``)."""
+    assert isinstance(exc, Refused)
+    error = wire_error(exc)
+    request.app.state.server.metrics.http_errors.labels(error.code).inc()
+    return api.error_response(error.code, str(error))
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -231,7 +233,7 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
     if root is not None:
         routes.append(Mount("/", StaticFiles(directory=root, html=True), name="web"))
     app = HallApp(routes=routes, lifespan=lifespan, middleware=[GZIP], exception_handlers={
-        HallError: _hall_error, api.ApiError: _api_error, ProtocolError: _protocol_error,
+        HallError: _hall_error, api.ApiError: _api_error, Refused: _refused,
         HTTPException: _http_error, BadParameter: _bad_parameter, Exception: _internal})
     app.state.server = server
     return app

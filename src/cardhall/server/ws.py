@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardhall.hall.domain.errors import refusal
+from cardhall.hall.domain.errors import Refused
 from cardhall.hall.store import sessions
 from cardhall.protocol.messages import Hello, ProtocolError, parse_client
 from cardhall.server.connection import (
@@ -27,6 +27,7 @@ from cardhall.server.connection import (
     Connection,
     ConnState,
 )
+from cardhall.server.refusals import wire_error
 
 if TYPE_CHECKING:
     from cardhall.server.app import Server
@@ -123,15 +124,16 @@ async def _frame(server: Server, conn: Connection, text: str) -> None:
                                      address=conn.address)
             server.metrics.message_seconds.labels(msg.type).observe(
                 time.perf_counter() - started)
-    except ProtocolError as exc:
-        log.info("refused %s: %s", exc.code, exc,
-                 extra=conn.log_extra(event="refused", code=exc.code))
-        await _refused(conn, exc)
+    except (ProtocolError, Refused) as exc:
+        error = exc if isinstance(exc, ProtocolError) else wire_error(exc)
+        log.info("refused %s: %s", error.code, error,
+                 extra=conn.log_extra(event="refused", code=error.code))
+        await _refused(conn, error)
         return
     except Exception as exc:  # the database locked or away, a bug: the client gets a
         # code and a sentence (never the exception's text), the log the rest
         log.exception("a message failed", extra=conn.log_extra(event="failed"))
-        answer = refusal(exc)
+        answer = wire_error(exc)
         conn.error(answer.code, str(answer))
         return
     conn.refused_in_a_row = 0

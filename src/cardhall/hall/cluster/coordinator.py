@@ -18,8 +18,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cardhall.hall.domain.errors import UnknownTable
 from cardhall.hall.live.outbox import Outbox
-from cardhall.protocol.messages import ProtocolError, ServerMessage
+from cardhall.protocol.messages import ServerMessage
 from cardhall.protocol.peer import TableCall
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class Coordinator(Protocol):
     async def floor_fence(self, fence: int) -> None:
         """Make every token drawn from now on greater than ``fence``."""
     async def forward(self, call: TableCall) -> None:
-        """Carry ``call`` out at the table's owner; ProtocolError as the owner refused it."""
+        """Carry ``call`` out at the table's owner; a ``Refused`` as the owner refused it."""
     async def seated(self, table_id: str, players: list[str], gone: list[str]) -> None:
         """``players`` sit at ``table_id``; ``gone`` no longer do."""
     async def remote_tables_of(self, player: str) -> list[str]:
@@ -212,7 +213,7 @@ class LocalCoordinator:
         return [t for t in table_ids if t not in self._hall.lobby.tables]
 
     async def forward(self, call: TableCall) -> None:
-        raise ProtocolError("unknown_table", f"no table {call.table[:64]!r}")
+        raise UnknownTable(f"no table {call.table[:64]!r}")
 
     async def seated(self, table_id: str, players: list[str], gone: list[str]) -> None:
         return None

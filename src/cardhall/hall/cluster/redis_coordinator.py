@@ -50,11 +50,11 @@ from cardhall.hall.cluster.leases import LeaseKeeper, Renewal
 from cardhall.hall.cluster.owners import OwnerCache
 from cardhall.hall.cluster.presence import KeyWriter
 from cardhall.hall.cluster.redis_queues import RedisQueues
-from cardhall.hall.domain.errors import refusal
+from cardhall.hall.domain.errors import Busy, Refused, UnknownTable, as_refusal, rebuilt
 from cardhall.hall.live.notes import RedisNotes
 from cardhall.hall.live.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.hall.store.game_rows import game_fence, has_live_game
-from cardhall.protocol.messages import ProtocolError, ServerMessage
+from cardhall.protocol.messages import ServerMessage
 from cardhall.protocol.peer import (
     CallReply,
     Census,
@@ -307,11 +307,10 @@ class RedisCoordinator:
         if cached and (reply is None or reply.moved):
             reply = await self._call_owner(call)
         if reply is None:
-            raise ProtocolError("busy", f"table {call.table} is moving to another server: "
-                                "try again")
+            raise Busy(f"table {call.table} is moving to another server: try again")
         if reply.code is not None:
-            raise ProtocolError(reply.code, reply.message, reply.readings,
-                                reason=reply.reason, params=reply.params)
+            raise rebuilt(reply.code, reply.message, reply.readings, reply.reason,
+                          reply.params)
 
     async def _call_owner(self, call: TableCall) -> CallReply | None:
         """The owner's reply; None if nobody was listening on the owner's channel."""
@@ -330,8 +329,7 @@ class RedisCoordinator:
             reply = await asyncio.wait_for(future, CALL_SECONDS)
         except TimeoutError:
             self._owners.forget(call.table)
-            raise ProtocolError("busy", f"table {call.table}'s server did not answer: "
-                                "try again") from None
+            raise Busy(f"table {call.table}'s server did not answer: try again") from None
         finally:
             self._calls.pop(call.id, None)
         if reply.moved:
@@ -371,14 +369,14 @@ class RedisCoordinator:
                     if len(replies) >= expected:
                         done.set()
 
-    async def _missing(self, table_id: str) -> ProtocolError:
+    async def _missing(self, table_id: str) -> Refused:
         """The refusal for a table nobody runs here: ``busy`` while it moves between
         processes (it has a live game to adopt), else ``unknown_table``."""
         assert self._hall is not None
         if await has_live_game(self._hall.db, table_id):
-            return ProtocolError("busy", f"table {table_id} is moving to another server: "
-                                 "try again on its next state")
-        return ProtocolError("unknown_table", f"no table {table_id[:64]!r}")
+            return Busy(f"table {table_id} is moving to another server: "
+                        "try again on its next state")
+        return UnknownTable(f"no table {table_id[:64]!r}")
 
     async def _run_call(self, call: TableCall) -> None:
         assert self._hall is not None
@@ -389,12 +387,12 @@ class RedisCoordinator:
             reply = CallReply(id=call.id)
             try:
                 await self._hall.lobby.run_call(call)
-            except ProtocolError as exc:
+            except Refused as exc:
                 reply = CallReply(id=call.id, code=exc.code, message=str(exc),
                                   readings=exc.readings, reason=exc.reason, params=exc.params)
-            except Exception as exc:  # a code and a sentence for the caller; the rest logged
+            except Exception as exc:  # a kind and a sentence for the caller; the rest logged
                 log.exception("table %s: a forwarded %s failed", call.table, call.kind)
-                answer = refusal(exc)
+                answer = as_refusal(exc)
                 reply = CallReply(id=call.id, code=answer.code, message=str(answer))
         if call.id:
             await self.publish(call.reply_to, reply)

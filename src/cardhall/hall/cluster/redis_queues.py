@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardhall.hall.cluster import redis_keys as rk
 from cardhall.hall.cluster.coordinator import Joined
-from cardhall.protocol.messages import ProtocolError
+from cardhall.hall.domain.errors import NotAllowed
 
 if TYPE_CHECKING:
     from cardhall.hall.cluster.redis_coordinator import RedisCoordinator
@@ -34,7 +34,7 @@ class RedisQueues:
                              [player, room, need, rk.ms(time.time()), table_id, c.prefix,
                               c.process, c.lease_ms])
         if out[0] == "seated":
-            raise ProtocolError("not_allowed", "you sit at a table: finish or leave it first")
+            raise NotAllowed("you sit at a table: finish or leave it first")
         return _joined(out)
 
     async def remove(self, player: str, room: str | None = None) -> str | None:

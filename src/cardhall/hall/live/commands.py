@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
-from cardhall.protocol.messages import ProtocolError
+from cardhall.hall.domain.errors import Unfit
 
 if TYPE_CHECKING:
     from cardhall.protocol.peer import TableCall
@@ -180,9 +180,9 @@ def from_call(call: TableCall) -> TableCommand:
             return StartNow(call.player)
         case "connection":
             if call.text not in ("up", "down"):
-                raise ProtocolError("malformed", "a connection is up or down")
+                raise Unfit("a connection is up or down")
             return Connection(call.player, call.text == "up")
         case "watch":
-            raise ProtocolError("malformed", "watching is not a table command")
+            raise Unfit("watching is not a table command")
         case _:
             assert_never(call.kind)

@@ -24,6 +24,7 @@ table changes only through its own queue.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -36,6 +37,15 @@ from sqlalchemy.exc import SQLAlchemyError
 from cardhall.games import VARIANTS
 from cardhall.hall.cluster.coordinator import Coordinator, Joined, Lease
 from cardhall.hall.domain.config import HallConfig, Room
+from cardhall.hall.domain.errors import (
+    BelowMinimum,
+    NotAllowed,
+    NotSeated,
+    Refused,
+    TooManyTries,
+    UnknownRoom,
+    UnknownTable,
+)
 from cardhall.hall.domain.limits import CodeTries
 from cardhall.hall.live import commands
 from cardhall.hall.live.botpool import BotPool
@@ -45,7 +55,7 @@ from cardhall.hall.live.table import GRACE_SECONDS, Table
 from cardhall.hall.live.timers import SETTLE_WAIT, LoopScheduler, Scheduler, retry_seconds
 from cardhall.hall.store.game_rows import has_live_game
 from cardhall.hall.store.table_store import DbStore
-from cardhall.protocol.messages import Invite, ProtocolError, Queued, ServerMessage
+from cardhall.protocol.messages import Invite, Queued, ServerMessage
 from cardhall.protocol.peer import TableCall
 
 log = logging.getLogger("cardhall.hall.lobby")
@@ -68,8 +78,8 @@ class SeatedElsewhere(Exception):
         self.others = others
 
 
-def seated_elsewhere(table_id: str) -> ProtocolError:
-    return ProtocolError("not_allowed", f"you already sit at table {table_id}: "
+def seated_elsewhere(table_id: str) -> NotAllowed:
+    return NotAllowed(f"you already sit at table {table_id}: "
                          "leave it first")
 
 
@@ -129,13 +139,13 @@ class Lobby:
     def room(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is None:
-            raise ProtocolError("unknown_room", f"no room {room_id[:64]!r}")
+            raise UnknownRoom(f"no room {room_id[:64]!r}")
         return room
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}")
+            raise UnknownTable(f"no table {table_id[:64]!r}")
         return table
 
     # -- quick match -------------------------------------------------------------------
@@ -145,8 +155,7 @@ class Lobby:
         await self._free_for_new_table(player)
         balance = (await self.store.balances([player]))[player]
         if balance < room.min_beans:
-            raise ProtocolError("not_enough_beans", f"{room.name} needs {room.min_beans} "
-                                f"beans; you hold {balance}")
+            raise BelowMinimum(f"{room.name} needs {room.min_beans} beans; you hold {balance}")
         table_id = new_table_id()
         joined = await self.queues.add(room.id, player, VARIANTS[room.variant].players,
                                        table_id)
@@ -177,7 +186,7 @@ class Lobby:
             if p not in elsewhere and elsewhere:
                 try:
                     await self.join(p, room.id)
-                except ProtocolError as exc:
+                except Refused as exc:
                     log.info("could not requeue %s: %s", p, exc)
         return elsewhere
 
@@ -218,11 +227,9 @@ class Lobby:
         if stored is not None and stored not in tables:
             tables.append(stored)  # the database's word, when the index has not caught up
         for table_id in tables:
-            try:
+            # Gone meanwhile, or not his any more: he is free of it.
+            with contextlib.suppress(UnknownTable, NotSeated):
                 await self.call(TableCall(table=table_id, kind="free", player=player))
-            except ProtocolError as exc:
-                if exc.code not in ("unknown_table", "not_seated"):
-                    raise  # gone meanwhile, or not his any more: he is free of it
 
     async def cancel(self, player: str, room_id: str | None = None) -> bool:
         """Take ``player`` out of a room's queue (any room's if None); False if not queued."""
@@ -397,7 +404,7 @@ class Lobby:
         for player in requeue:
             try:
                 await self.join(player, table.room.id)
-            except ProtocolError as exc:
+            except Refused as exc:
                 log.info("could not requeue %s: %s", player, exc)
 
     # -- private tables ----------------------------------------------------------------
@@ -420,14 +427,14 @@ class Lobby:
     async def join_code(self, player: str, code: str, address: str = "") -> None:
         wait = self.code_tries.wait(player, address)
         if wait > 0:
-            raise ProtocolError("rate_limited", "too many wrong invite codes: try again in "
+            raise TooManyTries("too many wrong invite codes: try again in "
                                 f"{max(1, round(wait / 60))} min")
         table_id = await self.coord.code_table(code)
         if table_id is None:
             self.code_tries.failed(player, address)
-            raise ProtocolError("unknown_table", f"no table is waiting with code {code}")
+            raise UnknownTable(f"no table is waiting with code {code}")
         if table_id in await self.all_tables_of(player):
-            raise ProtocolError("not_allowed", "you already sit at that table")
+            raise NotAllowed("you already sit at that table")
         await self._free_for_new_table(player)
         await self.cancel(player)
         names = await self.store.names([player])

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardhall.hall.domain.errors import Forbidden, NotAllowed, UnknownTable
 from cardhall.hall.live import away
 from cardhall.hall.live import commands as c
 from cardhall.hall.live.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
-from cardhall.protocol.messages import Left, ProtocolError
+from cardhall.protocol.messages import Left
 
 if TYPE_CHECKING:
     from cardhall.hall.live.table import Table
@@ -27,7 +28,7 @@ async def on_next(t: Table, cmd: c.PlayOn) -> None:
     seat = t.seat_of(cmd.player)
     assert seat is not None  # checked by Table._handle
     if t.phase != TablePhase.BETWEEN:
-        raise ProtocolError("not_allowed", "play on once the game is over")
+        raise NotAllowed("play on once the game is over")
     t.seats[seat].wants_next = True
     await away.maybe_next(t)
 
@@ -46,8 +47,7 @@ async def on_free(t: Table, cmd: c.Free) -> None:
     if seat is None:
         return
     if t.phase == TablePhase.PLAYING:
-        raise ProtocolError("not_allowed", f"you are playing at table {t.id}: "
-                            "finish or leave it first")
+        raise NotAllowed(f"you are playing at table {t.id}: finish or leave it first")
     await leave(t, seat, forced=True, reason="left")
 
 async def leave(t: Table, seat: int, forced: bool, reason: str) -> None:
@@ -93,12 +93,12 @@ async def on_kick(t: Table, cmd: c.Kick) -> None:
 async def on_sit(t: Table, cmd: c.Sit) -> None:
     """A friend takes a free seat at a private table; the table starts once full."""
     if t.phase != TablePhase.WAITING:
-        raise ProtocolError("unknown_table", f"table {t.id} is not waiting for players")
+        raise UnknownTable(f"table {t.id} is not waiting for players")
     if t.seat_of(cmd.player) is not None:
-        raise ProtocolError("not_allowed", "you already sit at that table")
+        raise NotAllowed("you already sit at that table")
     free = next((i for i, s in enumerate(t.seats) if not s.human), None)
     if free is None:
-        raise ProtocolError("not_allowed", "that table is full")
+        raise NotAllowed("that table is full")
     await t._seats_changed([cmd.player], [])  # refused if he sits elsewhere
     t.seats[free] = Seat(player=cmd.player, name=cmd.name, title=cmd.title)
     for p in t.humans():
@@ -109,11 +109,11 @@ async def on_sit(t: Table, cmd: c.Sit) -> None:
 async def on_start_now(t: Table, cmd: c.StartNow) -> None:
     """A private table's owner starts it: bots take the empty seats."""
     if t.phase != TablePhase.WAITING:
-        raise ProtocolError("not_allowed", "the table has started")
+        raise NotAllowed("the table has started")
     if cmd.player != t.owner:
-        raise ProtocolError("forbidden", "only the table's owner starts it")
+        raise Forbidden("only the table's owner starts it")
     if not t.bots_allowed and any(not s.human for s in t.seats):
-        raise ProtocolError("not_allowed", "this table has no bots: wait for friends")
+        raise NotAllowed("this table has no bots: wait for friends")
     await t._start_game()
 
 

@@ -44,7 +44,18 @@ from cardhall.games import Action, GameState, IllegalAction, new_game, replay
 from cardhall.games.errors import Ambiguous, NotYourTurn, excerpt
 from cardhall.hall.domain.config import Room
 from cardhall.hall.domain.economy import bot_balance
-from cardhall.hall.domain.errors import Fenced, NotEnoughBeans, refusal
+from cardhall.hall.domain.errors import (
+    Busy,
+    Fenced,
+    GameRefused,
+    NotAllowed,
+    NotEnoughBeans,
+    NotSeated,
+    Refused,
+    Stale,
+    UnknownTable,
+    as_refusal,
+)
 from cardhall.hall.live import away, seat_commands, settlement
 from cardhall.hall.live import commands as c
 from cardhall.hall.live.botpool import BotPool
@@ -52,15 +63,7 @@ from cardhall.hall.live.outbox import Outbox
 from cardhall.hall.live.seats import Seat, TablePhase, TableStore
 from cardhall.hall.live.timers import Cancellable, LoopScheduler, Scheduler, decision_seconds
 from cardhall.hall.live.views import Views
-from cardhall.protocol.messages import (
-    Left,
-    ProtocolError,
-    SeatInfo,
-    ServerMessage,
-    Settled,
-    State,
-    refused,
-)
+from cardhall.protocol.messages import Left, SeatInfo, ServerMessage, Settled, State
 
 log = logging.getLogger("cardhall.hall.table")
 
@@ -157,7 +160,7 @@ class Table:
             try:
                 await self._handle(cmd.command, cmd.made)
                 _answer(cmd, None)
-            except ProtocolError as exc:
+            except Refused as exc:
                 _answer(cmd, exc)
             except Fenced as exc:
                 log.warning("table %s: another process owns it now (%s): dropped", self.id, exc)
@@ -165,21 +168,20 @@ class Table:
                 _answer(cmd, self._gone())
             except Exception as exc:  # one bad command must not kill the table
                 log.exception("table %s: %s failed", self.id, type(cmd.command).__name__)
-                _answer(cmd, refusal(exc))  # a code and a sentence: the rest is logged
+                _answer(cmd, as_refusal(exc))  # a kind and a sentence: the rest is logged
         while not self.queue.empty():  # nobody waits for ever on a closed table
             _answer(self.queue.get_nowait(), self._gone())
 
     def _is_closed(self) -> bool:
         return self.phase == TablePhase.CLOSED
 
-    def _gone(self) -> ProtocolError:
+    def _gone(self) -> Refused:
         """The answer to a command that finds the table closed: ``busy`` when it was
         dropped (another process runs it now: the command goes there next time),
         ``unknown_table`` when it ended here."""
         if self.dropped:
-            return ProtocolError("busy", f"table {self.id} moved to another server: "
-                                 "try again")
-        return ProtocolError("unknown_table", f"table {self.id} has closed")
+            return Busy(f"table {self.id} moved to another server: try again")
+        return UnknownTable(f"table {self.id} has closed")
 
     def _drop(self) -> None:
         """Stop at once, saying nothing: another process runs this table now."""
@@ -222,18 +224,18 @@ class Table:
         task.add_done_callback(self._tasks.discard)
 
     async def call(self, command: c.TableCommand) -> None:
-        """Queue a command and wait until the table has taken it (ProtocolError if refused)."""
+        """Queue a command and wait until the table has taken it (a ``Refused`` if refused)."""
         self._check_seated(command)  # a stranger's command takes no room in the queue
         done = asyncio.get_running_loop().create_future()
         if not self.submit(command, done):
-            raise ProtocolError("busy", f"table {self.id} is busy: try again")
+            raise Busy(f"table {self.id} is busy: try again")
         await done
 
     def _check_seated(self, cmd: c.TableCommand) -> None:
         """A seated player's command (``c.SEATED``) from a player not seated here is
         refused: before it is queued, and again when it runs (he may have left since)."""
         if isinstance(cmd, c.SEATED) and self.seat_of(cmd.player) is None:
-            raise ProtocolError("not_seated", f"you do not sit at table {self.id}")
+            raise NotSeated(f"you do not sit at table {self.id}")
 
     # -- who sits where --------------------------------------------------------------
 
@@ -318,26 +320,25 @@ class Table:
         assert seat is not None  # checked by _handle
         game = self.game
         if game is None or self.phase != TablePhase.PLAYING:
-            raise ProtocolError("illegal", "no game is running at this table")
+            raise GameRefused("no game is running at this table")
         text = cmd.text.strip()
         own = text in ("auto on", "auto off", "leave")
         # 托管 and leaving are the seat's own, at any moment: a table that moved on since
         # the player looked does not make them stale. Every other action must be.
         if cmd.seq != self.seq and not own:
-            raise ProtocolError("stale", f"you acted on state {cmd.seq}; the table is at "
-                                f"{self.seq}")
+            raise Stale(f"you acted on state {cmd.seq}; the table is at {self.seq}")
         if own:
             text = f"@{seat} {text}"
         try:
             action = game.resolve(text, seat)
         except IllegalAction as exc:
             readings = None if isinstance(exc, NotYourTurn) else game.readings(text, seat)
-            raise refused(exc, readings or None) from None
+            raise GameRefused.of(exc, readings or None) from None
         if cmd.choose and not own:
             readings = game.readings(text, seat)
             if len(readings) > 1:
-                raise refused(Ambiguous(f"{excerpt(text)} has several readings: "
-                                        + ", ".join(readings), readings), readings)
+                raise GameRefused.of(Ambiguous(f"{excerpt(text)} has several readings: "
+                                               + ", ".join(readings), readings), readings)
         if self.latency_hook is not None:
             self.latency_hook("queued", time.perf_counter() - made)
         await self._accept(action, seat)
@@ -383,8 +384,8 @@ class Table:
                 break
             except NotEnoughBeans:
                 if attempt == START_TRIES - 1:
-                    raise ProtocolError("busy", "the players' beans kept changing while the "
-                                        "game started: try again") from None
+                    raise Busy("the players' beans kept changing while the game started: "
+                               "try again") from None
         self.game, self.game_id, self.last_settled = game, game_id, None
         self._away.clear()
         self.phase = TablePhase.PLAYING
@@ -437,7 +438,7 @@ class Table:
         game, game_id = self.game, self.game_id
         assert game is not None and game_id is not None
         if game.over or self.phase != TablePhase.PLAYING:
-            raise ProtocolError("not_allowed", "this game is over: it takes no more actions")
+            raise NotAllowed("this game is over: it takes no more actions")
         started = time.perf_counter()
         seq = self.seq + 1
         game.apply(action, seat)  # the seat resolve() was asked for: not checked again
@@ -574,7 +575,7 @@ class Table:
         settlement.stop_retry(self)
 
 
-def _answer(cmd: c.Queued, exc: ProtocolError | None) -> None:
+def _answer(cmd: c.Queued, exc: Refused | None) -> None:
     """Resolve the caller's wait on ``cmd`` (if any is waiting and it is not resolved)."""
     if cmd.done is None or cmd.done.done():
         return
