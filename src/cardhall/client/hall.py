@@ -25,12 +25,27 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from cardhall.games.deltas import apply_events, view_hash
+
 log = logging.getLogger("cardhall.client")
 
 Message = dict[str, Any]
 
 #: Close codes after which reconnecting would be wrong (docs/protocol.md).
 FINAL_CLOSE = frozenset({1008, 4001, 4003, 4401})
+
+
+def rebuild(last: Message | None, delta: Message) -> Message | None:
+    """The ``state`` a ``delta`` stands for, built on ``last`` (the table's last state);
+    None when it cannot be (another game or base) or its view's hash does not check."""
+    if last is None or last.get("view") is None or last.get("game") != delta["game"] \
+            or last.get("seq") != delta["base"]:
+        return None
+    view = apply_events(last["view"], delta["events"])
+    if view_hash(view) != delta["hash"]:
+        return None
+    fields = {k: v for k, v in delta.items() if k not in ("type", "base", "events", "hash")}
+    return {"type": "state", **fields, "view": view}
 
 
 class ClientError(RuntimeError):
@@ -46,9 +61,13 @@ class HttpError(ClientError):
 class HallClient:
     def __init__(self, server: str, token: str | None = None, *, reconnect: bool = True,
                  timeout: float = 10.0, max_size: int = 2 << 20,
-                 http: httpx.AsyncClient | None = None) -> None:
+                 http: httpx.AsyncClient | None = None, deltas: bool = False) -> None:
         """``http``: an HTTP client to share (many clients of one program, e.g. a load
-        test); it must have ``server`` as its base URL and is not closed by ``close``."""
+        test); it must have ``server`` as its base URL and is not closed by ``close``.
+        ``deltas``: opt into deltas (docs/protocol.md): each ``delta`` is applied to the
+        table's last state and queued as the ``state`` it rebuilds, its hash checked (a
+        mismatch, or a delta on another base, asks for a ``resync``); the deltas as
+        they came are kept in ``deltas_seen``."""
         self.server = server.rstrip("/")
         self.token = token
         self.player: Message | None = None
@@ -64,6 +83,10 @@ class HallClient:
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
+        self.deltas = deltas
+        self.deltas_seen: list[Message] = []
+        self.resyncs = 0  # resyncs asked for (a rebuilt view that did not check)
+        self._resyncing: set[str] = set()  # tables whose full state is on its way
 
     async def __aenter__(self) -> Self:
         return self
@@ -141,7 +164,10 @@ class HallClient:
         self._ws = await connect(self.ws_url, max_size=self.max_size,
                                  open_timeout=self.timeout)
         self.close_code = None
-        await self._ws.send(json.dumps({"type": "hello", "token": self.token}))
+        hello: Message = {"type": "hello", "token": self.token}
+        if self.deltas:
+            hello["deltas"] = True
+        await self._ws.send(json.dumps(hello))
 
     async def _read(self) -> None:
         delay = 0.1
@@ -150,7 +176,10 @@ class HallClient:
             assert ws is not None
             try:
                 async for raw in ws:
-                    self._take(json.loads(raw))
+                    resync = self._take(json.loads(raw))
+                    if resync is not None:
+                        self.resyncs += 1
+                        await ws.send(json.dumps({"type": "resync", "table": resync}))
                     delay = 0.1
             except ConnectionClosed:
                 pass  # ws.close_code below says why
@@ -172,12 +201,26 @@ class HallClient:
                 except (OSError, InvalidHandshake, TimeoutError) as exc:
                     log.info("reconnect failed: %s", exc)
 
-    def _take(self, msg: Message) -> None:
+    def _take(self, msg: Message) -> str | None:
+        """Keep and queue a message; a delta that does not rebuild names its table."""
+        if msg.get("type") == "delta":
+            self.deltas_seen.append(msg)
+            table = str(msg["table"])
+            if table in self._resyncing:
+                return None  # sent before the resync was read: the full state follows
+            state = rebuild(self.states.get(table), msg)
+            if state is None:
+                self._resyncing.add(table)
+                return table
+            msg = state
+        elif msg.get("type") == "state":
+            self._resyncing.discard(msg["table"])
         if msg.get("type") == "state":
             self.states[msg["table"]] = msg
         elif msg.get("type") == "welcome":
             self.welcome = msg
         self.messages.put_nowait(msg)
+        return None
 
     async def send(self, message: Message) -> None:
         await self.send_raw(json.dumps(message, ensure_ascii=False))

@@ -66,6 +66,7 @@ from cardhall.protocol.messages import (
     Pong,
     Private,
     ProtocolError,
+    Resync,
     ServerMessage,
     Start,
     Watch,
@@ -298,6 +299,8 @@ class Hall:
                 raise ProtocolError("already_authenticated", "this connection said hello")
             case Ping():
                 self.outbox.send(player_id, Pong())
+            case Resync():
+                raise ProtocolError("not_allowed", "a resync is answered by the connection")
             case Join(code=code) if code is not None:
                 await self.lobby.join_code(player_id, code, address)
             case Join(room=room) if room is not None:

@@ -53,6 +53,9 @@ class Hello(_Msg):
 
     type: Literal["hello"]
     token: Annotated[str, Field(min_length=1, max_length=256)]
+    #: Opt into deltas (docs/protocol.md, "Deltas"): after a full ``state`` per table,
+    #: each change comes as a ``delta`` (the seat's events, the new seq, the view's hash).
+    deltas: bool = False
 
 
 class Join(_Msg):
@@ -124,10 +127,20 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Join | Act | Next | Leave | Private | Start | Watch | Ping,
-                          Field(discriminator="type")]
+class Resync(_Msg):
+    """A delta client whose rebuilt view of ``table`` went wrong asks for it whole: the
+    answer is the table's last ``state``, in full (the connection's, not the table's)."""
+
+    type: Literal["resync"]
+    table: Id
+
+
+ClientMessage = Annotated[
+    Hello | Join | Act | Next | Leave | Private | Start | Watch | Ping | Resync,
+    Field(discriminator="type")]
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "join", "act", "next", "leave", "private", "start", "watch", "ping")
+CLIENT_TYPES = ("hello", "join", "act", "next", "leave", "private", "start", "watch", "ping",
+                "resync")
 
 
 class ProtocolError(ValueError):
@@ -248,6 +261,32 @@ class State(_Msg):
     phase: Literal["playing", "between", "waiting"] = "playing"
     code: str | None = None
     owner: str | None = None
+    #: The engine's events of the action that made this state, for this seat
+    #: (``events_for``): never serialized in a ``state``; a delta client's ``delta``
+    #: carries them (``server.deltas``).
+    events: list[dict[str, Any]] | None = Field(default=None, exclude=True)
+
+
+class Delta(_Msg):
+    """A change of a table for a client that opted into deltas: the ``state`` it
+    replaces, without its ``view``. ``events`` (the seat's, ending with the ``view``
+    event: ``games.deltas``) applied to the view of the client's state numbered
+    ``base`` give the new view, whose ``hash`` is ``games.deltas.view_hash``."""
+
+    type: Literal["delta"] = "delta"
+    table: str
+    room: str
+    game: str | None
+    base: int
+    seq: int
+    seat: int
+    events: list[dict[str, Any]]
+    hash: str
+    deadline: int | None
+    players: list[SeatInfo]
+    phase: Literal["playing", "between", "waiting"] = "playing"
+    code: str | None = None
+    owner: str | None = None
 
 
 class Settled(_Msg):
@@ -329,4 +368,4 @@ class Pong(_Msg):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Welcome | State | Settled | Away | Queued | Invite | Left | Error | Pong
+ServerMessage = Welcome | State | Delta | Settled | Away | Queued | Invite | Left | Error | Pong

@@ -24,7 +24,8 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from cardhall.games.errors import Param
-from cardhall.protocol.messages import Error, ErrorCode, ServerMessage
+from cardhall.protocol.messages import Error, ErrorCode, Left, ProtocolError, ServerMessage, State
+from cardhall.server.deltas import DeltaCoder
 
 log = logging.getLogger("cardhall.server.ws")
 
@@ -108,6 +109,8 @@ class Connection:
         self.session_ends: datetime | None = None
         self.admin = False
         self.superseded = False
+        #: Set by a hello with ``"deltas": true``: what its tables' states become.
+        self.deltas: DeltaCoder | None = None
         self.bucket = TokenBucket(messages_per_second)
         self.refused_in_a_row = 0
         self.close_code: int | None = None
@@ -144,10 +147,27 @@ class Connection:
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; a full queue closes the connection as too slow."""
-        self.send_text(message.model_dump_json())
+        if self.deltas is not None:  # a delta client: its states may go as deltas
+            if isinstance(message, State):
+                self._queue(self.deltas.encode(message))
+                return
+            if isinstance(message, Left):
+                self.deltas.forget(message.table)
+        self._queue(message.model_dump_json())
 
     def send_text(self, text: str) -> None:
         """``send`` of a message already serialized (by another process: ``Deliver``)."""
+        self._queue(text if self.deltas is None else self.deltas.encode_text(text))
+
+    def resync(self, table: str) -> None:
+        """A delta client's ``resync``: the table's last state again, in full."""
+        text = None if self.deltas is None else self.deltas.resync(table)
+        if text is None:
+            raise ProtocolError("unknown_table", "no state of this table was sent on this "
+                                "connection with deltas on")
+        self._queue(text)
+
+    def _queue(self, text: str) -> None:
         if self._close is not None:
             return
         if len(self._out) >= SEND_QUEUE:

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardhall.hall.domain.errors import Refused
 from cardhall.hall.store import sessions
-from cardhall.protocol.messages import Hello, ProtocolError, parse_client
+from cardhall.protocol.messages import Hello, ProtocolError, Resync, parse_client
 from cardhall.server.connection import (
     CLOSE_NO_HELLO,
     CLOSE_POLICY,
@@ -27,6 +27,7 @@ from cardhall.server.connection import (
     Connection,
     ConnState,
 )
+from cardhall.server.deltas import DeltaCoder
 from cardhall.server.refusals import wire_error
 
 if TYPE_CHECKING:
@@ -117,6 +118,8 @@ async def _frame(server: Server, conn: Connection, text: str) -> None:
             if not isinstance(msg, Hello):
                 raise ProtocolError("not_authenticated", "say hello with your token first")
             await _hello(server, conn, msg)
+        elif isinstance(msg, Resync):  # the connection's own: it holds what it sent
+            conn.resync(msg.table)
         else:
             assert conn.player_id is not None
             started = time.perf_counter()
@@ -161,6 +164,8 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
     conn.transition(ConnState.AWAITING_HELLO, ConnState.READY)
     conn.player_id, conn.admin, conn.session = player.id, player.is_admin, authed.session
     conn.session_ends = authed.ends
+    if msg.deltas:
+        conn.deltas = DeltaCoder(server.config.limits.full_state_every)
     old = server.registry.attach(conn, player.id)
     if server.registry.ended_lately(authed.session):  # ended while this hello ran
         conn.close(CLOSE_SESSION_ENDED, "this session was ended")

@@ -137,6 +137,9 @@ class Limits(_Strict):
     guests_per_minute: int = Field(default=10, ge=1)
     logins_per_minute: int = Field(default=20, ge=1)
     messages_per_second: int = Field(default=20, ge=1)
+    #: A client that opted into deltas gets a full ``state`` of a table at least every
+    #: this many messages of it (docs/protocol.md, "Deltas"): 1 sends only full states.
+    full_state_every: int = Field(default=20, ge=1, le=10_000)
     #: Finished games rendered per minute for one address, and for one account (a game
     #: already rendered is served from memory and not counted).
     replays_per_minute: int = Field(default=30, ge=1)

@@ -41,6 +41,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, assert_never
 
 from cardhall.games import Action, GameState, IllegalAction, new_game, replay
+from cardhall.games.base import Event
 from cardhall.games.errors import Ambiguous, NotYourTurn, excerpt
 from cardhall.hall.domain.config import Room
 from cardhall.hall.domain.economy import bot_balance
@@ -117,6 +118,9 @@ class Table:
         self.dropped = False  # closed because another process owns the table now
         self.game: GameState | None = None
         self.views = Views()  # of the game's current state, for its messages and timer
+        #: The engine's events of the last accepted action: (game, seq, events), told
+        #: to delta clients with the state they made (``State.events``).
+        self._told: tuple[str, int, list[Event]] | None = None
         self.game_id: str | None = None
         self.deadline: int | None = None  # ms since the epoch
         self.queue: asyncio.Queue[c.Queued] = asyncio.Queue(QUEUE_LIMIT)
@@ -441,13 +445,14 @@ class Table:
             raise NotAllowed("this game is over: it takes no more actions")
         started = time.perf_counter()
         seq = self.seq + 1
-        game.apply(action, seat)  # the seat resolve() was asked for: not checked again
+        events = game.apply(action, seat)  # the seat resolve() was asked for: not checked again
         try:
             await self.store.append(game_id, seq, game.actions[-1], seat, self.fence,
                                     final=game.over)
         except BaseException:
             self.game = replay({**game.record(), "actions": game.actions[:-1]})
             raise
+        self._told = (game_id, seq, events)
         if self.latency_hook is not None:
             self.latency_hook("logged", time.perf_counter() - started)
         self.actions_accepted += 1
@@ -541,16 +546,20 @@ class Table:
         message of a change)."""
         seat = self.seat_of(player)
         view = None
+        events = None
         if self.game is not None:
             view = self.views.of(self.game, seat) if seat is not None else \
                 self.views.public(self.game)
+            told = self._told
+            if told is not None and told[:2] == (self.game_id, self.seq):
+                events = self.game.events_for(told[2], -1 if seat is None else seat)
         phase = {TablePhase.PLAYING: "playing", TablePhase.BETWEEN: "between"}.get(
             self.phase, "waiting")
         return State(table=self.id, room=self.room.id, game=self.game_id, seq=self.seq,
                      seat=-1 if seat is None else seat, view=view, deadline=self.deadline,
                      players=players or self.seat_infos(),
                      phase=phase,  # type: ignore[arg-type]
-                     code=self.code, owner=self.owner)
+                     code=self.code, owner=self.owner, events=events)
 
     def _send_state(self, player: str) -> None:
         self.outbox.send(player, self.state_for(player))
