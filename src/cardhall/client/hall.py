@@ -85,6 +85,7 @@ class HallClient:
         self._closing = False
         self.deltas = deltas
         self.deltas_seen: list[Message] = []
+        self.fulls_seen: list[Message] = []  # with deltas on: the full states as they came
         self.resyncs = 0  # resyncs asked for (a rebuilt view that did not check)
         self._resyncing: set[str] = set()  # tables whose full state is on its way
 
@@ -213,7 +214,8 @@ class HallClient:
                 self._resyncing.add(table)
                 return table
             msg = state
-        elif msg.get("type") == "state":
+        elif msg.get("type") == "state" and self.deltas:
+            self.fulls_seen.append(msg)
             self._resyncing.discard(msg["table"])
         if msg.get("type") == "state":
             self.states[msg["table"]] = msg

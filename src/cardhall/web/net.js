@@ -1,7 +1,10 @@
 // The hall's two channels: the HTTP API (JSON, Bearer token) and one WebSocket that
 // reconnects by itself. A dropped socket shows a notice and retries with backoff; on
-// every (re)connection the hello brings the welcome and a state for every table.
+// every (re)connection the hello brings the welcome and a state for every table. The
+// hello opts into deltas: each `delta` is rebuilt into the `state` it stands for
+// (deltas.js) and emitted as that `state`, so the screens see states only.
 import { t } from "./i18n.js";
+import { Deltas } from "./deltas.js";
 
 const TOKEN = "cardhall.token";
 // The last token this browser logged in with, kept after it ends: sent with a login, it
@@ -56,6 +59,7 @@ export class Socket {
     this.ready = false;
     this.queue = [];
     this.wanted = false;
+    this.deltas = new Deltas();
   }
 
   /** Subscribe to a message type ("*" for all, "open"/"close" for the link); returns off(). */
@@ -82,9 +86,17 @@ export class Socket {
     const ws = new WebSocket(url);
     this.ws = ws;
     this.ready = false;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: token() }));
+    this.deltas.reset();
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: token(), deltas: true }));
     ws.onmessage = (ev) => {
-      const msg = JSON.parse(ev.data);
+      let msg = JSON.parse(ev.data);
+      if (msg.type === "state" || msg.type === "delta") {
+        msg = this.deltas.take(msg, (table) => ws.send(JSON.stringify({ type: "resync", table })));
+        // What the tests read: deltas applied, resyncs asked for.
+        document.body.dataset.deltas = String(this.deltas.applied);
+        document.body.dataset.resyncs = String(this.deltas.resyncs);
+        if (!msg) return;
+      }
       if (msg.type === "welcome") {
         this.ready = true;
         if (this.attempt > 0) this.notice(t("net.back"), "ok");
