@@ -7,13 +7,34 @@ changing), never for a fixed time.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from cardhall.client.hall import rebuild
+
 TURN_MS = 30_000
+
+
+class Received:
+    """The page's WebSocket frames as the messages it acts on: the browser client opts
+    into deltas (web/deltas.js), so each ``delta`` is rebuilt here, as the page does, into
+    the ``state`` it stands for (``cardhall.client.hall.rebuild``: the library's reducer,
+    the hash checked); a delta that does not rebuild stays as it came."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, dict[str, Any]] = {}
+
+    def __call__(self, frame: str | bytes) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(frame)
+        if msg.get("type") == "delta":
+            msg = rebuild(self.last.get(msg["table"]), msg) or msg
+        if msg.get("type") == "state":
+            self.last[msg["table"]] = msg
+        return msg
 
 
 def open_lobby(page: Page) -> None:

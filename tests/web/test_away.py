@@ -23,7 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.server.conftest import ADMIN_NAME, ADMIN_PASSWORD, HallProcess
 from tests.web.conftest import PageMaker, axe_check, shot
-from tests.web.helpers import api, enter_as_guest, quick_match
+from tests.web.helpers import Received, api, enter_as_guest, quick_match
 
 DESKTOP_1366: dict[str, Any] = {"viewport": {"width": 1366, "height": 768}}
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
@@ -71,8 +71,8 @@ def watching(hall: HallProcess, table: str) -> Iterator[Watcher]:
 def received(page: Page) -> list[dict[str, Any]]:
     """Every message the page's WebSockets receive from now on (over reloads too)."""
     got: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: ws.on(
-        "framereceived", lambda f: got.append(json.loads(f))))
+    read = Received()  # deltas rebuilt into their states, as the page does
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: got.append(read(f))))
     return got
 
 

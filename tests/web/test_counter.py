@@ -4,7 +4,6 @@ seat may not see); 保皇's deck has no 3, 4 or 5, 找朋友 counts suits too.""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from typing import Any
@@ -14,7 +13,7 @@ from playwright.sync_api import Page, WebSocket
 
 from cardhall.games import VARIANTS
 from tests.web.conftest import shot
-from tests.web.helpers import enter_as_guest, play_until, quick_match
+from tests.web.helpers import Received, enter_as_guest, play_until, quick_match
 
 CARD = re.compile(r"([3-9TJQKA2XD])([shcd]?)")
 
@@ -22,9 +21,10 @@ CARD = re.compile(r"([3-9TJQKA2XD])([shcd]?)")
 def capture(page: Page) -> list[dict[str, Any]]:
     """Every `state` message the page receives, in order."""
     states: list[dict[str, Any]] = []
+    read = Received()  # deltas rebuilt into their states, as the page does
 
     def on_frame(payload: str | bytes) -> None:
-        msg = json.loads(payload)
+        msg = read(payload)
         if msg.get("type") == "state" and msg.get("view"):
             states.append(msg)
 

@@ -23,7 +23,7 @@ from playwright.sync_api import Page, WebSocket, expect
 from tests.games.deals import WILD_LEAD
 from tests.server.conftest import HallProcess, dealt_room, running_hall
 from tests.web.conftest import PHONE, PageMaker, axe_check, shot
-from tests.web.helpers import enter_as_guest, quick_match, take_turn, wait_turn
+from tests.web.helpers import Received, enter_as_guest, quick_match, take_turn, wait_turn
 
 LISTED = {"wild": "9", "landlord": 0, "deal": {
     "hands": ["33395577JJKKAA2XD", "34444556666778889", "99TTTJJQQQKKAA222"], "kitty": "8TQ"}}
@@ -58,8 +58,10 @@ def to_my_lead(page: Page, room: str = "laizi-dealt") -> Frames:
         if msg.get("type") == "act":
             frames.acts.append(msg)
 
+    read = Received()  # deltas rebuilt into their states, as the page does
+
     def receiving(frame: str | bytes) -> None:
-        msg = json.loads(frame)
+        msg = read(frame)
         if msg.get("type") == "state" and msg.get("view"):
             frames.shown.append(str(msg["view"]["last"][0]))
             frames.views.append(msg["view"])

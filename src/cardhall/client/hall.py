@@ -45,6 +45,7 @@ def rebuild(last: Message | None, delta: Message) -> Message | None:
     if view_hash(view) != delta["hash"]:
         return None
     fields = {k: v for k, v in delta.items() if k not in ("type", "base", "events", "hash")}
+    fields.setdefault("players", last["players"])  # absent: as they were
     return {"type": "state", **fields, "view": view}
 
 

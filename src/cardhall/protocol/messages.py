@@ -271,7 +271,8 @@ class Delta(_Msg):
     """A change of a table for a client that opted into deltas: the ``state`` it
     replaces, without its ``view``. ``events`` (the seat's, ending with the ``view``
     event: ``games.deltas``) applied to the view of the client's state numbered
-    ``base`` give the new view, whose ``hash`` is ``games.deltas.view_hash``."""
+    ``base`` give the new view, whose ``hash`` is ``games.deltas.view_hash``; the
+    other fields are the state's (``players`` only when they changed)."""
 
     type: Literal["delta"] = "delta"
     table: str
@@ -283,10 +284,18 @@ class Delta(_Msg):
     events: list[dict[str, Any]]
     hash: str
     deadline: int | None
-    players: list[SeatInfo]
+    #: Absent when the seats are as in the state numbered ``base``.
+    players: list[SeatInfo] | None = None
     phase: Literal["playing", "between", "waiting"] = "playing"
     code: str | None = None
     owner: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_same_players(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("players") is None:
+            data.pop("players", None)
+        return data
 
 
 class Settled(_Msg):

@@ -62,7 +62,8 @@ class DeltaCoder:
                       seq=state.seq, seat=state.seat,
                       events=[*told, view_event(before.view, state.view)],
                       hash=view_hash(state.view), deadline=state.deadline,
-                      players=state.players, phase=state.phase, code=state.code,
+                      players=None if state.players == before.players else state.players,
+                      phase=state.phase, code=state.code,
                       owner=state.owner)
         self._last[state.table] = _Sent(state, last.since_full + 1)
         self.deltas += 1

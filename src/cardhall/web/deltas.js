@@ -122,7 +122,7 @@ export class Deltas {
       const view = applyEvents(last.view, msg.events);
       if (viewHash(view) === msg.hash) {
         const { type, base, events, hash, ...fields } = msg;
-        state = { ...fields, type: "state", view };
+        state = { players: last.players, ...fields, type: "state", view };
       }
     }
     if (!state) {
