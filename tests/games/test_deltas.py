@@ -77,6 +77,9 @@ def test_a_patch_sets_unsets_and_descends_and_keeps_nulls() -> None:
     assert apply_patch(old, diff) == new
     assert old["b"] == {"x": [1, 2], "y": None, "z": 3}  # pure: the old view is kept
     assert view_patch(new, new) == {}
+    grown = view_patch({"log": [1, 2], "x": [3]}, {"log": [1, 2, 4], "x": [5, 3]})
+    assert grown == {"set": {"x": [5, 3]}, "extend": {"log": [4]}}
+    assert apply_patch({"log": [1, 2], "x": [3]}, grown) == {"log": [1, 2, 4], "x": [5, 3]}
     assert view_patch({"f": False}, {"f": 0}) == {"set": {"f": 0}}  # JSON tells them apart
 
 

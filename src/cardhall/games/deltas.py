@@ -11,11 +11,13 @@ reducer of its own, and a view stays the engine's ``observe(seat)`` to the byte.
 
 The difference of two views (``view_patch``) is a tree over their objects:
 
-    {"set": {key: value, ...}, "unset": [key, ...], "patch": {key: <diff>, ...}}
+    {"set": {key: value, ...}, "unset": [key, ...], "extend": {key: [item, ...]},
+     "patch": {key: <diff>, ...}}
 
-``set`` replaces a key's value (lists are replaced whole), ``unset`` removes a
-key, ``patch`` descends into a key whose old and new values are both objects;
-each part is present only when it is not empty. ``view_hash`` names a view so
+``set`` replaces a key's value, ``unset`` removes a key, ``extend`` appends items
+to a list (one that only grew at its end: a history), ``patch`` descends into a
+key whose old and new values are both objects; each part is present only when
+it is not empty, and they apply in that order. ``view_hash`` names a view so
 that a client can check its rebuild: the first 16 hex digits of the SHA-256 of
 its canonical JSON (``canonical``).
 
@@ -42,6 +44,7 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
     """The difference that turns ``old`` into ``new`` (``apply_patch(old, d) == new``)."""
     diff: Diff = {}
     sets: dict[str, Any] = {}
+    extends: dict[str, list[Any]] = {}
     patches: dict[str, Diff] = {}
     for key, value in new.items():
         if key not in old:
@@ -52,6 +55,9 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
             continue
         if isinstance(before, dict) and isinstance(value, dict):
             patches[key] = view_patch(before, value)
+        elif isinstance(before, list) and isinstance(value, list) and before \
+                and len(value) > len(before) and value[:len(before)] == before:
+            extends[key] = value[len(before):]  # a history that grew: only its new end
         else:
             sets[key] = value
     unset = [key for key in old if key not in new]
@@ -59,6 +65,8 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
         diff["set"] = sets
     if unset:
         diff["unset"] = unset
+    if extends:
+        diff["extend"] = extends
     if patches:
         diff["patch"] = patches
     return diff
@@ -71,6 +79,8 @@ def apply_patch(old: Mapping[str, Any], diff: Mapping[str, Any]) -> dict[str, An
         out.pop(key, None)
     for key, value in diff.get("set", {}).items():
         out[key] = value
+    for key, tail in diff.get("extend", {}).items():
+        out[key] = [*out[key], *tail]
     for key, sub in diff.get("patch", {}).items():
         before = out.get(key)
         out[key] = apply_patch(before if isinstance(before, dict) else {}, sub)

@@ -5,7 +5,8 @@
 // the deltas that follow are dropped until the full state it brings arrives.
 
 /**
- * @typedef {{set?: Object<string, *>, unset?: string[], patch?: Object<string, Diff>}} Diff
+ * @typedef {{set?: Object<string, *>, unset?: string[], extend?: Object<string, Array<*>>,
+ *   patch?: Object<string, Diff>}} Diff
  * @typedef {{type: string} & Diff} Event
  */
 
@@ -14,6 +15,7 @@ export function applyPatch(old, diff) {
   const out = { ...old };
   for (const key of diff.unset || []) delete out[key];
   for (const [key, value] of Object.entries(diff.set || {})) out[key] = value;
+  for (const [key, tail] of Object.entries(diff.extend || {})) out[key] = [...out[key], ...tail];
   for (const [key, sub] of Object.entries(diff.patch || {})) {
     const before = out[key];
     const base = before && typeof before === "object" && !Array.isArray(before) ? before : {};
