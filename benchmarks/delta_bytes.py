@@ -19,7 +19,7 @@ import argparse
 import random
 
 from cardhall.games import VARIANTS, new_game
-from cardhall.hall.messages import SeatInfo, State
+from cardhall.protocol.messages import SeatInfo, State
 from cardhall.server.deltas import FULL_EVERY, DeltaCoder
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from cardhall.games import new_game
 from cardhall.games.deltas import apply_events, view_hash
-from cardhall.hall.messages import SeatInfo, State
+from cardhall.protocol.messages import SeatInfo, State
 from cardhall.server.deltas import DeltaCoder
 
 PLAYERS = [SeatInfo(seat=i, id=None, name=f"bot{i}", title="bot", bot=True, connected=True,
