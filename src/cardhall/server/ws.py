@@ -5,7 +5,10 @@ validated) after spending a rate-limit token; whatever is refused gets an
 ``error`` and the connection stays open, except that a client sending nothing
 but refused frames (``ABUSE_LIMIT`` in a row) is closed with 1008, and one that
 has not said a valid ``hello`` within ``limits.hello_seconds`` is closed with
-4002 (an idle socket must not hold a slot for nothing).
+4002 (an idle socket must not hold a slot for nothing). A hello that arrived in time
+is answered however long the hall takes to check it: closing it at the deadline
+made a busy hall (2,000 players connecting at once) close every hello it was
+still checking, and each reconnect cost it the work again (``Greeting``).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -44,6 +48,16 @@ ABUSIVE = frozenset({"malformed", "too_large", "unknown_type", "rate_limited",
                      "session_expired"})
 
 
+@dataclass
+class Greeting:
+    """A connection's hello as the deadline sees it: ``checking`` while a hello frame is
+    being answered (the client did its part: the deadline waits for the answer),
+    ``late`` once the deadline passed meanwhile (a hello refused then closes it)."""
+
+    checking: bool = False
+    late: bool = False
+
+
 async def endpoint(websocket: WebSocket) -> None:
     server: Server = websocket.app.state.server
     await websocket.accept()
@@ -59,8 +73,9 @@ async def endpoint(websocket: WebSocket) -> None:
     log.debug("connected", extra=conn.log_extra(event="connect"))
     hello_seconds = server.config.limits.hello_seconds
     gate: Gate | None = getattr(websocket.app.state, "gate", None)
+    greeting = Greeting()
     deadline = asyncio.get_running_loop().call_later(hello_seconds, _no_hello, conn,
-                                                     hello_seconds, gate)
+                                                     hello_seconds, gate, greeting)
     try:
         while conn.is_open:
             frame = await websocket.receive()
@@ -72,7 +87,11 @@ async def endpoint(websocket: WebSocket) -> None:
             if text is None:
                 await _refused(conn, ProtocolError("malformed", "send JSON in text frames"))
                 continue
+            greeting.checking = conn.state == ConnState.AWAITING_HELLO
             await _frame(server, conn, text)
+            greeting.checking = False
+            if greeting.late:
+                _no_hello(conn, hello_seconds, gate, greeting)
     except WebSocketDisconnect:
         pass  # the client went away: the finally below is the one exit path
     except RuntimeError as exc:  # receive after the socket closed (we closed it)
@@ -89,8 +108,10 @@ async def endpoint(websocket: WebSocket) -> None:
                                                      code=conn.close_code))
 
 
-def _no_hello(conn: Connection, seconds: float, gate: Gate | None) -> None:
-    if conn.state == ConnState.AWAITING_HELLO:
+def _no_hello(conn: Connection, seconds: float, gate: Gate | None, greeting: Greeting) -> None:
+    if conn.state == ConnState.AWAITING_HELLO and greeting.checking:
+        greeting.late = True  # answered first; closed after it if it was refused
+    elif conn.state == ConnState.AWAITING_HELLO:
         log.info("no hello in time", extra=conn.log_extra(event="no_hello"))
         conn.close(CLOSE_NO_HELLO, f"no valid hello within {seconds:g} s")
         if gate is not None:
