@@ -49,13 +49,36 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardhall.games import VARIANTS
-from cardhall.hall.domain.errors import BadRequest, Conflict, Fenced, NotEnoughBeans, NotFound
+from cardhall.hall.domain.errors import (
+    BadRequest,
+    Conflict,
+    Fenced,
+    HallError,
+    NotEnoughBeans,
+    NotFound,
+)
 from cardhall.hall.store.accounts import new_id
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.ledger import GOLDEN_EYE, add_entry, balances_in, held_of, lock_players
 from cardhall.hall.store.models import Action, Game, Hold, ItemEntry, Player, Score, Stat, utcnow
 
 LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """One game to record: ``create_game``'s arguments."""
+
+    table_id: str
+    room_id: str
+    variant: str
+    players: Sequence[str | None]
+    seed: int
+    options: Mapping[str, Any] | None = None
+    game_id: str | None = None
+    fence: int | None = None
+    holds: Mapping[str, int] | None = None
+    private: bool = False
 
 
 async def create_game(db: Database, *, table_id: str, room_id: str, variant: str,
@@ -70,49 +93,86 @@ async def create_game(db: Database, *, table_id: str, room_id: str, variant: str
     balance its floors were computed on. NotEnoughBeans (nothing recorded) when a
     player no longer has that much free (he spent some since it was read): the caller
     reads the balances again. A ``private`` game holds nothing."""
-    if variant not in VARIANTS:
-        raise BadRequest(f"unknown variant {variant!r}")
-    if len(players) != VARIANTS[variant].players:
-        raise BadRequest(f"{variant} seats {VARIANTS[variant].players} players, "
-                         f"not {len(players)}")
-    humans = [p for p in players if p is not None]
+    [made] = await create_games(db, [GameStart(
+        table_id, room_id, variant, players, seed, options, game_id, fence, holds,
+        private)], now)
+    if isinstance(made, Exception):
+        raise made
+    return made
+
+
+async def create_games(db: Database, starts: Sequence[GameStart],
+                       now: datetime | None = None) -> list[str | HallError]:
+    """``create_game`` for several games in one transaction, in order (a hold counts
+    against the games after it, as if each had its own transaction): each game's id, or
+    why it was not recorded (BadRequest, NotFound, NotEnoughBeans; the others are).
+    A fixed number of statements whatever the count (``hall.starts`` gathers them)."""
+    now = now or utcnow()
+    made: list[str | HallError] = []
+    for start in starts:
+        try:
+            _check_start(start)
+            made.append(start.game_id or new_id())
+        except BadRequest as exc:
+            made.append(exc)
+    kept = [i for i, m in enumerate(made) if isinstance(m, str)]
+    humans = sorted({p for i in kept for p in starts[i].players if p is not None})
+    holders = sorted({p for i in kept if starts[i].holds and not starts[i].private
+                      for p in starts[i].holds or ()})
+    have: dict[str, int] = {}
+    held: dict[str, int] = {}
+    async with db.transaction() as s:
+        found = set((await s.execute(select(Player.id).where(Player.id.in_(humans))))
+                    .scalars()) if humans else set()
+        if holders:  # no purchase between the read and the holds (id order: no deadlock)
+            await s.execute(select(Player.id).where(Player.id.in_(holders))
+                            .order_by(Player.id).with_for_update())
+            have, held = await balances_in(s, holders), await held_of(s, holders)
+        rows: list[Game] = []
+        holding: list[Hold] = []
+        for i in kept:
+            start, gid = starts[i], str(made[i])
+            if missing := [p for p in start.players if p is not None and p not in found]:
+                made[i] = NotFound(f"no player {missing[0]!r}")
+                continue
+            holds = start.holds if start.holds and not start.private else {}
+            if short := [p for p in sorted(holds) if have[p] - held[p] < holds[p]]:
+                made[i] = NotEnoughBeans(f"{short[0]} has {have[short[0]] - held[short[0]]} "
+                                         f"beans free, not the {holds[short[0]]} the game "
+                                         "was dealt")
+                continue
+            record = {"variant": start.variant, "version": VARIANTS[start.variant].version,
+                      "options": dict(start.options or {}), "seed": start.seed, "actions": []}
+            rows.append(Game(id=gid, table_id=start.table_id, room_id=start.room_id,
+                             variant=start.variant, players=list(start.players), record=record,
+                             status=LIVE, started=now, fence=start.fence or 0,
+                             private=start.private))
+            for pid in sorted(holds):  # 0 too: a restart reads the balances it was dealt
+                held[pid] += holds[pid]
+                holding.append(Hold(game_id=gid, player_id=pid, amount=holds[pid],
+                                    created=now))
+        s.add_all(rows)
+        await s.flush()  # the game rows first: the holds refer to them
+        s.add_all(holding)
+    return made
+
+
+def _check_start(start: GameStart) -> None:
+    """What makes a game unrecordable whatever the database holds (BadRequest)."""
+    if start.variant not in VARIANTS:
+        raise BadRequest(f"unknown variant {start.variant!r}")
+    if len(start.players) != VARIANTS[start.variant].players:
+        raise BadRequest(f"{start.variant} seats {VARIANTS[start.variant].players} players, "
+                         f"not {len(start.players)}")
+    humans = [p for p in start.players if p is not None]
     if len(set(humans)) != len(humans):
         raise BadRequest("a player can take only one seat in a game")
-    gid = game_id or new_id()
-    record = {"variant": variant, "version": VARIANTS[variant].version,
-              "options": dict(options or {}), "seed": seed, "actions": []}
-    async with db.transaction() as s:
-        if humans:
-            found = set((await s.execute(select(Player.id).where(Player.id.in_(humans))))
-                        .scalars())
-            if missing := [p for p in humans if p not in found]:
-                raise NotFound(f"no player {missing[0]!r}")
-        s.add(Game(id=gid, table_id=table_id, room_id=room_id, variant=variant,
-                   players=list(players), record=record, status=LIVE, started=now or utcnow(),
-                   fence=fence or 0, private=private))
-        if holds and not private:
-            await _hold(s, gid, holds, humans, now or utcnow())
-    return gid
-
-
-async def _hold(s: AsyncSession, game_id: str, holds: Mapping[str, int],
-                humans: Collection[str], now: datetime) -> None:
-    """Hold ``holds`` for the game, each within what its player has free."""
-    if bad := sorted(set(holds) - set(humans)):
-        raise BadRequest(f"holds: player {bad[0]!r} is not seated in this game")
-    for pid, amount in holds.items():
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise BadRequest(f"holds: {pid!r} has {amount!r}, not a count of beans")
-    await lock_players(s, holds)  # no purchase between the read and the hold
-    have = await balances_in(s, holds)
-    held = await held_of(s, holds)
-    for pid in sorted(holds):
-        if have[pid] - held[pid] < holds[pid]:
-            raise NotEnoughBeans(f"{pid} has {have[pid] - held[pid]} beans free, not the "
-                                 f"{holds[pid]} the game was dealt")
-    await s.flush()  # the game row first: the holds refer to it
-    for pid in sorted(holds):  # 0 too: a restart reads the balances the game was dealt
-        s.add(Hold(game_id=game_id, player_id=pid, amount=holds[pid], created=now))
+    if start.holds and not start.private:
+        if bad := sorted(set(start.holds) - set(humans)):
+            raise BadRequest(f"holds: player {bad[0]!r} is not seated in this game")
+        for pid, amount in start.holds.items():
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+                raise BadRequest(f"holds: {pid!r} has {amount!r}, not a count of beans")
 
 
 async def dealt_balances(db: Database, game_id: str) -> dict[str, int]:

@@ -20,6 +20,7 @@ from cardhall.hall.store.db import Database
 from cardhall.hall.store.journal import ActionJournal
 from cardhall.hall.store.ledger import GOLDEN_EYE, balances_in, held_of, items_of
 from cardhall.hall.store.models import Player
+from cardhall.hall.store.starts import GameStarts
 
 if TYPE_CHECKING:
     from cardhall.hall.live.table import Table
@@ -34,6 +35,7 @@ class DbStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.journal = ActionJournal(db)
+        self.starts = GameStarts(db)
 
     async def start_game(self, table: Table, game: GameState) -> str:
         """Record the game; unless the table is private, hold each player's balance the
@@ -41,18 +43,18 @@ class DbStore:
         players = [s.player for s in table.seats]
         holds = None if table.private else {
             s.player: s.balance for s in table.seats if s.player is not None}
-        return await stored.create_game(self.db, table_id=table.id, room_id=table.room.id,
-                                        variant=game.variant.id, players=players,
-                                        seed=game.seed, options=game.options,
-                                        fence=table.fence, holds=holds,
-                                        private=table.private)
+        return await self.starts.start(stored.GameStart(
+            table_id=table.id, room_id=table.room.id, variant=game.variant.id,
+            players=players, seed=game.seed, options=game.options, fence=table.fence,
+            holds=holds, private=table.private))
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None,
                      fence: int | None = None, final: bool = False) -> None:
         await self.journal.append(game_id, seq, action, seat, fence, final)
 
     async def close(self) -> None:
-        """Commit the actions still pending; afterwards no append is taken."""
+        """Commit the actions and starts still pending; afterwards no append is taken."""
+        await self.starts.close()
         await self.journal.close()
 
     async def settle(self, table: Table, game: GameState, beans: list[int]) -> dict[str, Any]:
