@@ -52,6 +52,7 @@ from cardhall.hall.store.game_rows import (
     live_game_of,
     live_tables,
 )
+from cardhall.hall.store.models import Player
 from cardhall.hall.store.table_store import DbStore
 from cardhall.protocol.messages import (
     Act,
@@ -239,9 +240,12 @@ class Hall:
 
     # -- connections -------------------------------------------------------------------
 
-    async def welcome(self, player_id: str) -> Welcome:
-        """The ``welcome`` for a player who said hello; his tables' states follow it."""
-        player = await accounts.get_player(self.db, player_id)
+    async def welcome(self, player_id: str, player: Player | None = None) -> Welcome:
+        """The ``welcome`` for a player who said hello; his tables' states follow it.
+        ``player``: his row as the hello's token check just read it (one read fewer per
+        hello: a thousand players connecting at once queue for the database's pool)."""
+        if player is None or player.id != player_id:
+            player = await accounts.get_player(self.db, player_id)
         balance = (await self.store.balances([player_id]))[player_id]
         info = PlayerInfo(id=player.id, name=player.name, beans=balance, points=player.points,
                           title=title_for(player.points), guest=player.is_guest,

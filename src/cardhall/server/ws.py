@@ -174,7 +174,7 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
     # Presence first (another process's connection for him closes), then the welcome:
     # whatever his tables send from now on finds this connection.
     await server.hall.coord.attach(player.id, conn.id)
-    welcome = await server.hall.welcome(player.id)
+    welcome = await server.hall.welcome(player.id, player)
     # What he missed at tables closed meanwhile, kept by whichever process ran them.
     missed = await server.hall.coord.take_notes(player.id)
     if conn.state != ConnState.AWAITING_HELLO:
