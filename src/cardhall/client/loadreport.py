@@ -77,6 +77,10 @@ class Report:
     load: str = ""
     p99_by_second: list[float] = field(default_factory=list)  # ms, per second of the window
     window_start: float = 0.0  # time.time() when the window began
+    #: From a ``next`` sent in the window to the next game's deal: p50, p99 (ms), count.
+    deal_p50_ms: float = 0.0
+    deal_p99_ms: float = 0.0
+    deals: int = 0
 
     @property
     def ok(self) -> bool:
@@ -94,6 +98,8 @@ class Report:
             + ")",
             f"latency action→state p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
             f"max {self.max_ms:.1f} ms",
+            f"next→deal p50 {self.deal_p50_ms:.0f} ms, p99 {self.deal_p99_ms:.0f} ms "
+            f"({self.deals} deals)",
             f"games settled {self.settled}"
             + ("" if self.server_settled is None else f" (servers counted {self.server_settled})"),
             f"errors {errs}; reconnects {self.reconnects}; load generator CPU "
@@ -247,6 +253,7 @@ async def _measure(plan: Plan, fee: int, before: tuple[int, int] | None, tally: 
              else None)
     beans, problems = await check(plan, tally, fee)
     lat = sorted(tally.latencies)
+    deals = sorted(tally.deals)
     return Report(
         clients=plan.clients, workers=plan.workers, think=plan.think, duration=plan.duration,
         actions=len(lat), actions_per_s=len(lat) / plan.duration,
@@ -258,7 +265,9 @@ async def _measure(plan: Plan, fee: int, before: tuple[int, int] | None, tally: 
         server_actions=None if after is None or before is None else after[0] - before[0],
         server_settled=None if after is None or before is None else after[1] - before[1],
         client_cpu=tally.client_cpu / plan.duration, load=uptime(),
-        p99_by_second=per_second_p99(tally, plan.duration), window_start=tally.window_start)
+        p99_by_second=per_second_p99(tally, plan.duration), window_start=tally.window_start,
+        deal_p50_ms=percentile(deals, 50) * 1000, deal_p99_ms=percentile(deals, 99) * 1000,
+        deals=len(deals))
 
 
 def per_second_p99(tally: Tally, duration: float) -> list[float]:

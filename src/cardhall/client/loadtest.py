@@ -10,7 +10,8 @@ finishes the game it is in (acting at once, not measured) and stops.
 
 The figures: actions/s (actions acknowledged in the window after the ramp), p50/p99
 latency from sending an action to reading the actor's next ``state`` of that table
-with a higher ``seq``, games settled, errors by code, reconnects. Then
+with a higher ``seq``, p50/p99 wait from sending ``next`` to the next game's first
+``state`` (its deal), games settled, errors by code, reconnects. Then
 ``cardhall.client.loadcheck`` checks the beans through the public API.
 
 Clients may be spread over worker processes (``workers``): each drives its share on
@@ -94,6 +95,8 @@ class Tally:
     """What the clients of one process saw; ``merge`` adds another process's."""
 
     latencies: list[float] = field(default_factory=list)  # seconds, measured window only
+    #: Seconds from a ``next`` sent in the window to the next game's first state (its deal).
+    deals: list[float] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)  # each one's send, s into the window
     acked: int = 0  # actions acknowledged, whole run (ramp and drain included)
     errors: Counter[str] = field(default_factory=Counter)
@@ -109,6 +112,7 @@ class Tally:
 
     def merge(self, other: Tally) -> None:
         self.latencies += other.latencies
+        self.deals += other.deals
         self.sent += other.sent
         self.acked += other.acked
         self.errors += other.errors
@@ -178,6 +182,7 @@ class Player:
         self.pending: tuple[str, str, int, float] | None = None  # table, game, seq, sent at
         self.playing = False
         self.next_sent: str | None = None  # the settled game we asked to play on after
+        self.next_at = 0.0  # when that ``next`` was sent (loop clock)
         #: A game this client saw end whose ``settled`` it has not heard yet: it does not
         #: stop before that message, however long the settlement takes (a client that
         #: stopped first would find the game in its history, never told of it).
@@ -259,6 +264,10 @@ class Player:
         table, seq = msg["table"], msg["seq"]
         was_playing, self.playing = self.playing, msg["phase"] == "playing"
         if self.playing:
+            if self.next_sent is not None and msg["game"] != self.next_sent:
+                lo, hi = self.clock.window
+                if lo <= self.next_at < hi:
+                    self.tally.deals.append(msg["_at"] - self.next_at)
             self.next_sent = None
         elif was_playing and msg["game"] is not None and msg["game"] not in self.told:
             self.unsettled = msg["game"]
@@ -304,6 +313,7 @@ class Player:
         self.playing = False
         if msg["dissolved"]:
             return  # a `left` follows
+        self.next_at = asyncio.get_running_loop().time()
         if not stopping and await self._send(self.client.next(msg["table"])):
             self.next_sent = msg["game"]
 
