@@ -21,7 +21,7 @@ import websockets
 from sqlalchemy import text
 
 from cardhall.client import HallClient
-from cardhall.hall.config import HallConfig, Limits
+from cardhall.hall.domain.config import HallConfig, Limits
 from cardhall.server.app import HallApp, create_app
 
 HELLO_SECONDS = 0.3

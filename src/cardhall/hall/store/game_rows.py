@@ -106,7 +106,7 @@ async def create_games(db: Database, starts: Sequence[GameStart],
     """``create_game`` for several games in one transaction, in order (a hold counts
     against the games after it, as if each had its own transaction): each game's id, or
     why it was not recorded (BadRequest, NotFound, NotEnoughBeans; the others are).
-    A fixed number of statements whatever the count (``hall.starts`` gathers them)."""
+    A fixed number of statements whatever the count (``store.starts`` gathers them)."""
     now = now or utcnow()
     made: list[str | HallError] = []
     for start in starts:
