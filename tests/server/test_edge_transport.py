@@ -50,13 +50,15 @@ async def test_the_screen_resets_what_the_gate_would_drop_before_a_protocol_is_m
     """Connections refused past the answers are reset as they are accepted: no
     protocol, no transport; the admitted one is made as asyncio would."""
     loop = asyncio.get_running_loop()
-    gate = edge.Gate(per_address=1, total=100)
-    while gate.may_answer():  # no answers left this second
+    gate = edge.Gate(per_address=1, total=100, clock=lambda: 0.0)  # time stands still
+    while gate.may_answer():  # no answers left, and none come back
         pass
     made: list[_Held] = []
+    admitted = asyncio.Event()
 
     def factory() -> asyncio.Protocol:
         made.append(_Held())
+        admitted.set()
         return made[-1]
 
     listening = socket.create_server(("127.0.0.1", 0))
@@ -65,8 +67,7 @@ async def test_the_screen_resets_what_the_gate_would_drop_before_a_protocol_is_m
     port = listening.getsockname()[1]
     try:
         first = await asyncio.open_connection("127.0.0.1", port)
-        while not made:  # the admitted one gets its protocol
-            await asyncio.sleep(0.01)
+        await asyncio.wait_for(admitted.wait(), 10)  # the admitted one gets its protocol
         gate.admit(made[0], "127.0.0.1")  # what the hall's protocol does when made
         for _ in range(5):  # over the address's cap: reset unanswered
             with pytest.raises((ConnectionResetError, asyncio.IncompleteReadError)):
