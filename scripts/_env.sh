@@ -1,6 +1,6 @@
 # Sourced by scripts/hall and scripts/test: make ./.venv and install the project
 # (with the given extras) into it, again only when pyproject.toml, setup.py or the C
-# source it builds (the bots' split search) has changed.
+# source it builds (the bots' split search) has changed, or the checkout has moved.
 # Needs python3 >= 3.11 with venv; everything else comes from PyPI.
 set -euo pipefail
 extras="${1:-}"
@@ -9,7 +9,8 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 stamp="$venv/.cardhall-installed-$extras"
-want="$(cat pyproject.toml setup.py src/cardhall/bots/split/_search*.[ch] | sha256sum | cut -d' ' -f1)"
+# The checkout's own path too: an editable install points at one checkout's sources.
+want="$( (pwd; cat pyproject.toml setup.py src/cardhall/bots/split/_search*.[ch]) | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     spec="."
