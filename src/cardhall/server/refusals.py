@@ -24,8 +24,8 @@ from cardhall.hall.domain.errors import (
     Unfit,
     UnknownRoom,
     UnknownTable,
-    as_refusal,
 )
+from cardhall.hall.store.failures import as_refusal
 from cardhall.protocol.messages import ErrorCode, ProtocolError
 
 #: The wire's error code for each kind of refusal.

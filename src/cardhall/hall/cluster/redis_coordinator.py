@@ -50,9 +50,10 @@ from cardhall.hall.cluster.leases import LeaseKeeper, Renewal
 from cardhall.hall.cluster.owners import OwnerCache
 from cardhall.hall.cluster.presence import KeyWriter
 from cardhall.hall.cluster.redis_queues import RedisQueues
-from cardhall.hall.domain.errors import Busy, Refused, UnknownTable, as_refusal, rebuilt
+from cardhall.hall.domain.errors import Busy, Refused, UnknownTable, rebuilt
 from cardhall.hall.live.notes import RedisNotes
 from cardhall.hall.live.timers import LEASE_SECONDS, REDIS_POOL
+from cardhall.hall.store.failures import as_refusal
 from cardhall.hall.store.game_rows import game_fence, has_live_game
 from cardhall.protocol.messages import ServerMessage
 from cardhall.protocol.peer import (

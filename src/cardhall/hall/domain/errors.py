@@ -9,8 +9,6 @@ the wire.
 
 from __future__ import annotations
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from cardhall.games.errors import IllegalAction, NotYourTurn, Param
 
 
@@ -196,18 +194,3 @@ def rebuilt(code: str, message: str, readings: list[str] | None = None,
     """The refusal another process made (its code and plain data), as it was there."""
     kind = KINDS.get(code, Failed)
     return kind(message, readings=readings, reason=reason, params=params)
-
-
-def as_refusal(exc: BaseException) -> Refused:
-    """The refusal a player gets for a failure that is not a refusal of its own (a
-    database that is locked or away, a bug): a kind and a fixed human sentence. The
-    exception's text (SQL, ids, a traceback's words) is for the log, never for him."""
-    if isinstance(exc, Refused):
-        return exc
-    if isinstance(exc, Conflict):
-        return Stale("the table moved on meanwhile: act on its latest state")
-    if isinstance(exc, HallError):
-        return NotAllowed("that cannot be done now")
-    if isinstance(exc, SQLAlchemyError | OSError | TimeoutError):
-        return Busy("the hall could not record that just now: try again in a moment")
-    return Failed("something went wrong at the hall (it is logged): try again")

@@ -55,7 +55,6 @@ from cardhall.hall.domain.errors import (
     Refused,
     Stale,
     UnknownTable,
-    as_refusal,
 )
 from cardhall.hall.live import away, seat_commands, settlement
 from cardhall.hall.live import commands as c
@@ -64,6 +63,7 @@ from cardhall.hall.live.outbox import Outbox
 from cardhall.hall.live.seats import Seat, TablePhase, TableStore
 from cardhall.hall.live.timers import Cancellable, LoopScheduler, Scheduler, decision_seconds
 from cardhall.hall.live.views import Views
+from cardhall.hall.store.failures import as_refusal
 from cardhall.protocol.messages import Left, SeatInfo, ServerMessage, Settled, State
 
 log = logging.getLogger("cardhall.hall.table")
