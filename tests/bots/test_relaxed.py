@@ -1,4 +1,4 @@
-"""The relaxed search bounds what the plain one finds (``bots.relaxed``).
+"""The relaxed search bounds what the plain one finds (``bots.split.relaxed``).
 
 ``Policy`` bounds a candidate whose pair kickers clash with the rest's cards
 by the relaxed worth of the whole hand less the plain worth of the play's

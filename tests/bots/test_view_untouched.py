@@ -11,7 +11,7 @@ import pytest
 from cardhall import bots
 from cardhall.games import VARIANTS, new_game
 
-#: The bots a hall seats (hall.table.SEAT_BOT, AUTO_BOT) and the simplest one.
+#: The bots a hall seats (hall.live.table.SEAT_BOT, AUTO_BOT) and the simplest one.
 HALL_BOTS = ("planning", "tuoguan", "random")
 
 

@@ -17,14 +17,14 @@ from typing import Any
 from cardhall.bots.base import Bot, BotError
 from cardhall.bots.planning import PlanningBot
 from cardhall.bots.rlcard_rule import RLCardRule
-from cardhall.bots.sampling import SearchBot
+from cardhall.bots.sampling import SamplingBot
 from cardhall.bots.simple import RandomBot, Tuoguan
 
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "tuoguan": Tuoguan,
     "planning": PlanningBot,
-    "search": SearchBot,
+    "search": SamplingBot,
     "rlcard-rule": RLCardRule,
 }
 
@@ -54,5 +54,5 @@ def make(name: str, variant: str, seat: int, seed: int = 0, **options: Any) -> B
     return factory(variant=variant, seat=seat, seed=seed, **options)
 
 
-__all__ = ["BOTS", "Bot", "BotError", "PlanningBot", "RLCardRule", "RandomBot", "SearchBot",
+__all__ = ["BOTS", "Bot", "BotError", "PlanningBot", "RLCardRule", "RandomBot", "SamplingBot",
            "Tuoguan", "make", "register"]

@@ -55,8 +55,9 @@ SECONDS = 0.8
 HORIZON = 200
 
 
-class SearchBot(Bot):
-    """Determinised rollouts over the planning bot's best candidates."""
+class SamplingBot(Bot):
+    """Determinised rollouts over the planning bot's best candidates. Its name as a
+    player stays ``search``: a rated identity that halls, ratings and scripts know."""
 
     name = "search"
 

@@ -6,7 +6,7 @@ import random
 
 from cardhall import bots
 from cardhall.bots.planning import Policy
-from cardhall.bots.sampling import Rollout, SearchBot, determinise
+from cardhall.bots.sampling import Rollout, SamplingBot, determinise
 from cardhall.bots.view import read_view, rule_set
 from cardhall.games import new_game
 from tests.bots.scenario import ddz3
@@ -59,8 +59,8 @@ def test_rollout_scores_a_won_position() -> None:
 def test_search_is_reproducible_and_legal() -> None:
     def game() -> list[str]:
         state = new_game("ddz3", seed=9, options={"landlord": 1})
-        seats = [SearchBot("ddz3", 0, 9, samples=4), bots.make("planning", "ddz3", 1, 9),
-                 SearchBot("ddz3", 2, 9, samples=4)]
+        seats = [SamplingBot("ddz3", 0, 9, samples=4), bots.make("planning", "ddz3", 1, 9),
+                 SamplingBot("ddz3", 2, 9, samples=4)]
         while not state.over:
             seat = state.to_act
             obs = state.observe(seat)
