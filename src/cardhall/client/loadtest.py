@@ -12,7 +12,7 @@ The figures: actions/s (actions acknowledged in the window after the ramp), p50/
 latency from sending an action to reading the actor's next ``state`` of that table
 with a higher ``seq``, p50/p99 wait from sending ``next`` to the next game's first
 ``state`` (its deal), games settled, errors by code, reconnects. Then
-``cardhall.client.loadcheck`` checks the beans through the public API.
+``cardhall.client.loadreport`` checks the beans through the public API.
 
 Clients may be spread over worker processes (``workers``): each drives its share on
 its own event loop with the same clock, and their tallies are merged.

@@ -305,7 +305,7 @@ def blocks(rs: RuleSet, counts: Sequence[int], wild: Rank, last: Play | None,
            spelt: bool = True) -> list[Block]:
     """Every natural play of the virtual hand that the wild cards can cover (most cannot:
     ``movegen.Room``), with the ways to realise it: ``spelt_moves``' plays before they
-    are made (a bot reads them per set of cards, and makes few: ``bots.sift``).
+    are made (a bot reads them per set of cards, and makes few: ``bots.split.sift``).
 
     A play's main part and its kickers never share a rank, so a way to cover it is a
     way to cover the main part and one to cover the kickers, and each side is realised

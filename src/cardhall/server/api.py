@@ -207,7 +207,7 @@ def _agent(request: Request) -> str:
 
 async def login(request: Request) -> Response:
     """A new session; ``device`` (optional) is a token this client had before for the
-    account, which spares it the account's lockout (hall.lockout)."""
+    account, which spares it the account's lockout (hall.store.lockout)."""
     server = _server(request)
     _limit(request, server.login_limiter, "logins")
     data = await _body(request)

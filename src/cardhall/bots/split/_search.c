@@ -348,11 +348,11 @@ static PyTypeObject CoreType = {
 
 static PyMethodDef module_methods[] = {
     {"sift", (PyCFunction)sift_plays, METH_VARARGS,
-     "A decision's plays read in one pass (see bots.sift)."},
+     "A decision's plays read in one pass (see bots.split.sift)."},
     {"sift_blocks", (PyCFunction)sift_blocks, METH_VARARGS,
-     "A wildcard lead's plays read from rules.wild.blocks, few of them made (see bots.sift)."},
+     "A wildcard lead's plays read from rules.wild.blocks, few of them made (see bots.split.sift)."},
     {"block_play", (PyCFunction)block_play, METH_VARARGS,
-     "The play of a way sift_blocks named (see bots.sift.BlockLasts)."},
+     "The play of a way sift_blocks named (see bots.split.sift.BlockLasts)."},
     {NULL, NULL, 0, NULL},
 };
 

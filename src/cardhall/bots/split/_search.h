@@ -139,7 +139,7 @@ double search_solve(Core *c, u128 state);
 double worth_wild_two(Core *c, Core *m, u128 down, u128 up, int spare, int wild,
                       const int *limits, int low, int high, double margin, int *exact,
                       u128 *state);
-/* A plays index as ``bots.sift.Walk`` gives it (``_search_sift.c``). */
+/* A plays index as ``bots.split.sift.Walk`` gives it (``_search_sift.c``). */
 typedef struct {
     PyObject *nodes; /* borrowed: a list of lists of ints */
     Py_ssize_t root;

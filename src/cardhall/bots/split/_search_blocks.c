@@ -1,5 +1,5 @@
 /* A wildcard lead's plays read from ``rules.wild.blocks`` without making most of them
- * (``bots.sift.sift_blocks``): what ``sift`` reads of ``wild.spelt_moves``' plays, to the
+ * (``bots.split.sift.sift_blocks``): what ``sift`` reads of ``wild.spelt_moves``' plays, to the
  * same objects' values. ``spelt_moves`` makes every (main part, kickers) way of every block a
  * play, thousands of them, and the policy reads a few per set of cards: the reading it keeps
  * (the first, or the first not a bomb), the last one, and the first of the whole hand with
@@ -245,7 +245,7 @@ done:
 }
 
 /* sift_blocks(blocks, gen_play, new_play, walk, total, variants, (soft, hard, pure)) ->
- * (candidates, lasts, whole): see bots.sift.sift_blocks (``lasts``: bytes of (set of cards
+ * (candidates, lasts, whole): see bots.split.sift.sift_blocks (``lasts``: bytes of (set of cards
  * packed 4 bits a rank, its last way as ``ref_bits``) pairs of native 64-bit ints; ``block_play``
  * makes a way's play). */
 PyObject *sift_blocks(PyObject *self, PyObject *args) {

@@ -90,7 +90,7 @@ def core(steps_at: Callable[[int, int], Steps], constants: tuple[int, ...], hand
 
 def sift(plays: list[Play], walk: Walk | None, total: int,
          variants: int) -> tuple[list[Play], list[Play], dict[int, Play], Play | None]:
-    """``bots.sift._sift`` on the C loop (``_search_sift.c``)."""
+    """``bots.split.sift._sift`` on the C loop (``_search_sift.c``)."""
     if _search is None:
         raise RuntimeError("the split search's C loop is not built (cardhall.bots.split._search)")
     return _search.sift(plays, walk, total, variants)
@@ -100,7 +100,7 @@ def sift_blocks(blocks: list[Block], gen_play: Callable[[int], Play],
                 new_play: Callable[..., Play], walk: Walk | None, total: int, variants: int,
                 tiers: tuple[int, int, int],
                 ) -> tuple[list[Play], bytes, Play | None]:
-    """``bots.sift.sift_blocks`` on the C loop (``_search_blocks.c``)."""
+    """``bots.split.sift.sift_blocks`` on the C loop (``_search_blocks.c``)."""
     if _search is None:
         raise RuntimeError("the split search's C loop is not built (cardhall.bots.split._search)")
     return _search.sift_blocks(blocks, gen_play, new_play, walk, total, variants, tiers)

@@ -200,7 +200,7 @@ class MetricsAccess(_Strict):
 
 
 class Accounts(_Strict):
-    """Sessions and logins (hall.sessions, hall.lockout).
+    """Sessions and logins (hall.store.sessions, hall.store.lockout).
 
     A registered player's session lasts ``session_days`` from its login and ends sooner
     when unused for ``idle_days`` (0: no idle limit); a guest's (his only key to the

@@ -1,6 +1,6 @@
 """Accounts: guests in one call, registration and login, passwords and their change.
 
-- **Names** are checked and compared by ``hall.names``: NFKC, letters of any script
+- **Names** are checked and compared by ``hall.domain.names``: NFKC, letters of any script
   (so Chinese names work), digits, ``_`` and ``-``; nothing invisible; a name that
   looks like an existing one (its skeleton is taken) is refused. Prefixes the hall
   uses for generated names (游客, guest, 机器人, bot) are reserved, so nobody can pass
@@ -9,8 +9,8 @@
   deliberately slow, so it runs in a worker thread, never on the event loop. Login
   answers "wrong name or password" for both cases and hashes even for an unknown name,
   so neither the answer nor its timing tells whether a name exists. Wrong passwords
-  for one name lock its logins for a while (``hall.lockout``).
-- **Sessions** (tokens, expiry, listing, revoking) are ``hall.sessions``'. A password
+  for one name lock its logins for a while (``hall.store.lockout``).
+- **Sessions** (tokens, expiry, listing, revoking) are ``hall.store.sessions``'. A password
   change ends every other session of the account; a ban ends them all.
 
 Every new account gets ``economy.starting_beans`` as a ``start`` ledger entry in the
@@ -191,7 +191,7 @@ def _verify(hasher: PasswordHasher, digest: str, password: str) -> bool:
 
 async def _known_device(db: Database, device: str | None, player_id: str) -> bool:
     """Whether ``device`` (a token the client kept) is one of this account's sessions,
-    expired or not, but not revoked: the lockout's known device (hall.lockout)."""
+    expired or not, but not revoked: the lockout's known device (hall.store.lockout)."""
     if not device:
         return False
     holder = await sessions.player_of(db, device)

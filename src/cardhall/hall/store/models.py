@@ -108,7 +108,7 @@ class Player(Base):
     ranked_points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     ranked_points_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    #: Wrong passwords in a row and when logins are refused until (hall.lockout).
+    #: Wrong passwords in a row and when logins are refused until (hall.store.lockout).
     failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_failed: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -119,7 +119,7 @@ class Session(Base):
     leak usable tokens; ``id`` is the public name of the session (listed to its owner,
     revoked by it), never the token. ``revoked`` is set on logout and never cleared;
     ``used`` is when the token was last used (refreshed at most hourly), which the idle
-    limit is read from (hall.sessions)."""
+    limit is read from (hall.store.sessions)."""
 
     __tablename__ = "sessions"
 

@@ -202,7 +202,7 @@ async def ends_of(db: Database, session_ids: Collection[str],
 
 async def player_of(db: Database, token: str) -> Player | None:
     """The player a token belongs to if its session was not revoked, even when it has
-    expired: the lockout's known-device proof (hall.lockout)."""
+    expired: the lockout's known-device proof (hall.store.lockout)."""
     async with db.read() as s:
         found = await _lookup(s, token)
     return None if found is None or found[0].revoked is not None else found[1]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.game_rows import GameStart, create_games
 
-log = logging.getLogger("cardhall.hall.store.starts")
+log = logging.getLogger("cardhall.hall.starts")
 
 #: Games recorded in one transaction at most.
 BATCH_LIMIT = 256

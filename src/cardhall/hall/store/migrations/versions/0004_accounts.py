@@ -10,7 +10,7 @@ players get the skeleton of their name (unique) and their failed-login count.
   names that already collide keep their names: the later account's skeleton gets
   ``#<its id>`` so the column can be unique without renaming anyone.
 - ``players.failed_logins``, ``locked_until``, ``last_failed``: the per-account
-  login lockout (hall.lockout).
+  login lockout (hall.store.lockout).
 
 Revision ID: 0004
 Revises: 0003
