@@ -42,6 +42,7 @@ from datetime import datetime
 from cardhall.hall.domain.errors import BadRequest
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.game_rows import ActionRow, append_action, append_actions
+from cardhall.hall.store.group_writer import GroupWriter
 from cardhall.hall.store.models import utcnow
 
 log = logging.getLogger("cardhall.hall.journal")
@@ -68,11 +69,7 @@ class JournalClosed(RuntimeError):
 class ActionJournal:
     def __init__(self, db: Database, batch_limit: int = BATCH_LIMIT) -> None:
         self.db = db
-        self.batch_limit = batch_limit
-        self._pending: list[_Row] = []
-        self._wake: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._closed = False
+        self._writer = GroupWriter("action-journal", self._write, batch_limit)
         self.batches = 0  # transactions written (for tests and tuning)
         self.rows = 0
         #: Told each batch's rows and the seconds its statement took (the server's
@@ -84,7 +81,7 @@ class ActionJournal:
         """Append the ``seq``-th action of a live game; returns once it is committed
         (``Fenced`` when ``fence`` is given and is not the game's). ``final``: the
         action ends the game (see the module doc)."""
-        if self._closed:
+        if self._writer.closed:
             raise JournalClosed("the action log is closed")
         if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
             raise BadRequest(f"seq counts from 1, not {seq!r}")
@@ -96,29 +93,12 @@ class ActionJournal:
             if self.batch_hook is not None:
                 self.batch_hook(1, time.perf_counter() - started)
             return
-        loop = asyncio.get_running_loop()
-        if self._task is None:
-            self._wake = asyncio.Event()
-            self._task = loop.create_task(self._run(), name="action-journal")
-        assert self._wake is not None
-        row = _Row(game_id, seq, action, seat, utcnow(), fence, loop.create_future())
-        self._pending.append(row)
-        self._wake.set()
+        row = _Row(game_id, seq, action, seat, utcnow(), fence,
+                   asyncio.get_running_loop().create_future())
+        self._writer.put(row)
         # Shielded: a caller that is cancelled must not cancel the row's future, which
         # the writer resolves when the batch commits (the row may be committed anyway).
         await asyncio.shield(row.done)
-
-    async def _run(self) -> None:
-        assert self._wake is not None
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._pending:
-                batch = self._pending[:self.batch_limit]
-                del self._pending[:self.batch_limit]
-                await self._write(batch)
-            if self._closed:
-                return
 
     async def _write(self, batch: list[_Row]) -> None:
         started = time.perf_counter()
@@ -155,11 +135,7 @@ class ActionJournal:
 
     async def close(self) -> None:
         """Write what is pending, then take no more appends."""
-        self._closed = True
-        if self._task is not None and self._wake is not None:
-            self._wake.set()
-            await self._task
-            self._task = None
+        await self._writer.close()
 
 
 def _values(r: _Row) -> ActionRow:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.game_rows import GameStart, create_games
+from cardhall.hall.store.group_writer import GroupWriter
 
 log = logging.getLogger("cardhall.hall.starts")
 
@@ -37,41 +38,18 @@ class _Start:
 class GameStarts:
     def __init__(self, db: Database, batch_limit: int = BATCH_LIMIT) -> None:
         self.db = db
-        self.batch_limit = batch_limit
-        self._pending: list[_Start] = []
-        self._wake: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._closed = False
+        self._writer = GroupWriter("game-starts", self._write, batch_limit)
         self.batches = 0  # transactions written (for tests)
 
     async def start(self, start: GameStart) -> str:
         """Record ``start``'s game; its id once committed (``create_game``'s errors)."""
-        loop = asyncio.get_running_loop()
-        if self._closed:  # shutting down: written at once, on its own
-            item = _Start(start, loop.create_future())
+        item = _Start(start, asyncio.get_running_loop().create_future())
+        if self._writer.closed:  # shutting down: written at once, on its own
             await self._write([item])
             return await item.done
-        if self._task is None:
-            self._wake = asyncio.Event()
-            self._task = loop.create_task(self._run(), name="game-starts")
-        assert self._wake is not None
-        item = _Start(start, loop.create_future())
-        self._pending.append(item)
-        self._wake.set()
+        self._writer.put(item)
         # Shielded: a cancelled caller must not cancel what the batch resolves.
         return await asyncio.shield(item.done)
-
-    async def _run(self) -> None:
-        assert self._wake is not None
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._pending:
-                batch = self._pending[:self.batch_limit]
-                del self._pending[:self.batch_limit]
-                await self._write(batch)
-            if self._closed:
-                return
 
     async def _write(self, batch: list[_Start]) -> None:
         try:
@@ -91,11 +69,7 @@ class GameStarts:
 
     async def close(self) -> None:
         """Write what is pending, then stop the writer (later starts are written alone)."""
-        self._closed = True
-        if self._task is not None and self._wake is not None:
-            self._wake.set()
-            await self._task
-            self._task = None
+        await self._writer.close()
 
 
 def _resolve(item: _Start, made: str | BaseException) -> None:
