@@ -20,6 +20,7 @@ from cardhall.games.deltas import (
     apply_events,
     apply_patch,
     canonical,
+    same,
     view_event,
     view_hash,
     view_patch,
@@ -81,6 +82,22 @@ def test_a_patch_sets_unsets_and_descends_and_keeps_nulls() -> None:
     assert grown == {"set": {"x": [5, 3]}, "extend": {"log": [4]}}
     assert apply_patch({"log": [1, 2], "x": [3]}, grown) == {"log": [1, 2, 4], "x": [5, 3]}
     assert view_patch({"f": False}, {"f": 0}) == {"set": {"f": 0}}  # JSON tells them apart
+
+
+def test_a_patch_tells_bool_int_and_float_apart_all_the_way_down() -> None:
+    # Python's == takes True == 1 and 1 == 1.0: nested, that hid the change.
+    assert view_patch({"d": {"f": False}}, {"d": {"f": 0}}) == {"patch": {"d": {"set": {"f": 0}}}}
+    assert view_patch({"d": [True]}, {"d": [1]}) == {"set": {"d": [1]}}
+    assert view_patch({"d": {"n": [1, {"x": 1}]}}, {"d": {"n": [1, {"x": 1.0}]}}) == \
+        {"patch": {"d": {"set": {"n": [1, {"x": 1.0}]}}}}
+    # A history grew only if its old items are the same in type too.
+    assert view_patch({"log": [0, 1]}, {"log": [False, 1, 2]}) == {"set": {"log": [False, 1, 2]}}
+    assert view_patch({"log": [0, 1]}, {"log": [0, 1, 2]}) == {"extend": {"log": [2]}}
+    for old, new in [({"d": {"f": True}}, {"d": {"f": 1}}), ({"a": [[1]]}, {"a": [[1.0]]})]:
+        rebuilt = apply_patch(old, view_patch(old, new))
+        assert rebuilt == new and same(rebuilt, new)
+    assert same({"a": [1, {"b": None}]}, {"a": [1, {"b": None}]})
+    assert not same({"a": 1}, {"a": 1, "b": 2}) and not same([1], [1, 1])
 
 
 def test_the_hash_is_of_the_canonical_json() -> None:

@@ -40,6 +40,19 @@ VIEW_EVENT = "view"
 HASH_DIGITS = 16
 
 
+def same(a: Any, b: Any) -> bool:
+    """Whether two JSON values are equal with their types, all the way down: Python's
+    ``==`` takes ``True == 1`` and ``1 == 1.0``, and a difference hidden that way
+    inside a nested value would never reach a client that tells them apart."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
     """The difference that turns ``old`` into ``new`` (``apply_patch(old, d) == new``)."""
     diff: Diff = {}
@@ -51,12 +64,12 @@ def view_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> Diff:
             sets[key] = value
             continue
         before = old[key]
-        if before == value and type(before) is type(value):
+        if same(before, value):
             continue
         if isinstance(before, dict) and isinstance(value, dict):
             patches[key] = view_patch(before, value)
         elif isinstance(before, list) and isinstance(value, list) and before \
-                and len(value) > len(before) and value[:len(before)] == before:
+                and len(value) > len(before) and same(value[:len(before)], before):
             extends[key] = value[len(before):]  # a history that grew: only its new end
         else:
             sets[key] = value
@@ -130,5 +143,5 @@ def view_hash(view: Any) -> str:
     return hashlib.sha256(canonical(view).encode()).hexdigest()[:HASH_DIGITS]
 
 
-__all__ = ["HASH_DIGITS", "VIEW_EVENT", "apply_events", "apply_patch", "canonical",
+__all__ = ["HASH_DIGITS", "VIEW_EVENT", "apply_events", "apply_patch", "canonical", "same",
            "view_event", "view_hash", "view_patch"]
