@@ -67,7 +67,6 @@ from cardhall.protocol.messages import (
     Pong,
     Private,
     ProtocolError,
-    Resync,
     ServerMessage,
     Start,
     Watch,
@@ -297,14 +296,14 @@ class Hall:
                      address: str = "") -> None:
         """Carry out one message from an authenticated player (connected from
         ``address``, which limits wrong invite codes): a ``Refused`` if the hall refuses
-        it, a ``ProtocolError`` if the message itself is not one the hall can take."""
+        it, a ``ProtocolError`` if the message itself is not one the hall can take.
+        A ``resync`` never comes here: it asks for what the connection sent, and the
+        connection answers it (``server.ws``)."""
         match msg:
             case Hello():
                 raise ProtocolError("already_authenticated", "this connection said hello")
             case Ping():
                 self.outbox.send(player_id, Pong())
-            case Resync():
-                raise ProtocolError("not_allowed", "a resync is answered by the connection")
             case Join(code=code) if code is not None:
                 await self.lobby.join_code(player_id, code, address)
             case Join(room=room) if room is not None:
