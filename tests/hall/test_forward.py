@@ -27,7 +27,7 @@ from cardhall.hall.service import Hall
 from cardhall.hall.store import accounts
 from cardhall.hall.store.db import Database, upgrade
 from cardhall.protocol.messages import Join, ServerMessage
-from cardhall.protocol.peer import TableCall
+from cardhall.protocol.peer import Carries, TableCall
 from tests.conftest import new_pg_database
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
@@ -40,7 +40,10 @@ class Nobody:
     def send(self, player_id: str, message: ServerMessage) -> None:
         pass
 
-    def send_text(self, player_id: str, text: str) -> None:
+    def send_text(self, player_id: str, text: str, kind: Carries) -> None:
+        pass
+
+    def closed(self, player_id: str, table: str) -> None:
         pass
 
     def holds(self, player_id: str) -> bool:

@@ -96,6 +96,9 @@ class Inbox:
         if self.hook is not None:
             self.hook(player, message)
 
+    def closed(self, player: str, table: str) -> None:
+        """Nothing is kept of a table here but the messages."""
+
     def of(self, player: str, kind: type[Any]) -> list[Any]:
         return [m for m in self.got.get(player, []) if isinstance(m, kind)]
 

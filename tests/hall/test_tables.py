@@ -47,9 +47,13 @@ class Inbox:
 
     def __init__(self) -> None:
         self.queues: dict[str, asyncio.Queue[ServerMessage]] = {}
+        self.forgotten: list[tuple[str, str]] = []  # (watcher, table) of tables closed
 
     def send(self, player_id: str, message: ServerMessage) -> None:
         self.queue(player_id).put_nowait(message)
+
+    def closed(self, player_id: str, table: str) -> None:
+        self.forgotten.append((player_id, table))
 
     def queue(self, player_id: str) -> asyncio.Queue[ServerMessage]:
         return self.queues.setdefault(player_id, asyncio.Queue())
@@ -472,6 +476,29 @@ async def test_a_table_all_on_auto_that_never_bids_is_dissolved_not_redealt_for_
         assert stored is not None and stored.status == "dissolved"
         assert replay(stored.record).deals > MAX_AUTO_DEALS  # type: ignore[attr-defined]
         assert [await ledger.balance(db, p) for p in players] == [10_000] * 3
+    finally:
+        await hall.close()
+
+
+async def test_a_closed_tables_watcher_is_told_nothing_and_his_connection_forgets_it(
+        db: Database) -> None:
+    from cardhall.protocol.messages import Left, Watch  # noqa: PLC0415
+
+    hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
+    try:
+        players = await joined(hall)
+        first = await inbox.next(players[0], State)
+        table = hall.lobby.table(first.table)
+        admin = await guest(hall)
+        await hall.handle(admin, Watch(type="watch", table=table.id), admin=True)
+        assert (await inbox.next(admin, State)).table == table.id
+        for p in players:
+            await hall.handle(p, Act(type="act", table=table.id, action="auto on",
+                                     seq=table.state_for(p).seq))
+        assert (await inbox.next(players[0], Left)).reason == "dissolved"
+        assert inbox.forgotten == [(admin, table.id)]  # his delta coder drops the table
+        watched = inbox.queue(admin)
+        assert not any(isinstance(watched.get_nowait(), Left) for _ in range(watched.qsize()))
     finally:
         await hall.close()
 

@@ -12,11 +12,13 @@ tables (``Census``/``CensusReply``).
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cardhall.games.errors import Param
+from cardhall.protocol.messages import Left, ServerMessage, State
 
 #: The table commands another process may ask of a table's owner.
 CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
@@ -56,10 +58,31 @@ class CallReply(_Peer):
     moved: bool = False
 
 
+class Carries(StrEnum):
+    """What a forwarded message is, as far as the connection it reaches must know: one
+    that opted into deltas turns a ``state`` into a delta and forgets a table on its
+    ``left`` (``server.deltas``); anything else goes as it came. Said by the sender,
+    which holds the typed message, so that the receiver never reads the JSON's text to
+    tell (its field order is pydantic's, not the protocol's)."""
+
+    STATE = "state"
+    LEFT = "left"
+    OTHER = "other"
+
+    @classmethod
+    def of(cls, message: ServerMessage) -> Carries:
+        if isinstance(message, State):
+            return cls.STATE
+        if isinstance(message, Left):
+            return cls.LEFT
+        return cls.OTHER
+
+
 class Deliver(_Peer):
     """Messages for players whose connection this process holds, in the order sent.
 
-    Each is (player, the message's JSON as his client gets it): serialized once, by the
+    Each is (player, the message's JSON as his client gets it, what it ``Carries``):
+    serialized once, by the
     process that made it, and written to the socket as it came. Parsing and validating a
     ``state`` (its view, its legal actions) only to serialize it again cost the receiving
     process more than the sending one's work on it; both are hall processes of one
@@ -67,7 +90,7 @@ class Deliver(_Peer):
     """
 
     type: Literal["deliver"] = "deliver"
-    items: list[tuple[str, str]]
+    items: list[tuple[str, str, Carries]]
 
 
 class Supersede(_Peer):

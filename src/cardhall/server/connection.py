@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from cardhall.games.errors import Param
 from cardhall.protocol.messages import Error, ErrorCode, Left, ProtocolError, ServerMessage, State
+from cardhall.protocol.peer import Carries
 from cardhall.server.deltas import DeltaCoder
 
 log = logging.getLogger("cardhall.server.ws")
@@ -155,9 +156,10 @@ class Connection:
                 self.deltas.forget(message.table)
         self._queue(message.model_dump_json())
 
-    def send_text(self, text: str) -> None:
-        """``send`` of a message already serialized (by another process: ``Deliver``)."""
-        self._queue(text if self.deltas is None else self.deltas.encode_text(text))
+    def send_text(self, text: str, kind: Carries) -> None:
+        """``send`` of a message already serialized (by another process: ``Deliver``),
+        which says what it ``kind`` (what a delta connection needs to know of it)."""
+        self._queue(text if self.deltas is None else self.deltas.encode_text(text, kind))
 
     def resync(self, table: str) -> None:
         """A delta client's ``resync``: the table's last state again, in full."""
@@ -245,10 +247,17 @@ class Registry:
         if conn is not None:
             conn.send(message)
 
-    def send_text(self, player_id: str, text: str) -> None:
+    def send_text(self, player_id: str, text: str, kind: Carries) -> None:
         conn = self.by_player.get(player_id)
         if conn is not None:
-            conn.send_text(text)
+            conn.send_text(text, kind)
+
+    def closed(self, player_id: str, table: str) -> None:
+        """``table`` closed, the player told nothing (a watcher): his delta connection
+        forgets its last state."""
+        conn = self.by_player.get(player_id)
+        if conn is not None and conn.deltas is not None:
+            conn.deltas.forget(table)
 
     def holds(self, player_id: str) -> bool:
         return player_id in self.by_player

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from cardhall.hall.domain.errors import UnknownTable
 from cardhall.hall.live.outbox import Outbox
 from cardhall.protocol.messages import ServerMessage
-from cardhall.protocol.peer import TableCall
+from cardhall.protocol.peer import Carries, TableCall
 
 if TYPE_CHECKING:
     from cardhall.hall.service import Hall
@@ -54,8 +54,11 @@ class Connections(Protocol):
     registry): deliver to a player connected here, close one superseded elsewhere."""
 
     def send(self, player_id: str, message: ServerMessage) -> None: ...
-    def send_text(self, player_id: str, text: str) -> None:
+    def send_text(self, player_id: str, text: str, kind: Carries) -> None:
         """``send`` of a message another process serialized (``peer.Deliver``)."""
+    def closed(self, player_id: str, table: str) -> None:
+        """``table`` closed and the player was told nothing (a watcher): whatever his
+        connection keeps of it can go. Nothing is sent."""
     def holds(self, player_id: str) -> bool: ...
     def supersede(self, player_id: str, conn: int) -> None: ...
     def players(self) -> dict[str, int]:

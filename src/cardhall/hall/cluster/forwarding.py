@@ -15,7 +15,7 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from cardhall.protocol.messages import ServerMessage
-from cardhall.protocol.peer import Deliver
+from cardhall.protocol.peer import Carries, Deliver
 
 if TYPE_CHECKING:
     from cardhall.hall.cluster.redis_coordinator import RedisCoordinator
@@ -50,6 +50,12 @@ class ClusterOutbox:
         self.pending.append((player_id, message))
         self.wake.set()
 
+    def closed(self, player_id: str, table: str) -> None:
+        """A watcher connected here forgets the table; one connected elsewhere is not
+        told (his connection keeps a bounded number of tables: ``server.deltas``)."""
+        if self.c.connections.holds(player_id):
+            self.c.connections.closed(player_id, table)
+
     async def run(self) -> None:
         while True:
             await self.wake.wait()
@@ -62,10 +68,11 @@ class ClusterOutbox:
     async def _forward(self, batch: list[tuple[str, ServerMessage]]) -> None:
         players = list(dict.fromkeys(p for p, _ in batch))
         where = await self.c.connected_at(players)  # one round trip, not two
-        by_process: dict[str, list[tuple[str, str]]] = {}
+        by_process: dict[str, list[tuple[str, str, Carries]]] = {}
         for player, message in batch:
             process = where.get(player)
             if process is not None and process != self.c.process:
-                by_process.setdefault(process, []).append((player, message.model_dump_json()))
+                by_process.setdefault(process, []).append(
+                    (player, message.model_dump_json(), Carries.of(message)))
         for process, items in by_process.items():
             await self.c.publish(process, Deliver(items=items))

@@ -355,8 +355,8 @@ class RedisCoordinator:
                 if future is not None and not future.done():
                     future.set_result(message)
             case Deliver(items=items):
-                for player, text in items:
-                    self.connections.send_text(player, text)
+                for player, text, kind in items:
+                    self.connections.send_text(player, text, kind)
             case Supersede(player=player, conn=conn):
                 self.connections.supersede(player, conn)
             case Close(player=player, code=code, reason=reason, sessions=sessions):

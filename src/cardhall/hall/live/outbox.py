@@ -18,6 +18,10 @@ class Outbox(Protocol):
     def send(self, player_id: str, message: ServerMessage) -> None:
         """Queue ``message`` for the player's live connection, if he has one."""
 
+    def closed(self, player_id: str, table: str) -> None:
+        """``table`` closed and the player was told nothing (a watcher): whatever his
+        connection keeps of it can go. Nothing is sent."""
+
 
 class Recorder:
     """An Outbox that keeps what was sent, per player: for the hall's own tests and tools."""
@@ -27,3 +31,6 @@ class Recorder:
 
     def send(self, player_id: str, message: ServerMessage) -> None:
         self.sent.setdefault(player_id, []).append(message)
+
+    def closed(self, player_id: str, table: str) -> None:
+        """Nothing is kept of a table here but what was sent."""

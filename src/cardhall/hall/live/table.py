@@ -480,6 +480,8 @@ class Table:
         await self._seats_changed([], remaining)
         for player in remaining:
             self.outbox.send(player, Left(table=self.id, reason=reason))
+        for player in self.watchers:  # told nothing (as ever): their connections forget it
+            self.outbox.closed(player, self.id)
         if self.on_close is not None:
             # Only players still connected go back to the queue: a disconnected one
             # would be matched into a game he cannot see.
