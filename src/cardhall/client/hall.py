@@ -33,16 +33,30 @@ Message = dict[str, Any]
 
 #: Close codes after which reconnecting would be wrong (docs/protocol.md).
 FINAL_CLOSE = frozenset({1008, 4001, 4003, 4401})
+#: Errors a ``resync`` may be refused with (docs/protocol.md, "Deltas"): one that comes
+#: while a resync is pending counts as its refusal (errors name no request).
+RESYNC_REFUSALS = frozenset({"rate_limited", "unknown_table"})
+#: Refusals of a table's resync before the client reconnects instead (its hello brings
+#: every table in full); the asks in between wait RESYNC_WAIT, then twice as long...
+RESYNC_TRIES = 4
+RESYNC_WAIT = 0.25
 
 
 def rebuild(last: Message | None, delta: Message) -> Message | None:
     """The ``state`` a ``delta`` stands for, built on ``last`` (the table's last state);
-    None when it cannot be (another game or base) or its view's hash does not check."""
+    None when it cannot be (another game or base, a patch that does not fit the view it
+    holds) or its view's hash does not check: the caller asks for a ``resync``."""
     if last is None or last.get("view") is None or last.get("game") != delta["game"] \
             or last.get("seq") != delta["base"]:
         return None
-    view = apply_events(last["view"], delta["events"])
-    if view_hash(view) != delta["hash"]:
+    try:
+        view = apply_events(last["view"], delta["events"])
+        if view_hash(view) != delta["hash"]:
+            return None
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        # A patch that does not fit (an ``extend`` of a key the view lacks, a ``set``
+        # that is not an object...): the view held is not the server's; ask for it.
+        log.info("a delta did not apply to the view held: %r", exc)
         return None
     fields = {k: v for k, v in delta.items() if k not in ("type", "base", "events", "hash")}
     fields.setdefault("players", last["players"])  # absent: as they were
@@ -89,6 +103,9 @@ class HallClient:
         self.fulls_seen: list[Message] = []  # with deltas on: the full states as they came
         self.resyncs = 0  # resyncs asked for (a rebuilt view that did not check)
         self._resyncing: set[str] = set()  # tables whose full state is on its way
+        self._refusals: dict[str, int] = {}  # table → its resync's refusals so far
+        self._later: set[asyncio.Task[None]] = set()  # resyncs asked again after a wait
+        self.resync_wait = RESYNC_WAIT  # the first wait before a refused resync is asked again
 
     async def __aenter__(self) -> Self:
         return self
@@ -166,6 +183,8 @@ class HallClient:
         self._ws = await connect(self.ws_url, max_size=self.max_size,
                                  open_timeout=self.timeout)
         self.close_code = None
+        self._resyncing.clear()  # the hello brings every table's full state
+        self._refusals.clear()
         hello: Message = {"type": "hello", "token": self.token}
         if self.deltas:
             hello["deltas"] = True
@@ -178,10 +197,13 @@ class HallClient:
             assert ws is not None
             try:
                 async for raw in ws:
-                    resync = self._take(json.loads(raw))
+                    msg = json.loads(raw)
+                    resync = self._take(msg)
                     if resync is not None:
                         self.resyncs += 1
                         await ws.send(json.dumps({"type": "resync", "table": resync}))
+                    elif msg.get("type") == "error" and self._resyncing:
+                        self._refused(ws, str(msg.get("code")))
                     delay = 0.1
             except ConnectionClosed:
                 pass  # ws.close_code below says why
@@ -203,6 +225,33 @@ class HallClient:
                 except (OSError, InvalidHandshake, TimeoutError) as exc:
                     log.info("reconnect failed: %s", exc)
 
+    def _refused(self, ws: ClientConnection, code: str) -> None:
+        """An error while resyncs are pending: if a resync can be refused with it, each
+        pending table's is asked again after a wait that doubles, and after
+        ``RESYNC_TRIES`` refusals the client reconnects (``drop``) rather than wait,
+        its table frozen, for the next full state (up to ``full_state_every`` messages
+        away). Without ``reconnect`` it waits for that state."""
+        if code not in RESYNC_REFUSALS:
+            return
+        for table in sorted(self._resyncing):
+            tries = self._refusals[table] = self._refusals.get(table, 0) + 1
+            if tries >= RESYNC_TRIES:
+                log.warning("resync of %s refused %d times: reconnecting", table, tries)
+                if self.reconnect and ws is self._ws:
+                    ws.transport.abort()
+                return
+            task = asyncio.get_running_loop().create_task(
+                self._resync_later(ws, table, self.resync_wait * 2 ** (tries - 1)))
+            self._later.add(task)
+            task.add_done_callback(self._later.discard)
+
+    async def _resync_later(self, ws: ClientConnection, table: str, wait: float) -> None:
+        await asyncio.sleep(wait)  # a backoff (the refusal may be the rate limit's)
+        if ws is self._ws and table in self._resyncing:
+            self.resyncs += 1
+            with contextlib.suppress(ConnectionClosed):  # the reader reconnects: the
+                await ws.send(json.dumps({"type": "resync", "table": table}))  # hello brings it
+
     def _take(self, msg: Message) -> str | None:
         """Keep and queue a message; a delta that does not rebuild names its table."""
         if msg.get("type") == "delta":
@@ -218,6 +267,10 @@ class HallClient:
         elif msg.get("type") == "state" and self.deltas:
             self.fulls_seen.append(msg)
             self._resyncing.discard(msg["table"])
+            self._refusals.pop(msg["table"], None)
+        elif msg.get("type") == "left":  # no state of it will come: nothing to wait for
+            self._resyncing.discard(msg["table"])
+            self._refusals.pop(msg["table"], None)
         if msg.get("type") == "state":
             self.states[msg["table"]] = msg
         elif msg.get("type") == "welcome":
@@ -303,6 +356,8 @@ class HallClient:
     async def disconnect(self) -> None:
         """Close the WebSocket (no reconnect) and wait for the reader to stop."""
         self._closing = True
+        for task in list(self._later):
+            task.cancel()
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:

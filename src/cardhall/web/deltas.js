@@ -1,8 +1,19 @@
 // Deltas (docs/protocol.md, "Deltas"): the port of cardhall/games/deltas.py. The socket
 // says hello with deltas on; after a table's first full `state`, each change comes as a
 // `delta` whose events, applied to the last view, give the new one. Its hash is checked;
-// a delta that does not rebuild (another base, a wrong hash) asks for a `resync`, and
-// the deltas that follow are dropped until the full state it brings arrives.
+// a delta that does not rebuild (another base, a wrong hash, a patch that does not fit)
+// asks for a `resync`, and the deltas that follow are dropped until the full state it
+// brings arrives. A resync refused (`rate_limited`, `unknown_table`: an error that comes
+// while one is pending) is asked again after a wait that doubles; after RESYNC_TRIES
+// refusals the socket reconnects instead, its hello bringing every table in full.
+
+/** Errors a resync may be refused with (errors name no request: one that comes while a
+ * resync is pending counts as its refusal). */
+export const RESYNC_REFUSALS = new Set(["rate_limited", "unknown_table"]);
+/** Refusals of a table's resync before the client reconnects instead. */
+export const RESYNC_TRIES = 4;
+/** Milliseconds before a refused resync is asked again the first time (then doubled). */
+export const RESYNC_WAIT = 250;
 
 /**
  * @typedef {{set?: Object<string, *>, unset?: string[], extend?: Object<string, Array<*>>,
@@ -97,6 +108,8 @@ export class Deltas {
     this.last = new Map();
     /** @type {Set<string>} tables whose full state was asked for */
     this.resyncing = new Set();
+    /** @type {Map<string, number>} refusals of each pending resync so far */
+    this.refusals = new Map();
     this.applied = 0;
     this.resyncs = 0;
   }
@@ -104,6 +117,32 @@ export class Deltas {
   /** A new connection: its hello brings every table's full state. */
   reset() {
     this.resyncing.clear();
+    this.refusals.clear();
+  }
+
+  /** The player left `table` (a `left`): nothing of it is kept or awaited. */
+  forget(table) {
+    this.last.delete(table);
+    this.resyncing.delete(table);
+    this.refusals.delete(table);
+  }
+
+  /**
+   * An `error` came: if it may be a pending resync's refusal, what to do about it:
+   * `{reconnect: true}` after RESYNC_TRIES refusals of one, else `{retry: tables, wait}`
+   * (ask again after `wait` ms those still pending then); null when it is not one.
+   * @param {{code: string}} msg @returns {{reconnect?: boolean, retry?: string[], wait?: number} | null}
+   */
+  refused(msg) {
+    if (!RESYNC_REFUSALS.has(msg.code) || this.resyncing.size === 0) return null;
+    let most = 0;
+    for (const table of this.resyncing) {
+      const tries = (this.refusals.get(table) || 0) + 1;
+      this.refusals.set(table, tries);
+      most = Math.max(most, tries);
+    }
+    if (most >= RESYNC_TRIES) return { reconnect: true };
+    return { retry: [...this.resyncing], wait: RESYNC_WAIT * 2 ** (most - 1) };
   }
 
   /**
@@ -114,6 +153,7 @@ export class Deltas {
   take(msg, resync) {
     if (msg.type === "state") {
       this.resyncing.delete(msg.table);
+      this.refusals.delete(msg.table);
       this.last.set(msg.table, msg);
       return msg;
     }
@@ -121,10 +161,16 @@ export class Deltas {
     const last = this.last.get(msg.table);
     let state = null;
     if (last && last.view && last.game === msg.game && last.seq === msg.base) {
-      const view = applyEvents(last.view, msg.events);
-      if (viewHash(view) === msg.hash) {
-        const { type, base, events, hash, ...fields } = msg;
-        state = { players: last.players, ...fields, type: "state", view };
+      try {
+        const view = applyEvents(last.view, msg.events);
+        if (viewHash(view) === msg.hash) {
+          const { type, base, events, hash, ...fields } = msg;
+          state = { players: last.players, ...fields, type: "state", view };
+        }
+      } catch (err) {
+        // A patch that does not fit the view held (an extend of a key it lacks...): that
+        // view is not the server's; the resync below brings it.
+        console.warn("a delta did not apply:", err);
       }
     }
     if (!state) {

@@ -97,6 +97,8 @@ export class Socket {
         document.body.dataset.resyncs = String(this.deltas.resyncs);
         if (!msg) return;
       }
+      if (msg.type === "left") this.deltas.forget(msg.table);
+      if (msg.type === "error") this.resyncRefused(ws, msg);
       if (msg.type === "welcome") {
         this.ready = true;
         if (this.attempt > 0) this.notice(t("net.back"), "ok");
@@ -121,6 +123,27 @@ export class Socket {
       const wait = Math.min(8000, 250 * 2 ** Math.min(this.attempt - 1, 5));
       setTimeout(() => this.wanted && this.connect(), wait);
     };
+  }
+
+  /** An error that may be a pending resync's refusal: ask again after a wait, or after
+   * a few refusals reconnect (the hello brings every table in full): a table never
+   * waits, frozen, for the next full state. */
+  resyncRefused(ws, msg) {
+    const todo = this.deltas.refused(msg);
+    if (!todo) return;
+    if (todo.reconnect) {
+      if (this.ws === ws) this.drop();
+      return;
+    }
+    setTimeout(() => {
+      if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+      for (const table of todo.retry) {
+        if (!this.deltas.resyncing.has(table)) continue;
+        this.deltas.resyncs += 1;
+        document.body.dataset.resyncs = String(this.deltas.resyncs);
+        ws.send(JSON.stringify({ type: "resync", table }));
+      }
+    }, todo.wait);
   }
 
   /** Close for good (logout). */
