@@ -64,7 +64,7 @@ async def scripted() -> AsyncIterator[tuple[Script, str]]:
 
 
 async def test_a_refused_resync_is_asked_again_then_the_client_reconnects() -> None:
-    async with scripted() as (script, url):
+    async with asyncio.timeout(30), scripted() as (script, url):  # a failure, not a hang
         client = HallClient(url, token="tok", deltas=True, timeout=10)
         client.resync_wait = 0.01
         try:
