@@ -396,7 +396,7 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
         cpu0, t0 = sum(cpu_seconds(p.pid) for _, p in served), time.monotonic()
         plan = Plan(urls=tuple(front.urls if front else (u for u, _ in served)), room=ROOM,
                     clients=n, duration=args.duration, think=args.think, ramp=args.ramp,
-                    workers=args.workers, metrics_token=METRICS_TOKEN)
+                    workers=args.workers, metrics_token=METRICS_TOKEN, deltas=args.deltas)
         if args.kill_at is not None:
             victim = served[-1][1]
             timer = threading.Timer(args.kill_at, lambda: (
@@ -494,6 +494,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--ramp", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=1, help="load generator processes")
     parser.add_argument("--variant", default="ddz3", choices=sorted(VARIANTS))
+    parser.add_argument("--deltas", action="store_true", help="the clients opt into deltas, "
+                        "as the browser does")
     parser.add_argument("--pg", help="a PostgreSQL server URL: a fresh database on it per "
                         "count instead of SQLite")
     parser.add_argument("--redis", help="a Redis URL: the processes run as one hall over it "

@@ -71,4 +71,6 @@ def register(sub: Any) -> None:
     load.add_argument("--json", action="store_true", help="print the report as JSON")
     load.add_argument("--metrics-token-file", help="a file holding the halls' metrics token: "
                       "their /metrics counts are then shown beside the run's")
+    load.add_argument("--deltas", action="store_true", help="the clients opt into deltas "
+                      "(a delta per change after a full state), as the browser does")
     load.set_defaults(run=_load_test)

@@ -302,7 +302,8 @@ def command(args: argparse.Namespace) -> int:
                              f"{exc.strerror}") from None
     plan = Plan(urls=tuple(u.rstrip("/") for u in args.url), room="", clients=args.clients,
                 duration=args.duration, think=args.think, ramp=args.ramp,
-                workers=min(args.workers, args.clients), metrics_token=token)
+                workers=min(args.workers, args.clients), metrics_token=token,
+                deltas=args.deltas)
     print(f"loadtest: {plan.clients} clients over {', '.join(plan.urls)}, think {plan.think} s, "
           f"{plan.ramp} s ramp, {plan.duration} s measured; {os.cpu_count()} cores, "
           f"load avg {uptime()}", file=sys.stderr, flush=True)

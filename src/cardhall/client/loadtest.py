@@ -76,6 +76,8 @@ class Plan:
     min_beans: int = 0
     #: The halls' metrics token, to compare their counts with the run's (None: not read).
     metrics_token: str | None = None
+    #: The clients opt into deltas (docs/protocol.md), as the browser does.
+    deltas: bool = False
 
     def url(self, i: int) -> str:
         return self.urls[i % len(self.urls)]
@@ -156,9 +158,14 @@ class Clock:
 class TimedClient(HallClient):
     """A HallClient that stamps each message with the time its frame was read."""
 
-    def _take(self, msg: Message) -> None:
-        msg["_at"] = asyncio.get_running_loop().time()
-        super()._take(msg)
+    def _take(self, msg: Message) -> str | None:
+        msg["_at"] = asyncio.get_running_loop().time()  # a rebuilt state keeps it
+        resync = super()._take(msg)
+        # Thousands of clients for minutes: the deltas and full states as they came are
+        # a test's record, not the load test's.
+        self.deltas_seen.clear()
+        self.fulls_seen.clear()
+        return resync
 
 
 def choose(view: Message, rng: random.Random) -> str:
@@ -367,7 +374,8 @@ async def drive(plan: Plan, share: range, wall_start: float | None,
     tally = Tally()
     https = {url: _http(url) for url in plan.urls}
     try:
-        clients = [TimedClient(plan.url(i), http=https[plan.url(i)], timeout=TIMEOUT)
+        clients = [TimedClient(plan.url(i), http=https[plan.url(i)], timeout=TIMEOUT,
+                               deltas=plan.deltas)
                    for i in share]
         try:
             made = await gather_limited([c.guest for c in clients])
