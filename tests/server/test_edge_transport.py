@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import socket
 import weakref
 
@@ -83,5 +84,37 @@ async def test_the_screen_resets_what_the_gate_would_drop_before_a_protocol_is_m
         first[1].close()
         await first[1].wait_closed()
     finally:
+        server.close()
+        await server.wait_closed()
+
+
+class _BrokenGate(edge.Gate):
+    """A gate whose screen fails (a bug): the accepted descriptor must not stay open."""
+
+    def screen(self, address: str) -> bool:
+        raise RuntimeError("the screen broke")
+
+
+def _open_files() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+async def test_a_screen_that_raises_leaves_no_descriptor_open() -> None:
+    loop = asyncio.get_running_loop()
+    failed = asyncio.Event()
+    loop.set_exception_handler(lambda _loop, context: failed.set())
+    listening = socket.create_server(("127.0.0.1", 0))
+    server = await loop.create_server(asyncio.Protocol, sock=listening)
+    screen = edge.Screen(listening, server, _BrokenGate(per_address=1, total=100),
+                         asyncio.Protocol)
+    try:
+        before = _open_files()
+        client = socket.create_connection(listening.getsockname())  # one more file here
+        await asyncio.wait_for(failed.wait(), 10)
+        assert _open_files() == before + 1  # the client's; the accepted one is closed
+        assert not screen._making
+        client.close()
+    finally:
+        loop.set_exception_handler(None)
         server.close()
         await server.wait_closed()

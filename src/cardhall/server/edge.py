@@ -452,10 +452,17 @@ class Screen:
                 self.loop.remove_reader(self.sock.fileno())
                 self.loop.call_later(1.0, self._listen)
                 return
-            if not self.gate.screen(peer[0] if isinstance(peer, tuple) else "?"):
+            try:
+                admitted = self.gate.screen(peer[0] if isinstance(peer, tuple) else "?")
+            except BaseException:
+                os.close(fd)  # the bare descriptor has no owner yet: never leave it open
+                raise
+            if not admitted:
                 dropped = _socket.socket(self.kind[0], self.kind[1], self.kind[2], fd)
-                dropped.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
-                dropped.close()  # a reset: no answer, and no TIME_WAIT kept by the hall
+                try:  # a reset: no answer, and no TIME_WAIT kept by the hall
+                    dropped.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
+                finally:
+                    dropped.close()
                 continue
             conn = socket.socket(*self.kind, fileno=fd)
             conn.setblocking(False)
