@@ -23,9 +23,11 @@ def variant_params() -> list[str]:
 
 
 @asynccontextmanager
-async def guests(url: str, n: int) -> AsyncIterator[list[HallClient]]:
-    """``n`` connected guest clients, closed at the end."""
-    clients = [HallClient(url, timeout=20) for _ in range(n)]
+async def guests(url: str, n: int, deltas: frozenset[int] = frozenset(),
+                 timeout: float = 20.0) -> AsyncIterator[list[HallClient]]:
+    """``n`` connected guest clients, closed at the end; those numbered in ``deltas``
+    opt into deltas."""
+    clients = [HallClient(url, timeout=timeout, deltas=i in deltas) for i in range(n)]
     try:
         for c in clients:
             await c.guest()

@@ -12,8 +12,7 @@ they are the same to the byte.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,24 +20,18 @@ import pytest
 from cardhall.client import HallClient
 from cardhall.games.deltas import view_hash
 from tests.server.conftest import HallProcess, dealt_room, running_hall
-from tests.server.play import check_views, play_out, players, seat, vacate, variant_params
+from tests.server.play import (
+    check_views,
+    guests,
+    play_out,
+    players,
+    seat,
+    vacate,
+    variant_params,
+)
 
 Message = dict[str, Any]
 FULL_EVERY = 20  # the default ``limits.full_state_every``
-
-
-@asynccontextmanager
-async def mixed(url: str, n: int, deltas: set[int]) -> AsyncIterator[list[HallClient]]:
-    """``n`` connected guests; those numbered in ``deltas`` opt into deltas."""
-    clients = [HallClient(url, timeout=40, deltas=i in deltas) for i in range(n)]
-    try:
-        for c in clients:
-            await c.guest()
-            await c.connect()
-        yield clients
-    finally:
-        for c in clients:
-            await c.close()
 
 
 @pytest.mark.slow
@@ -46,7 +39,7 @@ async def mixed(url: str, n: int, deltas: set[int]) -> AsyncIterator[list[HallCl
 async def test_a_delta_client_rebuilds_every_view_a_full_client_is_sent(
         hall: HallProcess, variant: str) -> None:
     n = players(variant)
-    async with mixed(hall.url, n, deltas={0}) as clients:
+    async with guests(hall.url, n, deltas=frozenset({0}), timeout=40) as clients:
         delta, full = clients[0], clients[1]
         table, _ = await seat(clients, f"{variant}-humans")
         played = await play_out(clients, table, seed=11)
@@ -75,7 +68,7 @@ async def test_a_delta_client_rebuilds_every_view_a_full_client_is_sent(
 
 async def test_a_reconnect_a_new_game_and_a_resync_bring_a_full_state(
         hall: HallProcess) -> None:
-    async with mixed(hall.url, 3, deltas={0, 1, 2}) as clients:
+    async with guests(hall.url, 3, deltas=frozenset({0, 1, 2}), timeout=40) as clients:
         c = clients[0]
         table, firsts = await seat(clients, "ddz3-humans")
         assert len(c.fulls_seen) == 1 and c.deltas_seen == []  # the first state is full
@@ -113,7 +106,7 @@ async def test_a_reconnect_a_new_game_and_a_resync_bring_a_full_state(
 
 async def test_a_full_view_client_is_told_what_it_always_was(hall: HallProcess) -> None:
     """Without the opt-in: no ``delta``, no ``events`` field, resync has nothing to send."""
-    async with mixed(hall.url, 3, deltas=set()) as clients:
+    async with guests(hall.url, 3, timeout=40) as clients:
         table, firsts = await seat(clients, "ddz3-humans")
         assert all(set(s) == {"type", "table", "room", "game", "seq", "seat", "view",
                               "deadline", "players", "phase", "code", "owner"}
@@ -154,7 +147,7 @@ async def _at(c: HallClient, table: str, seq: int) -> Message:
 async def _seat0_deltas(url: str, room: str) -> list[Message]:
     """Seat 0's deltas over LEADS rounds (it leads its smallest single, the others
     pass), without the ids and times that differ from table to table."""
-    async with mixed(url, 3, deltas={0, 1, 2}) as clients:
+    async with guests(url, 3, deltas=frozenset({0, 1, 2}), timeout=40) as clients:
         table, firsts = await seat(clients, room)
         by_seat = {s["seat"]: clients[i] for i, s in enumerate(firsts)}
         seq = 0
