@@ -20,7 +20,8 @@ What every variant shares lives here, so that it is one rule, not nine:
 - the out-of-turn actions of every game, from any seat at any time:
   ``@S auto on`` / ``@S auto off`` (托管, platform.md §4: the fourth entry
   locks it) and ``@S leave`` / ``@S leave forced`` (platform.md §5: each game
-  says what leaving costs);
+  says what leaving costs), checked and carried out by ``OutOfTurn``
+  (``out_of_turn.py``), which ``GameState`` inherits;
 - how an action is read: always from its text (an ``Action`` built by hand or
   taken from another game is read again), never more than ``MAX_ACTION_TEXT``
   characters, reasons that quote at most a short excerpt of what was sent.
@@ -31,7 +32,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, Self
 
 from cardhall.games.errors import (
     Illegal,
@@ -41,6 +42,7 @@ from cardhall.games.errors import (
     Unreadable,
     excerpt,
 )
+from cardhall.games.out_of_turn import AUTO_LOCK_ENTRY, META_VERBS, LeavePolicy, OutOfTurn
 from cardhall.games.rng import Rng
 from cardhall.games.variant import Option, OptionKind, Variant, flag, seat_or_none
 from cardhall.rules import Play
@@ -51,14 +53,9 @@ Observation = dict[str, Any]
 #: The longest action text any game needs is well under this (a 34-card 保皇 play is
 #: about 40 characters); anything longer is refused before it is read.
 MAX_ACTION_TEXT = 256
-#: Entering 托管 for the fourth time in one game locks it (platform.md §4, "超过三次").
-AUTO_LOCK_ENTRY = 4
 #: Legal actions are listed in a view while their text totals at most this many
 #: characters; past it the plays are given as an index (``games.view.Plays``).
 LEGAL_TEXT_BUDGET = 6000
-#: The out-of-turn verbs every game accepts from any seat.
-META_VERBS = ("auto", "leave")
-LeavePolicy = Literal["escape", "autoplay"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +89,7 @@ class Action:
         return f"Action({self.text!r})"
 
 
-class GameState(ABC):
+class GameState(OutOfTurn, ABC):
     """The contract. Subclasses implement the ``_``-prefixed hooks."""
 
     variant: Variant
@@ -100,11 +97,6 @@ class GameState(ABC):
     options: dict[str, Any]
     to_act: int | None
     phase: str
-    #: What leaving a running game does (platform.md §5): the game ends and the
-    #: leaver pays (``escape``), or the leaver goes on 托管 and play goes on.
-    leave_policy: ClassVar[LeavePolicy] = "escape"
-    #: ``@S leave forced`` in an ``autoplay`` game: a forced quit or an admin's kick.
-    FORCED_LEAVE_PENALTY: ClassVar[int] = -40
 
     #: What ``resolve`` returned last: (actions so far, the action, the seat asked for).
     _resolved: tuple[int, Action, int | None] | None = None
@@ -142,13 +134,6 @@ class GameState(ABC):
         """Games with windows that several seats answer together widen this."""
         assert self.to_act is not None
         return [self.to_act]
-
-    def auto_locked(self, seat: int) -> bool:
-        return self.auto_entries[seat] >= AUTO_LOCK_ENTRY
-
-    def all_auto(self) -> bool:
-        """Every seat on 托管: a game that ends so is not scored (platform.md §4)."""
-        return all(self.auto)
 
     # -- the contract ------------------------------------------------------------------
 
@@ -474,7 +459,7 @@ class GameState(ABC):
         """Whether ``action`` is the very object ``legal_actions()`` handed out (no re-read)."""
         return False
 
-    def _changed(self) -> None:  # noqa: B027 - a hook most games need not fill
+    def _changed(self) -> None:  # a hook most games need not fill
         """Called after every accepted action: drop anything cached for the old state."""
 
     def outcome(self, *, ended: str, winners: list[int], points: list[Any],
@@ -500,65 +485,6 @@ class GameState(ABC):
         if beans is not None:
             result["beans"] = list(beans)
         return result
-
-    # -- 托管 and leaving, the same in every game ---------------------------------------
-
-    def _check_meta(self, action: Action) -> IllegalAction | None:
-        seat = action.seat
-        assert seat is not None
-        if action.verb == "auto":
-            if self.left[seat]:
-                return Illegal("has_left", f"seat {seat} has left the game", seat=seat)
-            if action.arg == "on":
-                return Illegal("already_auto", f"seat {seat} is already on 托管",
-                               seat=seat) if self.auto[seat] else None
-            if not self.auto[seat]:
-                return Illegal("not_auto", f"seat {seat} is not on 托管", seat=seat)
-            if self.auto_locked(seat):
-                return Illegal("auto_locked", f"托管 is locked for seat {seat}: it was "
-                               f"entered {AUTO_LOCK_ENTRY} times", seat=seat,
-                               entries=AUTO_LOCK_ENTRY)
-            return None
-        if self.left[seat]:
-            return Illegal("has_left", f"seat {seat} has already left the game", seat=seat)
-        return None
-
-    def _apply_meta(self, action: Action) -> list[Event]:
-        seat = action.seat
-        assert seat is not None
-        if action.verb == "auto":
-            events = [self._set_auto(seat, action.arg == "on")]
-        else:
-            events = self._leave(seat, forced=action.arg == "forced")
-        self._log_events(events)
-        return events
-
-    def _set_auto(self, seat: int, on: bool) -> Event:
-        self.auto[seat] = on
-        if on:
-            self.auto_entries[seat] += 1
-        return {"type": "auto", "seat": seat, "on": on, "entries": self.auto_entries[seat],
-                "locked": self.auto_locked(seat)}
-
-    def _leave(self, seat: int, forced: bool) -> list[Event]:
-        """platform.md §5: escape games end here; autoplay games put the seat on 托管."""
-        self.left[seat] = True
-        if self.leave_policy == "escape":
-            return [{"type": "leave", "seat": seat, "forced": forced}, *self._escape(seat)]
-        events: list[Event] = [{"type": "leave", "seat": seat, "forced": forced}]
-        if forced:
-            self.penalties[seat] += self.FORCED_LEAVE_PENALTY
-            events[0]["penalty"] = self.FORCED_LEAVE_PENALTY
-        if not self.auto[seat]:
-            events.append(self._set_auto(seat, True))
-        return events
-
-    def _escape(self, seat: int) -> list[Event]:
-        """End the game now, ``seat`` paying its escape penalty (escape-policy games)."""
-        raise NotImplementedError(f"{self.variant.id} has no escape settlement")
-
-    def _log_events(self, events: list[Event]) -> None:  # noqa: B027 - an optional hook
-        """Keep events a game wants in its own log (climbing games count from theirs)."""
 
     # -- events and records ----------------------------------------------------------
 
