@@ -47,7 +47,7 @@ from cardhall.cards import TWO, Counts, Rank, from_counts
 from cardhall.rules import Play
 
 _NO, _INF = float("-inf"), float("inf")
-#: Slack on a bound (sums of the same worths in another order), as ``planning.BOUND_MARGIN``.
+#: Slack on a bound (sums of the same worths in another order), as ``scoring.BOUND_MARGIN``.
 BOUND_MARGIN = 1e-6
 #: The bonus for each wild card held, as in ``Planner.worth_wild``.
 WILD_BONUS = 0.5
