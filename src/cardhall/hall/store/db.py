@@ -31,6 +31,10 @@ transaction (a bug: every unit of work here is one ``async with``) is ended by t
 server instead of holding its locks, and is named ``cardhall`` in
 ``pg_stat_activity`` so an operator finds it.
 
+On SQLite each statement is one call on aiosqlite's thread (``sqlite_driver``: its
+plain adapter makes four), and the action log, the busiest writer, has a connection
+and a thread of its own on which a whole batch is one call (``log_thread``).
+
 ``await upgrade(url)`` applies the migrations shipped inside the package; the server
 calls it on start, and running it again changes nothing.
 """
@@ -38,13 +42,14 @@ calls it on start, and running it again changes nothing.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import sys
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -57,6 +62,11 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+
+from cardhall.hall.store import sqlite_driver
+from cardhall.hall.store.log_thread import LogThread
+
+T = TypeVar("T")
 
 DEFAULT_URL = "sqlite:///hall.db"
 
@@ -183,6 +193,8 @@ def make_engine(url: str | URL = DEFAULT_URL, *, pool: int = POOL,
                       "lock_timeout": str(int(lock_wait_ms)),
                       "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}},
                   **kwargs}
+    if u.get_backend_name() == "sqlite":
+        kwargs = {"module": sqlite_driver.DBAPI, **kwargs}
     engine = create_async_engine(u, **kwargs)
     if u.get_backend_name() == "sqlite":
         _sqlite_setup(engine, lock_wait_ms)
@@ -202,21 +214,26 @@ class Database:
     readers: async_sessionmaker[AsyncSession] | None = None
     #: PostgreSQL: the action log's own connection (a pool of one; see the module doc).
     log: AsyncEngine | None = None
+    #: SQLite: the action log's own connection and thread (``log_thread``).
+    log_thread: LogThread | None = None
     #: SQLite: this process's writers take the write lock in turn (see the module doc).
     _writers: WriteLock = field(default_factory=WriteLock, compare=False, repr=False)
 
     @classmethod
     def open(cls, url: str | URL = DEFAULT_URL, **kwargs: Any) -> Database:
         engine = make_engine(url, **kwargs)
-        log = None
+        log = log_thread = None
         if engine.dialect.name == "postgresql":  # connects when the log first writes
             log = make_engine(url, **{**kwargs, "pool": 1, "max_overflow": 0})
+        else:  # connects when the log first writes
+            log_thread = LogThread(str(engine.url.database),
+                                   kwargs.get("lock_wait_ms", LOCK_WAIT_MS))
         reading: dict[str, Any] = {READ_ONLY: True}
         if log is not None:  # PostgreSQL: see ``read``
             reading["isolation_level"] = "AUTOCOMMIT"
         return cls(engine, async_sessionmaker(engine, expire_on_commit=False),
                    async_sessionmaker(engine.execution_options(**reading),
-                                      expire_on_commit=False), log)
+                                      expire_on_commit=False), log, log_thread)
 
     @asynccontextmanager
     async def transaction(self, urgent: bool = False) -> AsyncIterator[AsyncSession]:
@@ -227,6 +244,14 @@ class Database:
             return
         async with self._writers.hold(urgent), self.sessions() as session, session.begin():
             yield session
+
+    async def write_log(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """SQLite: ``work`` on the action log's own connection and thread, holding this
+        process's write lock first as the log does (``urgent``)."""
+        if self.log_thread is None:
+            raise DatabaseError("the action log's thread is SQLite's")
+        async with self._writers.hold(urgent=True):
+            return await self.log_thread.run(work)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
@@ -250,6 +275,8 @@ class Database:
         await self.engine.dispose()
         if self.log is not None:
             await self.log.dispose()
+        if self.log_thread is not None:
+            await self.log_thread.close()
 
 
 def alembic_config() -> Config:

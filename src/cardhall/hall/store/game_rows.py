@@ -39,12 +39,13 @@ concurrent one, finds the game settled and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import sqlite3
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -60,6 +61,7 @@ from cardhall.hall.domain.errors import (
 from cardhall.hall.store.accounts import new_id
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.ledger import GOLDEN_EYE, add_entry, balances_in, held_of, lock_players
+from cardhall.hall.store.log_thread import GameAt, LogRow, append_one, append_rows
 from cardhall.hall.store.models import Action, Game, Hold, ItemEntry, Player, Score, Stat, utcnow
 
 LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
@@ -215,28 +217,37 @@ async def append_action(db: Database, game_id: str, seq: int, action: str,
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
         raise BadRequest(f"seq counts from 1, not {seq!r}")
     now = now or utcnow()
+
+    def check(found: GameAt | None, last: int) -> None:
+        """The append's refusals, read inside its transaction (before the insert)."""
+        if found is None:
+            raise NotFound(f"no game {game_id!r}")
+        _check_fence(game_id, found.fence, fence)
+        if found.status != LIVE:
+            raise Conflict(f"game {game_id} is {found.status}")
+        if found.ended:
+            raise Conflict(f"game {game_id} is over: it takes no more actions")
+        if seq != last + 1:
+            raise Conflict(f"game {game_id} has {last} actions; seq {seq} is stale")
+
     try:
+        if db.dialect == "sqlite":  # one call on the log's thread (``log_thread``)
+            row: LogRow = (game_id, seq, seat, action, _created_on(db)(now))
+            await db.write_log(lambda conn: append_one(conn, row, check, final=final))
+            return
         async with db.transaction(urgent=True) as s:
             query = select(Game.status, Game.fence, Game.ended).where(Game.id == game_id)
             if fence is not None or final:
                 query = query.with_for_update(read=not final)
-            row = (await s.execute(query)).one_or_none()
-            if row is None:
-                raise NotFound(f"no game {game_id!r}")
-            status, stored, ended = row
-            _check_fence(game_id, stored, fence)
-            if status != LIVE:
-                raise Conflict(f"game {game_id} is {status}")
-            if ended is not None:
-                raise Conflict(f"game {game_id} is over: it takes no more actions")
-            last = await s.scalar(select(func.coalesce(func.max(Action.seq), 0))
-                                  .where(Action.game_id == game_id))
-            if seq != (last or 0) + 1:
-                raise Conflict(f"game {game_id} has {last} actions; seq {seq} is stale")
+            stored = (await s.execute(query)).one_or_none()
+            found = None if stored is None else GameAt(stored[0], stored[1], stored[2] is not None)
+            last = 0 if found is None else await s.scalar(
+                select(func.coalesce(func.max(Action.seq), 0)).where(Action.game_id == game_id))
+            check(found, int(last or 0))
             s.add(Action(game_id=game_id, seq=seq, seat=seat, action=action, created=now))
             if final:
                 await s.execute(update(Game).where(Game.id == game_id).values(ended=now))
-    except IntegrityError:
+    except (IntegrityError, sqlite3.IntegrityError):
         raise Conflict(f"game {game_id} already has action {seq}") from None
 
 
@@ -274,7 +285,8 @@ async def append_actions(db: Database, rows: Sequence[ActionRow]) -> list[Action
     same number.
 
     On PostgreSQL that is one statement and one round trip (``_PG_APPEND``, committed
-    by itself); on SQLite one transaction that reads the games, then inserts.
+    by itself); on SQLite one transaction that reads the games, then inserts, run on
+    the log's own thread in one call (``log_thread``).
     """
     if not rows:
         return []
@@ -283,7 +295,7 @@ async def append_actions(db: Database, rows: Sequence[ActionRow]) -> list[Action
             written = await _append_pg(db, rows, fenced=any(r[5] is not None for r in rows))
         else:
             written = await _append_sqlite(db, rows)
-    except IntegrityError:
+    except (IntegrityError, sqlite3.IntegrityError):
         raise Conflict("an action of this batch was already written") from None
     return [r for r in rows if (r[0], r[1]) not in written]
 
@@ -302,16 +314,18 @@ async def _append_pg(db: Database, rows: Sequence[ActionRow],
 
 
 async def _append_sqlite(db: Database, rows: Sequence[ActionRow]) -> set[tuple[str, int]]:
-    ids = {r[0] for r in rows}
-    async with db.transaction(urgent=True) as s:
-        stored = {g: f for g, f in (await s.execute(select(Game.id, Game.fence).where(
-            Game.id.in_(ids), Game.status == LIVE, Game.ended.is_(None)))).all()}
-        ok = [r for r in rows if r[0] in stored and r[5] in (None, stored[r[0]])]
-        if ok:
-            await s.execute(insert(Action), [
-                {"game_id": g, "seq": seq, "seat": seat, "action": action, "created": created}
-                for g, seq, action, seat, created, _ in ok])
-        return {(r[0], r[1]) for r in ok}
+    stamp = _created_on(db)
+    values = [(g, seq, seat, action, stamp(created)) for g, seq, action, seat, created, _ in rows]
+    fences = [r[5] for r in rows]
+    return await db.write_log(lambda conn: append_rows(conn, values, fences))
+
+
+def _created_on(db: Database) -> Callable[[datetime], str]:
+    """How the engine stores an action's time on this database (the log's thread
+    writes it as the engine would, so every reader parses it the same)."""
+    stamp = Action.__table__.c.created.type.bind_processor(db.engine.dialect)
+    assert stamp is not None
+    return stamp
 
 
 async def actions(db: Database, game_id: str) -> list[str]:
