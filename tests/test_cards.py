@@ -16,6 +16,7 @@ from cardhall.cards import (
     parse_cards,
     parse_groups,
     parse_ranks,
+    rank_text,
 )
 
 R = {c: i for i, c in enumerate(RANK_CHARS)}  # "3" -> 0 … "D" -> 14
@@ -260,3 +261,11 @@ def test_format_then_parse_cards_round_trip(cards):
     text = format_cards(cards)
     assert Counter(parse_cards(text)) == Counter(cards)
     assert parse_cards(text) == tuple(sorted(cards))
+
+
+@given(st.lists(st.sampled_from(deck(2)), max_size=40))
+def test_rank_text_is_the_cards_ranks_in_canonical_order(cards):
+    # Each card's text starts with its rank's char (test_format_card checks those).
+    expected = sorted((format_card(c)[0] for c in cards), key=R.__getitem__)
+    assert rank_text(cards) == "".join(expected)
+    assert rank_text(cards) == format_ranks(parse_ranks(rank_text(cards)))

@@ -167,9 +167,26 @@ def card_suit(c: Card) -> int | None:
     return c % 4 if c < SMALL_JOKER_CARD else None
 
 
-def format_card(c: Card) -> str:
+def _format_card(c: Card) -> str:
     suit = card_suit(c)
     return RANK_CHARS[card_rank(c)] + ("" if suit is None else SUIT_CHARS[suit])
+
+
+#: Every card's text and its rank's character, by card: a view formats a few hundred
+#: cards per change, so they are looked up rather than built.
+CARD_TEXT: tuple[str, ...] = tuple(_format_card(c) for c in range(BIG_JOKER_CARD + 1))
+CARD_RANK_CHAR: tuple[str, ...] = tuple(RANK_CHARS[card_rank(c)]
+                                        for c in range(BIG_JOKER_CARD + 1))
+
+
+def format_card(c: Card) -> str:
+    return CARD_TEXT[c]
+
+
+def rank_text(cards: Iterable[Card]) -> str:
+    """The ranks of suited cards as canonical rank text (suits dropped): card order is
+    rank order, so sorting the cards sorts their ranks."""
+    return "".join([CARD_RANK_CHAR[c] for c in sorted(cards)])
 
 
 def format_cards(cards: Iterable[Card]) -> str:

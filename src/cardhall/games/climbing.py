@@ -24,15 +24,16 @@ from itertools import repeat
 from typing import Any, ClassVar, cast
 
 from cardhall.cards import (
+    CARD_TEXT,
     NUM_RANKS,
     Card,
     CardError,
     Counts,
     card_rank,
     deck,
-    format_card,
     format_ranks,
     parse_ranks,
+    rank_text,
 )
 from cardhall.games.base import (
     Action,
@@ -456,7 +457,7 @@ class ClimbingGame(GameState):
         return None
 
     def _view_hand(self, seat: int) -> list[str]:
-        return [format_card(c) for c in self.hands[seat]]
+        return [CARD_TEXT[c] for c in self.hands[seat]]
 
     def _view_counts(self) -> list[int]:
         return [len(h) for h in self.hands]
@@ -472,7 +473,7 @@ class ClimbingGame(GameState):
         return {"seat": self.trick[0], "cards": self.trick[1].text, "kind": self.trick[1].kind}
 
     def _view_played(self) -> list[str]:
-        return [hand_text(sorted(cards)) for cards in self.played_by]
+        return [rank_text(cards) for cards in self.played_by]
 
     def _view_last(self, seat: int) -> list[str | None]:
         return list(self.last)
@@ -538,4 +539,4 @@ def short_reason(reason: str, text: str, limit: int = 40) -> str:
 
 
 def hand_text(cards: Sequence[Card]) -> str:
-    return format_ranks(card_rank(c) for c in cards)
+    return rank_text(cards)

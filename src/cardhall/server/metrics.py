@@ -84,6 +84,7 @@ class Metrics:
             "once)", ["code", "fate"],
             registry=r)
         self._edge_seen: dict[tuple[str, str], int] = {}
+        self._stages: dict[str, Histogram] = {}
 
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()
@@ -92,8 +93,11 @@ class Metrics:
         """A table's ``latency_hook``: ``total`` is ``cardhall_action_seconds``."""
         if stage == "total":
             self.action_seconds.observe(seconds)
-        else:
-            self.action_stage_seconds.labels(stage).observe(seconds)
+            return
+        child = self._stages.get(stage)
+        if child is None:  # labels() looks the child up under a lock: once per stage
+            child = self._stages[stage] = self.action_stage_seconds.labels(stage)
+        child.observe(seconds)
 
     def log_batch(self, rows: int, seconds: float) -> None:
         """The action log's ``batch_hook``."""

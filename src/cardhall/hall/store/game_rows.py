@@ -43,9 +43,10 @@ import sqlite3
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from sqlalchemy import delete, func, select, text, update
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -232,7 +233,7 @@ async def append_action(db: Database, game_id: str, seq: int, action: str,
 
     try:
         if db.dialect == "sqlite":  # one call on the log's thread (``log_thread``)
-            row: LogRow = (game_id, seq, seat, action, _created_on(db)(now))
+            row: LogRow = (game_id, seq, seat, action, _created_on_sqlite(now))
             await db.write_log(lambda conn: append_one(conn, row, check, final=final))
             return
         async with db.transaction(urgent=True) as s:
@@ -314,18 +315,21 @@ async def _append_pg(db: Database, rows: Sequence[ActionRow],
 
 
 async def _append_sqlite(db: Database, rows: Sequence[ActionRow]) -> set[tuple[str, int]]:
-    stamp = _created_on(db)
-    values = [(g, seq, seat, action, stamp(created)) for g, seq, action, seat, created, _ in rows]
+    values = [(g, seq, seat, action, _created_on_sqlite(created))
+              for g, seq, action, seat, created, _ in rows]
     fences = [r[5] for r in rows]
     return await db.write_log(lambda conn: append_rows(conn, values, fences))
 
 
-def _created_on(db: Database) -> Callable[[datetime], str]:
-    """How the engine stores an action's time on this database (the log's thread
-    writes it as the engine would, so every reader parses it the same)."""
-    stamp = Action.__table__.c.created.type.bind_processor(db.engine.dialect)
+def _sqlite_stamp() -> Callable[[datetime], str]:
+    """How the engine stores an action's time on SQLite (the log's thread writes it as
+    the engine would, so every reader parses it the same)."""
+    stamp = Action.__table__.c.created.type.bind_processor(sqlite.dialect())
     assert stamp is not None
-    return stamp
+    return cast(Callable[[datetime], str], stamp)
+
+
+_created_on_sqlite = _sqlite_stamp()
 
 
 async def actions(db: Database, game_id: str) -> list[str]:
