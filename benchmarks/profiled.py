@@ -75,6 +75,10 @@ def _what(handle: asyncio.events.Handle) -> str:
     return str(getattr(callback, "__qualname__", type(callback).__name__))
 
 
+#: A turn this long is broken down by what it ran (``Stalls.summary``).
+LONG_TURN = 0.008
+
+
 class Stalls:
     """The loop's turns and callbacks while recording: how long each turn's callbacks took
     together (what a player's event queued behind them waited; the wait in ``select`` is
@@ -86,6 +90,12 @@ class Stalls:
         self.busy = 0.0  # this turn's callbacks so far
         self.turns: list[float] = []
         self.slowest: list[tuple[float, str]] = []
+        #: This turn's callbacks over 0.2 ms (what ran), and its small ones (count, time).
+        self.parts: list[tuple[float, str]] = []
+        self.small = [0, 0.0]
+        #: What the turns over LONG_TURN ran, by kind: count and time.
+        self.long_parts: dict[str, list[float]] = {}
+        self.long_turns = 0
 
     def install(self) -> None:
         run_once = asyncio.base_events.BaseEventLoop._run_once
@@ -96,10 +106,19 @@ class Stalls:
             if not stalls.on:
                 return run_once(loop)  # type: ignore[no-any-return]
             stalls.busy = 0.0
+            stalls.parts.clear()
+            stalls.small = [0, 0.0]
             try:
                 return run_once(loop)  # type: ignore[no-any-return]
             finally:
                 stalls.turns.append(stalls.busy)  # the callbacks' time, not the wait
+                if stalls.busy > LONG_TURN:
+                    stalls.long_turns += 1
+                    for took, what in [*stalls.parts, (stalls.small[1], "(callbacks under "
+                                                       "0.2 ms)")]:
+                        entry = stalls.long_parts.setdefault(what, [0, 0.0])
+                        entry[0] += 1 if what[0] != "(" else stalls.small[0]
+                        entry[1] += took
 
         def timed_run(handle: asyncio.events.Handle) -> None:
             if not stalls.on:
@@ -110,8 +129,14 @@ class Stalls:
             finally:
                 took = time.perf_counter() - started
                 stalls.busy += took
-                if took > 0.005:
-                    stalls.slowest.append((took, _what(handle)))
+                if took > 0.0002:
+                    what = _what(handle)
+                    stalls.parts.append((took, what))
+                    if took > 0.005:
+                        stalls.slowest.append((took, what))
+                else:
+                    stalls.small[0] += 1
+                    stalls.small[1] += took
 
         asyncio.base_events.BaseEventLoop._run_once = timed_turn  # type: ignore[method-assign]
         asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
@@ -131,8 +156,14 @@ class Stalls:
                  f"{(turns[-1] if turns else 0) * 1000:.1f} ms (cProfile's own cost in)",
                  "callbacks over 5 ms, by kind (count, total ms, longest ms):"]
         lines += [f"  {len(v)} {sum(v) * 1000:.0f} {max(v) * 1000:.1f}  {k}" for k, v in worst]
+        lines.append(f"what the {self.long_turns} turns over {LONG_TURN * 1000:.0f} ms ran, by "
+                     "kind (count, total ms):")
+        lines += [f"  {int(n)} {t * 1000:.0f}  {k}" for k, (n, t) in
+                  sorted(self.long_parts.items(), key=lambda kv: -kv[1][1])[:15]]
         self.turns.clear()
         self.slowest.clear()
+        self.long_parts.clear()
+        self.long_turns = 0
         return "\n".join(lines)
 
 

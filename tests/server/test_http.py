@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,6 +126,21 @@ async def test_healthz_and_metrics(hall: HallProcess) -> None:
                  "cardhall_action_seconds_bucket", "cardhall_settlements_total",
                  'cardhall_errors_total{code="malformed"}'):
         assert name in text, name
+
+
+async def test_healthz_answers_while_another_connection_holds_the_write_lock(
+        hall: HallProcess) -> None:
+    # A health probe reads: a long write elsewhere (a settlement, an operator's
+    # transaction) does not make the hall look down, and the probe holds up no writer.
+    lock = sqlite3.connect(hall.db_url.removeprefix("sqlite:///"), isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")
+    try:
+        async with httpx.AsyncClient(base_url=hall.url, timeout=5.0) as http:
+            answer = await http.get("/healthz")
+        assert answer.status_code == 200 and answer.json()["ok"] is True
+    finally:
+        lock.rollback()
+        lock.close()
 
 
 async def _admin(hall: HallProcess) -> HallClient:

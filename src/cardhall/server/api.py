@@ -419,8 +419,11 @@ async def admin_ban(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """The database answers, and how busy the process is. A read: it never queues for
+    SQLite's write lock behind a settlement (a slow write is not an unhealthy hall), nor
+    holds up the action log while it is probed."""
     server = _server(request)
-    async with server.db.transaction() as s:
+    async with server.db.read() as s:
         await s.scalar(select(1))
     return JSONResponse({"ok": True, "tables": len(server.hall.lobby.tables),
                          "connections": len(server.registry.connections)})
