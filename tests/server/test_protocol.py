@@ -49,6 +49,8 @@ async def test_hello_comes_first_and_once(hall: HallProcess) -> None:
     (json.dumps({"type": "act", "table": "t1", "action": "pass", "seq": 1, "x": 1}),
      "malformed"),
     (json.dumps({"type": "join", "room": "../etc"}), "malformed"),
+    (json.dumps({"type": "join"}), "malformed"),  # neither a room nor a code
+    (json.dumps({"type": "leave"}), "malformed"),  # neither a table nor a room
     ('{"type": "ping", "a": ' + "[" * 50 + "]" * 50 + "}", "malformed"),
     ("[" * 100_000 + "]" * 100_000, "too_large"),
     (json.dumps({"type": "ping", "pad": "x" * (1024 * 1024 - 40)}), "too_large"),
@@ -126,3 +128,14 @@ async def test_refusals_at_a_table_change_nothing(hall: HallProcess) -> None:
         assert after["seq"] == seq + 1
         await vacate(players, table, "ddz3-humans")
         del firsts
+
+
+def test_a_join_or_leave_that_names_nowhere_is_malformed_when_read() -> None:
+    # Read, not carried out: the hall's handle takes only messages of a shape it can do.
+    from cardhall.protocol.messages import ProtocolError, parse_client  # noqa: PLC0415
+
+    with pytest.raises(ProtocolError, match="join: message: give a room or an invite code"):
+        parse_client('{"type": "join"}')
+    with pytest.raises(ProtocolError, match="leave: message: give a table or a room"):
+        parse_client('{"type": "leave"}')
+    assert parse_client('{"type": "leave", "room": "r"}').type == "leave"

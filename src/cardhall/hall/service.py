@@ -56,8 +56,7 @@ from cardhall.hall.store.models import Player
 from cardhall.hall.store.table_store import DbStore
 from cardhall.protocol.messages import (
     Act,
-    ClientMessage,
-    Hello,
+    HallMessage,
     Join,
     Leave,
     Left,
@@ -66,7 +65,6 @@ from cardhall.protocol.messages import (
     PlayerInfo,
     Pong,
     Private,
-    ProtocolError,
     ServerMessage,
     Start,
     Watch,
@@ -292,24 +290,20 @@ class Hall:
 
     # -- messages ----------------------------------------------------------------------
 
-    async def handle(self, player_id: str, msg: ClientMessage, admin: bool = False,
+    async def handle(self, player_id: str, msg: HallMessage, admin: bool = False,
                      address: str = "") -> None:
         """Carry out one message from an authenticated player (connected from
-        ``address``, which limits wrong invite codes): a ``Refused`` if the hall refuses
-        it, a ``ProtocolError`` if the message itself is not one the hall can take.
-        A ``resync`` never comes here: it asks for what the connection sent, and the
-        connection answers it (``server.ws``)."""
+        ``address``, which limits wrong invite codes), or raise the ``Refused`` that
+        says why the hall will not. The message's shape was checked when it was read
+        (``protocol.messages``); ``hello`` and ``resync`` are the connection's own
+        (``server.ws``) and never come here."""
         match msg:
-            case Hello():
-                raise ProtocolError("already_authenticated", "this connection said hello")
             case Ping():
                 self.outbox.send(player_id, Pong())
             case Join(code=code) if code is not None:
                 await self.lobby.join_code(player_id, code, address)
             case Join(room=room) if room is not None:
                 await self.lobby.join(player_id, room)
-            case Join():
-                raise ProtocolError("malformed", "join: give a room or an invite code")
             case Act(table=t, action=action, seq=seq, choose=choose):
                 await self._table(player_id, t, "act", text=action, seq=seq, choose=choose)
             case Next(table=t):
@@ -319,8 +313,6 @@ class Hall:
             case Leave(room=room) if room is not None:
                 if not await self.lobby.cancel(player_id, room):
                     raise NotSeated(f"you are not queued in {room}")
-            case Leave():
-                raise ProtocolError("malformed", "leave: give a table or a room")
             case Private(room=room, bots=bots):
                 await self.lobby.private(player_id, room, bots)
             case Start(table=t):

@@ -21,7 +21,9 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     model_serializer,
+    model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from cardhall.games.errors import Param
 
@@ -68,6 +70,12 @@ class Join(_Msg):
     room: Id | None = None
     code: Annotated[str, Field(min_length=4, max_length=16, pattern=r"^[A-Z0-9]+$")] | None = None
 
+    @model_validator(mode="after")
+    def _somewhere(self) -> Join:
+        if self.room is None and self.code is None:
+            raise PydanticCustomError("where", "give a room or an invite code")
+        return self
+
 
 class Act(_Msg):
     """An action in the game at ``table``, on the state numbered ``seq``.
@@ -99,6 +107,12 @@ class Leave(_Msg):
     type: Literal["leave"]
     table: Id | None = None
     room: Id | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> Leave:
+        if self.table is None and self.room is None:
+            raise PydanticCustomError("where", "give a table or a room")
+        return self
 
 
 class Private(_Msg):
@@ -138,6 +152,9 @@ class Resync(_Msg):
 ClientMessage = Annotated[
     Hello | Join | Act | Next | Leave | Private | Start | Watch | Ping | Resync,
     Field(discriminator="type")]
+#: What an authenticated player asks of the hall (``Hall.handle``): every client message
+#: but the connection's own, ``hello`` and ``resync`` (``server.ws`` answers those).
+HallMessage = Join | Act | Next | Leave | Private | Start | Watch | Ping
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = ("hello", "join", "act", "next", "leave", "private", "start", "watch", "ping",
                 "resync")

@@ -139,6 +139,8 @@ async def _frame(server: Server, conn: Connection, text: str) -> None:
             if not isinstance(msg, Hello):
                 raise ProtocolError("not_authenticated", "say hello with your token first")
             await _hello(server, conn, msg)
+        elif isinstance(msg, Hello):
+            raise ProtocolError("already_authenticated", "this connection said hello")
         elif isinstance(msg, Resync):  # the connection's own: it holds what it sent
             conn.resync(msg.table)
         else:
