@@ -11,12 +11,14 @@ The hooks below give each test its lane's markers (tests/lanes.py, docs/testing.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Generator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from cardhall.hall.store.db import async_url
+from cardhall.hall.store.db import Database, async_url, upgrade
 from tests import lanes
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
@@ -69,3 +71,21 @@ async def new_pg_database(server: PostgresServer) -> str:
     return server.url.rsplit("/", 1)[0] + "/" + name
 
 
+
+
+@asynccontextmanager
+async def migrated(url: str) -> AsyncIterator[Database]:
+    """The hall's database at ``url``, migrated like a new hall's; closed after."""
+    await upgrade(url)
+    database = Database.open(url)
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+async def sqlite_db(tmp_path: Path) -> AsyncIterator[Database]:
+    """A migrated, empty hall database in an SQLite file (for what is SQLite's own)."""
+    async with migrated(f"sqlite:///{tmp_path / 'hall.db'}") as database:
+        yield database

@@ -16,8 +16,8 @@ from argon2 import PasswordHasher
 from redis.asyncio import Redis
 
 from cardhall.hall.domain.config import Economy, Relief
-from cardhall.hall.store.db import Database, upgrade
-from tests.conftest import new_pg_database
+from cardhall.hall.store.db import Database
+from tests.conftest import migrated, new_pg_database
 from tests.hall.redis_server import RedisServer
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -34,12 +34,8 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 async def db(db_url: str) -> AsyncIterator[Database]:
     """A migrated, empty hall database."""
-    await upgrade(db_url)
-    database = Database.open(db_url)
-    try:
+    async with migrated(db_url) as database:
         yield database
-    finally:
-        await database.close()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

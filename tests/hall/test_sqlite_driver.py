@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,19 +14,13 @@ from sqlalchemy import select, text
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import Conflict, NotFound
 from cardhall.hall.store import accounts, game_rows
-from cardhall.hall.store.db import Database, upgrade
+from cardhall.hall.store.db import Database
 from cardhall.hall.store.models import Action
 
 
 @pytest.fixture
-async def lite(tmp_path: Path) -> AsyncIterator[Database]:
-    url = f"sqlite:///{tmp_path / 'hall.db'}"
-    await upgrade(url)
-    database = Database.open(url)
-    try:
-        yield database
-    finally:
-        await database.close()
+def lite(sqlite_db: Database) -> Database:
+    return sqlite_db
 
 
 async def test_a_statement_is_one_call_on_the_connections_thread(lite: Database) -> None:

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
 
 from cardhall.hall.domain.config import Accounts, Economy
 from cardhall.hall.store import accounts, sessions
-from cardhall.hall.store.db import Database, upgrade
+from cardhall.hall.store.db import Database
 from cardhall.hall.store.sessions import SessionPolicy, Toucher
 from cardhall.server.connection import CLOSE_SESSION_ENDED, Connection, ConnState, Registry
 from cardhall.server.expiry import expire, expire_loop
@@ -45,14 +43,8 @@ class Recording:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    url = f"sqlite:///{tmp_path / 'hall.db'}"
-    await upgrade(url)
-    database = Database.open(url)
-    try:
-        yield database
-    finally:
-        await database.close()
+def db(sqlite_db: Database) -> Database:
+    return sqlite_db
 
 
 async def connected(db: Database, registry: Registry, token: str,
