@@ -22,8 +22,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cardhall.client import loadtest
 from cardhall.client.loadreport import check, find_room
-from cardhall.client.loadtest import Plan, read_again, run
+from cardhall.client.loadtest import Clock, Plan, Player, Tally, TimedClient, read_again, run
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import cluster
@@ -244,3 +245,85 @@ def test_a_room_the_guests_cannot_afford_gets_a_clear_error(tmp_path: Path) -> N
         assert "room dear asks 999999 beans to sit down and a new guest holds" in out.stderr, \
             out.stderr
         assert "Traceback" not in out.stderr
+
+
+class ScriptedClient(TimedClient):
+    """A load-test client with no server: the test queues what the hall says, and the
+    client's ``ping`` and ``leave`` of a room are answered as the hall would (the pong;
+    ``not_seated``: not queued)."""
+
+    def __init__(self) -> None:
+        super().__init__("http://hall.invalid")
+        self.player = {"id": "p0"}
+        self.sent: list[dict[str, object]] = []
+        #: What the hall says after the client's next message of a type, by type.
+        self.answers: dict[str, list[dict[str, object]]] = {}
+
+    async def send(self, message: dict[str, object]) -> None:
+        self.sent.append(message)
+        for answer in self.answers.pop(str(message["type"]), []):
+            self.hear(answer)
+        if message["type"] == "ping":
+            self.hear({"type": "pong"})
+        elif message["type"] == "leave" and "room" in message:
+            self.hear({"type": "error", "code": "not_seated"})
+
+    def hear(self, message: dict[str, object]) -> None:
+        """The hall says ``message``: read as from the socket (stamped, states kept)."""
+        self._take(dict(message))
+
+
+def scripted_game(game: str, seat_acting: int) -> list[dict[str, object]]:
+    """A game's last state of play (``seat_acting`` to act) and its end: the between
+    state and the settlement, as the hall sends them to seat 0 of table t1."""
+    view = {"acting": [seat_acting], "auto": [False, False, False], "phase": "play",
+            "legal": ["pass"], "variant": "ddz3", "seat": 0}
+    state = {"type": "state", "table": "t1", "game": game, "seat": 0, "view": view}
+    return [{**state, "seq": 5, "phase": "playing"}, {**state, "seq": 6, "phase": "between"},
+            {"type": "settled", "table": "t1", "game": game, "dissolved": False}]
+
+
+def scripted_player(monkeypatch: pytest.MonkeyPatch, window: float
+                    ) -> tuple[Player, ScriptedClient, Tally]:
+    """One load-test client whose window ends in ``window`` s, with a short drain."""
+    monkeypatch.setattr(loadtest, "DRAIN_SECONDS", 6.0)
+    monkeypatch.setattr(loadtest, "QUIET_SECONDS", 0.2)
+    monkeypatch.setattr(loadtest, "DEAL_WAIT_SECONDS", 1.0)
+    clock = Clock(start=asyncio.get_running_loop().time(), ramp=0.0, duration=window,
+                  clients=1)
+    client, tally = ScriptedClient(), Tally()
+    return Player(0, client, ROOM, 1.0, clock, tally), client, tally
+
+
+async def test_a_next_sent_just_before_the_window_ends_does_not_hold_the_client(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window ends between two players of a table hearing their game settled: the
+    first asked for the next game, the others stop and never ask, so no deal comes.
+    The client that asked is between games, not in one: it stops like the others
+    instead of waiting for the drain's end and counting as unfinished."""
+    player, client, tally = scripted_player(monkeypatch, 0.3)
+    loop = asyncio.get_running_loop()
+    for msg in scripted_game("g1", 1):
+        client.hear(msg)
+    await asyncio.wait_for(player._loop(), 10)
+    assert {"type": "next", "table": "t1"} in client.sent  # asked in the window
+    assert tally.finished == 1
+    assert loop.time() < player.clock.end - 3  # stopped, not held to the drain's end
+
+
+async def test_a_deal_after_the_window_ends_is_played_to_its_end(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every player of the table asked for the next game in the window, and its deal
+    comes after the window ended, later than the quiet that stops an idle client: the
+    client waits for it and plays that game to its settlement."""
+    player, client, tally = scripted_player(monkeypatch, 0.3)
+    loop = asyncio.get_running_loop()
+    for msg in scripted_game("g1", 1):
+        client.hear(msg)
+    deal, *end = scripted_game("g2", 0)
+    client.answers["act"] = end
+    loop.call_later(0.9, client.hear, deal)
+    await asyncio.wait_for(player._loop(), 10)
+    assert {"type": "act", "table": "t1", "action": "pass", "seq": 5} in client.sent
+    assert tally.seen == {("p0", "g1"): 1, ("p0", "g2"): 1}
+    assert tally.finished == 1

@@ -49,6 +49,12 @@ DRAIN_SECONDS = 90.0
 DRAIN_THINK = 0.01
 #: After the window, a client not in a game stops once it has heard nothing for this long.
 QUIET_SECONDS = 2.0
+#: After the window, how long a client that asked for the next game (``next``) before it
+#: ended waits for the deal. The table deals once every player there has asked, and
+#: nobody asks after the window: when a table's players heard its settlement on either
+#: side of the window's end, the first asked and the others did not, and no deal comes.
+#: Past this, a client that is still between games stops as one that did not ask.
+DEAL_WAIT_SECONDS = 10.0
 #: Concurrent HTTP requests per server while making guests and reading balances.
 HTTP_CONCURRENCY = 32
 #: Seconds between progress lines.
@@ -219,7 +225,8 @@ class Player:
             now = loop.time()
             if now >= end_at:
                 return  # still in a game at the deadline: not finished
-            if (now >= stop_at and not self.playing and self.next_sent is None
+            dealing = self.next_sent is not None and now < stop_at + DEAL_WAIT_SECONDS
+            if (now >= stop_at and not self.playing and not dealing
                     and self.unsettled is None and now - heard >= QUIET_SECONDS):
                 if self.unqueued == "done":
                     break  # done: no game to finish, and nothing more is coming
