@@ -95,6 +95,7 @@ def _room(**over: object) -> str:
     ("[economy]\nstarting_beans = -5", r"economy\.starting_beans: .*greater than or equal to 0"),
     ("[economy.relief]\nper_day = 1.5", r"economy\.relief\.per_day: .*valid integer"),
     ("[limits]\nlogins_per_minute = 0", r"limits\.logins_per_minute"),
+    ("[limits]\naccepts_per_second = 0", r"limits\.accepts_per_second"),
     ("[limit]\nx = 1", r"limit: Extra inputs"),
     ("[economy\n", r"not valid TOML"),
 ])

@@ -118,3 +118,64 @@ async def test_a_screen_that_raises_leaves_no_descriptor_open() -> None:
         loop.set_exception_handler(None)
         server.close()
         await server.wait_closed()
+
+
+class _Counting(edge.Gate):
+    """A gate that counts the connections the screen accepted (it asks for each)."""
+
+    def __init__(self) -> None:
+        super().__init__(per_address=100, total=100)
+        self.seen = 0
+        self.changed = asyncio.Event()
+
+    def screen(self, address: str) -> bool:
+        self.seen += 1
+        self.changed.set()
+        return super().screen(address)
+
+
+async def test_the_screen_accepts_no_more_than_its_budget_a_second() -> None:
+    """Past ``rate`` accepts a second the screen stops listening and the kernel's queue
+    holds the rest; each second of the clock lets ``rate`` more in."""
+    loop = asyncio.get_running_loop()
+    now = [0.0]
+    gate = _Counting()
+    made: list[_Held] = []
+
+    def factory() -> asyncio.Protocol:
+        made.append(_Held())
+        return made[-1]
+
+    listening = socket.create_server(("127.0.0.1", 0), backlog=64)
+    server = await loop.create_server(factory, sock=listening)
+    screen = edge.Screen(listening, server, gate, factory, rate=20.0, clock=lambda: now[0])
+    relistened = asyncio.Event()
+    relisten = screen._listen
+
+    def listen() -> None:  # the screen's re-listen, seen by the test
+        relisten()
+        relistened.set()
+
+    screen._listen = listen  # type: ignore[method-assign]
+
+    async def accepted(n: int) -> None:
+        while gate.seen < n:
+            gate.changed.clear()
+            await asyncio.wait_for(gate.changed.wait(), 10)
+        for _ in range(2):  # paused, listened, accepted nothing, paused and listened again
+            relistened.clear()
+            await asyncio.wait_for(relistened.wait(), 10)
+        assert gate.seen == n
+
+    clients = [socket.create_connection(listening.getsockname()) for _ in range(50)]
+    try:
+        await accepted(20)  # the first second's budget, at once; none more while the
+        now[0] = 1.0  # clock stands still; a second later, twenty more
+        await accepted(40)
+    finally:
+        for c in clients:
+            c.close()
+        for held in made:
+            held.transport.close()
+        server.close()
+        await server.wait_closed()

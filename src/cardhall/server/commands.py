@@ -57,7 +57,8 @@ def serve(args: argparse.Namespace) -> None:
             for served in self.servers:
                 edge.widen_backlog(served.sockets)
             if self.started:
-                self.screen = edge.Screen(listening, self.servers[0], gate, self.protocol)
+                self.screen = edge.Screen(listening, self.servers[0], gate, self.protocol,
+                                          rate=config.limits.accepts_per_second)
                 port = self.servers[0].sockets[0].getsockname()[1] if self.servers else args.port
                 print(f"cardhall: the hall is open at http://{args.host}:{port}/", flush=True)
 

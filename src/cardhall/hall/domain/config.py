@@ -164,6 +164,10 @@ class Limits(_Strict):
     connects_per_minute: int = Field(default=60, ge=1)
     #: Open connections in all; lowered at start to what the process's file limit allows.
     connections_total: int = Field(default=10_000, ge=1)
+    #: New connections the hall accepts a second, from everyone (a second's worth at
+    #: once): past it the kernel's queue holds them, so a connect flood costs the event
+    #: loop this many accepts a second at most (docs/security.md).
+    accepts_per_second: int = Field(default=1_000, ge=1)
     #: Peers whose ``X-Forwarded-For`` names the client (addresses or networks, e.g.
     #: ``["10.0.0.5", "192.168.0.0/24"]``); none by default: the peer is the client.
     trusted_proxies: tuple[str, ...] = ()
