@@ -69,13 +69,14 @@ P99_FACTOR, RSS_MB = 2.0, 200.0
 METRICS_TOKEN = "abuse-bench-" + "0" * 20
 
 
-def config_toml(token_file: Path) -> str:
+def config_toml(token_file: Path, accepts: int | None = None) -> str:
     return (f'[metrics]\ntoken_file = "{token_file}"\n\n'
             f'[[rooms]]\nid = "{ROOM}"\nname = "abuse ddz3"\nvariant = "ddz3"\n'
             "N = 10\nA = 5\nmin_beans = 0\nturn_seconds = 60\n\n"
             "[limits]\nguests_per_minute = 100000\nlogins_per_minute = 100000\n"
             "messages_per_second = 200\nreplays_per_minute = 100000\n"
-            "trusted_proxies = [\"127.0.0.1\"]\n")
+            + (f"accepts_per_second = {accepts}\n" if accepts else "")
+            + "trusted_proxies = [\"127.0.0.1\"]\n")
 
 
 def metrics_lines(url: str) -> list[str]:
@@ -300,7 +301,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="abuse-", dir=args.db_dir) as tmp:
         token_file = Path(tmp) / "metrics.token"
         token_file.write_text(METRICS_TOKEN + "\n")
-        url, server = launch(Path(tmp), config_toml(token_file), f"sqlite:///{tmp}/hall.db",
+        url, server = launch(Path(tmp), config_toml(token_file, args.accepts), f"sqlite:///{tmp}/hall.db",
                              cpus=None if cpus.hall is None else set(cpus.hall),
                              python=profiler.python)
         pin(server.pid, set(cpus.hall or os.sched_getaffinity(server.pid)), cpus.hall_nice,
@@ -459,6 +460,8 @@ def main() -> None:
     parser.add_argument("--db-dir", help="where the hall's SQLite file goes (default: the "
                         "system's temporary directory); /dev/shm keeps a disk shared with "
                         "other work out of both runs' figures")
+    parser.add_argument("--accepts", type=int, default=None,
+                        help="the hall's [limits] accepts_per_second (default: its own)")
     parser.add_argument("--control", action="store_true",
                         help="aim the attacker at a decoy beside it instead of the hall: "
                         "what the players lose to the attack's cost on their own side of "
