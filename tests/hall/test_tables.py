@@ -94,6 +94,13 @@ async def joined(hall: Hall) -> list[str]:
     return players
 
 
+async def dealt(hall: Hall, inbox: Inbox) -> tuple[list[str], State, Table]:
+    """Three guests joined (``joined``), their first ``state`` and their table."""
+    players = await joined(hall)
+    first = await inbox.next(players[0], State)
+    return players, first, hall.lobby.table(first.table)
+
+
 async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 0,
                       states: list[State] | None = None,
                       stop_after: int | None = None,
@@ -175,9 +182,7 @@ async def test_a_move_is_read_and_checked_once(db: Database) -> None:
     and applies that very action: the engine does not read and check it again."""
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = await joined(hall)
-        first = await inbox.next(players[0], State)
-        table = hall.lobby.table(first.table)
+        players, _, table = await dealt(hall, inbox)
         game = table.game
         assert game is not None
         calls = counting(game)
@@ -192,9 +197,7 @@ async def test_a_move_is_read_and_checked_once(db: Database) -> None:
 async def test_bad_actions_are_refused_and_change_nothing(db: Database) -> None:
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = await joined(hall)
-        first = await inbox.next(players[0], State)
-        table = hall.lobby.table(first.table)
+        players, _, table = await dealt(hall, inbox)
         seq = table.seq
         acting = table.game.acting if table.game else []
         idle = next(p for p in players if table.seat_of(p) not in acting)
@@ -463,9 +466,7 @@ async def test_a_table_all_on_auto_that_never_bids_is_dissolved_not_redealt_for_
 
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = await joined(hall)
-        first = await inbox.next(players[0], State)
-        table = hall.lobby.table(first.table)
+        players, first, table = await dealt(hall, inbox)
         for p in players:
             state = table.state_for(p)
             await hall.handle(p, Act(type="act", table=table.id, action="auto on",
@@ -486,9 +487,7 @@ async def test_a_closed_tables_watcher_is_told_nothing_and_his_connection_forget
 
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = await joined(hall)
-        first = await inbox.next(players[0], State)
-        table = hall.lobby.table(first.table)
+        players, _, table = await dealt(hall, inbox)
         admin = await guest(hall)
         await hall.handle(admin, Watch(type="watch", table=table.id), admin=True)
         assert (await inbox.next(admin, State)).table == table.id
@@ -535,9 +534,7 @@ async def test_a_command_queued_before_the_table_is_dropped_is_told_busy(db: Dat
     game had ended here."""
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
     try:
-        players = await joined(hall)
-        first = await inbox.next(players[0], State)
-        table = hall.lobby.tables[first.table]
+        players, first, table = await dealt(hall, inbox)
         # The command is in the table's queue; the drop comes before the table runs.
         waiting = asyncio.ensure_future(hall.lobby.call(TableCall(
             table=first.table, kind="act", player=players[0], text="pass", seq=first.seq)))

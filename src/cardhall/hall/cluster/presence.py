@@ -24,6 +24,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from cardhall.hall.cluster import redis_keys as rk
+from cardhall.hall.store.group_writer import resolve
 
 #: Writes sent in one pipeline at most.
 BATCH_LIMIT = 512
@@ -87,12 +88,7 @@ class KeyWriter:
             answers = [exc] * len(batch)
         self.batches += 1
         for w, answer in zip(batch, answers, strict=True):
-            if w.done.done():
-                continue
-            if isinstance(answer, BaseException):
-                w.done.set_exception(answer)
-            else:
-                w.done.set_result(answer)
+            resolve(w.done, answer)
 
     async def close(self) -> None:
         """Wait for the writes already made."""

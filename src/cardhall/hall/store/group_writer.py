@@ -16,6 +16,18 @@ from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
 Item = TypeVar("Item")
+T = TypeVar("T")
+
+
+def resolve(done: asyncio.Future[T], outcome: T | BaseException) -> None:
+    """Tell one item's waiter its outcome (a value, or the exception it fails with),
+    unless it has been told already (a batch that failed whole, then tried row by row)."""
+    if done.done():
+        return
+    if isinstance(outcome, BaseException):
+        done.set_exception(outcome)
+    else:
+        done.set_result(outcome)
 
 
 class GroupWriter(Generic[Item]):

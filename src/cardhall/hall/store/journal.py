@@ -42,7 +42,7 @@ from datetime import datetime
 from cardhall.hall.domain.errors import BadRequest
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.game_rows import ActionRow, append_action, append_actions
-from cardhall.hall.store.group_writer import GroupWriter
+from cardhall.hall.store.group_writer import GroupWriter, resolve
 from cardhall.hall.store.models import utcnow
 
 log = logging.getLogger("cardhall.hall.journal")
@@ -106,7 +106,7 @@ class ActionJournal:
             refused = await append_actions(self.db, [_values(r) for r in batch])
         except Exception as exc:
             if len(batch) == 1:
-                _resolve(batch[0], exc)
+                resolve(batch[0].done, exc)
                 return
             log.info("a batch of %d actions failed (%s): writing them one by one",
                      len(batch), exc)
@@ -119,7 +119,7 @@ class ActionJournal:
         left = {(g, seq) for g, seq, *_ in refused}
         for r in batch:
             if (r.game_id, r.seq) not in left:
-                _resolve(r, None)
+                resolve(r.done, None)
         # Not live, or fenced: append_action says which, row by row (nothing is written).
         await self._one_by_one([r for r in batch if (r.game_id, r.seq) in left])
 
@@ -129,9 +129,9 @@ class ActionJournal:
                 await append_action(self.db, r.game_id, r.seq, r.action, r.seat,
                                     now=r.created, fence=r.fence)
             except Exception as one:
-                _resolve(r, one)
+                resolve(r.done, one)
             else:
-                _resolve(r, None)
+                resolve(r.done, None)
 
     async def close(self) -> None:
         """Write what is pending, then take no more appends."""
@@ -140,12 +140,3 @@ class ActionJournal:
 
 def _values(r: _Row) -> ActionRow:
     return (r.game_id, r.seq, r.action, r.seat, r.created, r.fence)
-
-
-def _resolve(row: _Row, exc: BaseException | None) -> None:
-    if row.done.done():
-        return
-    if exc is None:
-        row.done.set_result(None)
-    else:
-        row.done.set_exception(exc)

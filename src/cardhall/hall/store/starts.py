@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.game_rows import GameStart, create_games
-from cardhall.hall.store.group_writer import GroupWriter
+from cardhall.hall.store.group_writer import GroupWriter, resolve
 
 log = logging.getLogger("cardhall.hall.starts")
 
@@ -57,7 +57,7 @@ class GameStarts:
             self.batches += 1
         except Exception as exc:
             if len(batch) == 1:
-                _resolve(batch[0], exc)
+                resolve(batch[0].done, exc)
                 return
             log.info("a batch of %d game starts failed (%s): writing them one by one",
                      len(batch), exc)
@@ -65,17 +65,8 @@ class GameStarts:
                 await self._write([b])
             return
         for b, m in zip(batch, made, strict=True):
-            _resolve(b, m)
+            resolve(b.done, m)
 
     async def close(self) -> None:
         """Write what is pending, then stop the writer (later starts are written alone)."""
         await self._writer.close()
-
-
-def _resolve(item: _Start, made: str | BaseException) -> None:
-    if item.done.done():
-        return
-    if isinstance(made, BaseException):
-        item.done.set_exception(made)
-    else:
-        item.done.set_result(made)
