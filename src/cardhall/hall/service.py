@@ -89,7 +89,7 @@ class Hall:
         self.coord = coordinator or LocalCoordinator(outbox, connections)
         self.outbox = self.coord.outbox
         self.bots = bots or BotPool()
-        self.store = DbStore(db)
+        self.store = DbStore(db, gather=config.action_log.gather_ms / 1000)
         self.lobby = Lobby(config, self.store, self.coord, self.bots, grace_seconds, scheduler)
         self._tasks: set[asyncio.Task[None]] = set()
         self._unadopted: set[str] = set()  # failed for a passing reason: tried again

@@ -7,7 +7,9 @@ committing transactions (an fsync each on SQLite with ``synchronous=FULL``) and
 queueing for SQLite's single write lock. ``ActionJournal`` instead gathers the
 appends that arrive while the previous batch is being written and writes them
 together, in one transaction (``games.append_actions``): a lone action is written
-at once, and under load the batches grow by themselves, with no timer.
+at once, under load the batches grow by themselves, and while actions arrive faster
+than one per ``gather`` seconds a batch waits that long for more first
+(``group_writer``: PostgreSQL's ``commit_delay``; ``[action_log] gather_ms``).
 
 The guarantees are the ones of ``append_action``: each caller's ``append``
 returns only after the transaction holding its row has committed, so a table
@@ -67,9 +69,10 @@ class JournalClosed(RuntimeError):
 
 
 class ActionJournal:
-    def __init__(self, db: Database, batch_limit: int = BATCH_LIMIT) -> None:
+    def __init__(self, db: Database, batch_limit: int = BATCH_LIMIT,
+                 gather: float = 0.0) -> None:
         self.db = db
-        self._writer = GroupWriter("action-journal", self._write, batch_limit)
+        self._writer = GroupWriter("action-journal", self._write, batch_limit, gather)
         self.batches = 0  # transactions written (for tests and tuning)
         self.rows = 0
         #: Told each batch's rows and the seconds its statement took (the server's

@@ -32,9 +32,9 @@ def _points(x: Any) -> int:
 
 
 class DbStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, gather: float = 0.0) -> None:
         self.db = db
-        self.journal = ActionJournal(db)
+        self.journal = ActionJournal(db, gather=gather)
         self.starts = GameStarts(db)
 
     async def start_game(self, table: Table, game: GameState) -> str:
