@@ -1,0 +1,121 @@
+"""A WebSocket reads a few small messages ahead of the hall, and pauses at once for a
+large one (``edge.READ_AHEAD``): bounded memory without two ``epoll_ctl`` per message.
+
+A real uvicorn server with the edge's protocols and a real client; the app does not
+read until the test lets it, so what the connection holds meanwhile is the edge's."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import uvicorn
+from websockets.asyncio.client import connect
+
+from cardhall.hall.domain.config import Limits
+from cardhall.server import edge
+
+
+@dataclass
+class Rig:
+    url: str
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    got: list[str] = field(default_factory=list)
+    all_got: asyncio.Event = field(default_factory=asyncio.Event)
+    want: int = 0
+    protocols: list[Any] = field(default_factory=list)
+
+    @property
+    def ws(self) -> Any:
+        return self.protocols[-1]
+
+    async def next_arrival(self) -> None:
+        await asyncio.wait_for(self.arrived.wait(), 10)
+        self.arrived.clear()
+
+
+@pytest.fixture
+async def rig() -> AsyncIterator[Rig]:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    r = Rig(url=f"ws://127.0.0.1:{sock.getsockname()[1]}/")
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                await send({"type": message["type"] + ".complete"})
+                if message["type"] == "lifespan.shutdown":
+                    return
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        await r.release.wait()
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            r.got.append(message["text"])
+            if len(r.got) == r.want:
+                r.all_got.set()
+
+    config, _ = edge.uvicorn_config(app, "127.0.0.1", 0, Limits(), 1 << 16)
+    ws_class = config.ws
+
+    class Watched(ws_class):  # type: ignore[valid-type,misc]
+        """The edge's protocol, telling the test each message it queued."""
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            r.protocols.append(self)
+
+        def send_receive_event_to_app(self) -> None:
+            super().send_receive_event_to_app()
+            r.arrived.set()
+
+    config.ws = Watched
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        await asyncio.sleep(0.01)
+    try:
+        yield r
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_small_messages_are_read_ahead_then_reading_pauses(rig: Rig) -> None:
+    async with connect(rig.url) as client:
+        for i in range(1, edge.READ_AHEAD):
+            await client.send(f"m{i}")
+            await rig.next_arrival()
+            assert rig.ws.queue.qsize() == i
+            assert not rig.ws.read_paused  # still reading: no pause per message
+        await client.send(f"m{edge.READ_AHEAD}")
+        await rig.next_arrival()
+        assert rig.ws.read_paused  # READ_AHEAD waiting: the socket is left in the kernel
+        rig.want = edge.READ_AHEAD + 3
+        for i in range(edge.READ_AHEAD + 1, rig.want + 1):
+            await client.send(f"m{i}")
+        rig.release.set()  # the app reads: the queue empties, reading resumes
+        await asyncio.wait_for(rig.all_got.wait(), 10)
+        assert rig.got == [f"m{i}" for i in range(1, rig.want + 1)]  # none lost, in order
+        assert not rig.ws.read_paused
+
+
+async def test_a_large_message_pauses_reading_at_once(rig: Rig) -> None:
+    async with connect(rig.url) as client:
+        await client.send("x" * (edge.READ_AHEAD_BYTES + 1))
+        await rig.next_arrival()
+        assert rig.ws.queue.qsize() == 1
+        assert rig.ws.read_paused
+        rig.want = 2
+        await client.send("after")
+        rig.release.set()
+        await asyncio.wait_for(rig.all_got.wait(), 10)
+        assert rig.got == ["x" * (edge.READ_AHEAD_BYTES + 1), "after"]
