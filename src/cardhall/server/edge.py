@@ -45,6 +45,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 from cardhall.hall.domain.config import Limits
 from cardhall.protocol.messages import MAX_MESSAGE_BYTES
@@ -82,6 +83,9 @@ LISTEN_BACKLOG = 2048
 #: uvicorn does, so a connection's most stays about one ``MAX_MESSAGE_BYTES`` message.
 READ_AHEAD = 4
 READ_AHEAD_BYTES = 4096
+#: The ASGI scope extension through which a WebSocket's connection writes a message at
+#: once (``EdgeWebSocket.send_now``).
+SEND_NOW = "cardhall.send_now"
 #: Connections accepted per turn of the event loop at most. asyncio accepts up to its
 #: ``backlog`` argument in one callback and runs every accepted connection's setup before
 #: it reads any socket again: with 2048, a reconnecting flood queued behind one GC pause
@@ -399,6 +403,26 @@ def protocols(gate: Gate, header_seconds: float) -> tuple[type[H11Protocol],
             self.transport.close()
 
     class EdgeWebSocket(WebSocketsSansIOProtocol):
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            if getattr(self, "scope", None) is not None:  # not refused: the app runs
+                self.scope["extensions"][SEND_NOW] = {"send_text": self.send_now}
+
+        def send_now(self, text: str) -> bool:
+            """What uvicorn's ``websocket.send`` does with a text, called directly: the
+            ASGI way is a coroutine through every middleware, and a writer task woken
+            to run it, for each message (``server.connection``). False, having sent
+            nothing, when uvicorn's would not send either (not accepted, closing)."""
+            if (not self.handshake_complete or self.close_sent
+                    or self.initial_response is not None or self.transport.is_closing()):
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
+
         def send_receive_event_to_app(self) -> None:
             # uvicorn's queues the message and pauses reading; this pauses only at
             # READ_AHEAD queued or a large message (``receive`` resumes once the queue

@@ -32,6 +32,7 @@ from cardhall.server.connection import (
     ConnState,
 )
 from cardhall.server.deltas import DeltaCoder
+from cardhall.server.edge import SEND_NOW
 from cardhall.server.refusals import wire_error
 
 if TYPE_CHECKING:
@@ -62,9 +63,11 @@ async def endpoint(websocket: WebSocket) -> None:
     server: Server = websocket.app.state.server
     await websocket.accept()
     address = websocket.client.host if websocket.client else "?"
+    now = websocket.scope.get("extensions", {}).get(SEND_NOW)
     conn = Connection(websocket, address, server.config.limits.messages_per_second,
                       on_error=server.metrics.error,
-                      on_written=server.metrics.send_wait_seconds.observe)
+                      on_written=server.metrics.send_wait_seconds.observe,
+                      send_now=now["send_text"] if now else None)
     server.registry.add(conn)
     conn.start()
     server.metrics.connections_total.inc()

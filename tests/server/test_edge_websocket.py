@@ -1,5 +1,6 @@
 """A WebSocket reads a few small messages ahead of the hall, and pauses at once for a
 large one (``edge.READ_AHEAD``): bounded memory without two ``epoll_ctl`` per message.
+And the hall may write a text at once through the scope (``edge.SEND_NOW``).
 
 A real uvicorn server with the edge's protocols and a real client; the app does not
 read until the test lets it, so what the connection holds meanwhile is the edge's."""
@@ -29,6 +30,7 @@ class Rig:
     all_got: asyncio.Event = field(default_factory=asyncio.Event)
     want: int = 0
     protocols: list[Any] = field(default_factory=list)
+    extensions: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ws(self) -> Any:
@@ -53,6 +55,7 @@ async def rig() -> AsyncIterator[Rig]:
                 if message["type"] == "lifespan.shutdown":
                     return
         await receive()  # websocket.connect
+        r.extensions = scope["extensions"]
         await send({"type": "websocket.accept"})
         await r.release.wait()
         while True:
@@ -119,3 +122,14 @@ async def test_a_large_message_pauses_reading_at_once(rig: Rig) -> None:
         rig.release.set()
         await asyncio.wait_for(rig.all_got.wait(), 10)
         assert rig.got == ["x" * (edge.READ_AHEAD_BYTES + 1), "after"]
+
+
+async def test_the_app_may_write_a_text_at_once_through_the_scope(rig: Rig) -> None:
+    async with connect(rig.url) as client:
+        await client.send("m1")
+        await rig.next_arrival()  # accepted (the app's accept came before)
+        send_now = rig.extensions[edge.SEND_NOW]["send_text"]
+        assert send_now("straight to the socket")
+        assert await asyncio.wait_for(client.recv(), 10) == "straight to the socket"
+        await client.close()  # done once the hall answered the close
+        assert not send_now("too late")  # nothing written on a closing connection
