@@ -139,3 +139,21 @@ def test_a_join_or_leave_that_names_nowhere_is_malformed_when_read() -> None:
     with pytest.raises(ProtocolError, match="leave: message: give a table or a room"):
         parse_client('{"type": "leave"}')
     assert parse_client('{"type": "leave", "room": "r"}').type == "leave"
+
+
+def test_a_message_nesting_too_deeply_is_refused_before_it_is_validated() -> None:
+    from cardhall.protocol.messages import MAX_DEPTH, ProtocolError, parse_client  # noqa: PLC0415
+
+    def nested(levels: int) -> str:  # the message object itself is the first level
+        return '{"type": "ping", "a": ' + "[" * (levels - 1) + "]" * (levels - 1) + "}"
+
+    with pytest.raises(ProtocolError, match="nests too deeply"):
+        parse_client(nested(MAX_DEPTH + 1))
+    with pytest.raises(ProtocolError, match="ping: a: Extra inputs"):  # deep enough to read
+        parse_client(nested(MAX_DEPTH))
+    with pytest.raises(ProtocolError, match="nests too deeply"):  # as bytes too
+        parse_client(nested(MAX_DEPTH + 1).encode())
+    # Brackets inside a text are not nesting: validated, not refused for depth.
+    with pytest.raises(ProtocolError, match="act: action: "):
+        parse_client(json.dumps({"type": "act", "table": "t1", "seq": 1,
+                                 "action": ["[{" * 20]}))

@@ -210,7 +210,11 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise ProtocolError("malformed", "not a JSON text") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a \"type\"")
-    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+    # A value nests at most as deep as its text has brackets: most messages have too
+    # few to need the walk.
+    brackets = text.count(b"[") + text.count(b"{") if isinstance(text, bytes) \
+        else text.count("[") + text.count("{")
+    if brackets > MAX_DEPTH and _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise ProtocolError("malformed", "the message nests too deeply")
     kind = data.get("type")
     if not isinstance(kind, str):

@@ -205,7 +205,7 @@ class ActionLog(_Strict):
     per action. 0 commits each batch at once.
     """
 
-    gather_ms: float = Field(default=4.0, ge=0, le=100)
+    gather_ms: float = Field(default=8.0, ge=0, le=100)
 
 
 class MetricsAccess(_Strict):
