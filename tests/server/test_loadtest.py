@@ -24,7 +24,7 @@ import pytest
 
 from cardhall.client import loadtest
 from cardhall.client.loadreport import check, find_room
-from cardhall.client.loadtest import Clock, Plan, Player, Tally, TimedClient, read_again, run
+from cardhall.client.loadtest import Clock, Plan, Player, Tally, TimedClient, ask_again, run
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import cluster
@@ -211,8 +211,8 @@ async def test_a_read_is_asked_again_when_its_connection_breaks() -> None:
             async def me() -> object:
                 return (await http.get("/api/me")).json()
             with pytest.raises(httpx.TransportError):
-                await read_again(me, tries=1)  # what the end check used to do
-            assert await read_again(me) == {"beans": 7}
+                await ask_again(me, tries=1)  # what the end check used to do
+            assert await ask_again(me) == {"beans": 7}
             assert seen == [False, True]
     finally:
         server.close()
