@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 
 from cardhall.protocol.messages import Error
-from cardhall.server.connection import Connection
+from cardhall.server.connection import CLOSE_TOO_SLOW, SEND_QUEUE, Connection
 
 
 class Held:
@@ -95,4 +95,23 @@ async def test_without_send_now_the_writer_writes_everything() -> None:
     conn.send(_msg(1))
     assert conn.queued == 1
     await _until(lambda: socket.written == _texts(1))
+    await conn.finish()
+
+
+async def test_a_peer_that_stops_reading_is_closed_as_too_slow() -> None:
+    """Once the edge cannot write at once (the peer's buffers are full) the messages
+    queue, the writer waits on the first, and a full queue closes the connection."""
+    socket, now = Held(), Now()  # Held: uvicorn's send waiting for the buffer to drain
+    conn = Connection(socket, "127.0.0.1", 10, send_now=now)
+    conn.start()
+    conn.send(_msg(0))
+    assert now.written == _texts(0)
+    now.open = False  # the transport is past its high-water mark from here on
+    for i in range(1, SEND_QUEUE + 1):
+        conn.send(_msg(i))
+    assert conn.is_open and conn.queued == SEND_QUEUE
+    conn.send(_msg(SEND_QUEUE + 1))
+    assert not conn.is_open and conn.close_code == CLOSE_TOO_SLOW
+    assert conn.queued == 0  # what it held is let go
+    socket.go.set()
     await conn.finish()

@@ -8,6 +8,7 @@ read until the test lets it, so what the connection holds meanwhile is the edge'
 from __future__ import annotations
 
 import asyncio
+import secrets
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -133,3 +134,20 @@ async def test_the_app_may_write_a_text_at_once_through_the_scope(rig: Rig) -> N
         assert await asyncio.wait_for(client.recv(), 10) == "straight to the socket"
         await client.close()  # done once the hall answered the close
         assert not send_now("too late")  # nothing written on a closing connection
+
+
+async def test_writing_at_once_stops_when_the_peer_does_not_read(rig: Rig) -> None:
+    """A peer that reads nothing fills the kernel's buffers, then the transport's: past
+    its high-water mark ``send_now`` refuses, and the connection's bounded queue takes
+    over (``server.connection``), as uvicorn's own send would wait."""
+    async with connect(rig.url, max_queue=1) as client:
+        await client.send("m1")
+        await rig.next_arrival()
+        send_now = rig.extensions[edge.SEND_NOW]["send_text"]
+        chunk = secrets.token_urlsafe(48 * 1024)  # 64 KiB that deflate cannot shrink much
+        sent = 0
+        while send_now(chunk):
+            sent += len(chunk)
+            assert sent < 256 * 1024 * 1024, "the transport never said it was full"
+        assert not rig.ws.writable.is_set()
+        assert rig.ws.transport.get_write_buffer_size() < sent

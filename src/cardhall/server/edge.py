@@ -412,8 +412,11 @@ def protocols(gate: Gate, header_seconds: float) -> tuple[type[H11Protocol],
             """What uvicorn's ``websocket.send`` does with a text, called directly: the
             ASGI way is a coroutine through every middleware, and a writer task woken
             to run it, for each message (``server.connection``). False, having sent
-            nothing, when uvicorn's would not send either (not accepted, closing)."""
-            if (not self.handshake_complete or self.close_sent
+            nothing, when uvicorn's would not send at once: not accepted, closing, or
+            the peer not reading (the transport's buffer past its high-water mark:
+            uvicorn's send waits, and so the connection's bounded queue fills)."""
+            if (not self.handshake_complete or self.close_sent or self.disconnected
+                    or not self.writable.is_set()
                     or self.initial_response is not None or self.transport.is_closing()):
                 return False
             try:
