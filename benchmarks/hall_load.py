@@ -48,6 +48,7 @@ from pathlib import Path
 
 import asyncpg
 from disk_probe import DiskProbe, DiskReport
+from sqlalchemy.engine import make_url
 
 from cardhall.client.loadreport import Report, load_test, uptime
 from cardhall.client.loadtest import Plan
@@ -88,7 +89,9 @@ async def fresh_pg_database(server: str, durable: bool = True) -> str:
             await conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     finally:
         await conn.close()
-    return server.rsplit("/", 1)[0] + "/" + name
+    # The same server with the new database: a URL may name a socket directory in its
+    # query (``?host=/run/postgresql``), so only the database part changes.
+    return make_url(server).set(database=name).render_as_string(hide_password=False)
 
 
 def start_server(tmp: Path, db: str, args: argparse.Namespace
