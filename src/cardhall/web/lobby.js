@@ -4,6 +4,10 @@ import { registerScreen, store } from "./app.js";
 import { addStrings, lang, t } from "./i18n.js";
 import { h, countdown } from "./dom.js";
 import { loadVariants } from "./variants.js";
+import { refusalText } from "./reasons.js";
+
+/** Refusals the shell itself answers (the session ended): the lobby leaves them alone. */
+const ENDED_ELSEWHERE = new Set(["session_expired", "bad_token"]);
 
 addStrings({
   zh: {
@@ -14,6 +18,7 @@ addStrings({
     "lobby.private": "好友房", "lobby.rules": "规则", "lobby.queued": "正在匹配 {room}…",
     "lobby.botsin": "{s} 秒后机器人补位", "lobby.cancel": "取消",
     "lobby.code": "输入邀请码", "lobby.join": "加入", "lobby.bots": "好友房空位由机器人补上",
+    "lobby.poor": "{room} 入场需要 {n} 豆，你现在有 {have} 豆",
   },
   en: {
     "lobby.guest": "Play as guest", "lobby.guest.hint": "No sign-up, one click",
@@ -23,6 +28,7 @@ addStrings({
     "lobby.private": "Private table", "lobby.rules": "Rules", "lobby.queued": "Finding a table in {room}…",
     "lobby.botsin": "bots fill in {s} s", "lobby.cancel": "Cancel",
     "lobby.code": "Invite code", "lobby.join": "Join", "lobby.bots": "Bots fill a private table's empty seats",
+    "lobby.poor": "{room} needs {n} beans to sit down; you have {have}",
   },
 });
 
@@ -101,6 +107,8 @@ function mount(root, ctx) {
   const list = h("div", { class: "rooms", id: "rooms" });
   root.append(status, h("h2", {}, t("lobby.rooms")), list);
   const roomNames = {};
+  const minBeans = {};
+  let asked = null; // the room of the last quick match or private table asked for
   const draw = async () => {
     const [v, rooms] = await Promise.all([variantNames(ctx.api), ctx.api("GET", "/api/rooms")]);
     list.replaceChildren();
@@ -117,6 +125,7 @@ function mount(root, ctx) {
           h("a", { href: `#/rules/${variant}`, class: "rules" }, t("lobby.rules"))));
       for (const r of rs) {
         roomNames[r.id] = `${variantName(v, variant)} · ${roomName(r)}`;
+        minBeans[r.id] = r.min_beans;
         const row = h("div", { class: "room", "data-room": r.id },
           h("div", { class: "info" },
             h("strong", {}, roomName(r)),
@@ -127,12 +136,15 @@ function mount(root, ctx) {
           row.append(h("div", { class: "acts" },
             h("button", {
               type: "button", class: "primary", "aria-label": `${t("lobby.quick")} ${roomNames[r.id]}`,
-              onclick: () => ctx.ws.send({ type: "join", room: r.id }),
+              onclick: () => { asked = r.id; ctx.ws.send({ type: "join", room: r.id }); },
             }, t("lobby.quick")),
             h("button", {
               type: "button", "aria-label": `${t("lobby.private")} ${roomNames[r.id]}`,
-              onclick: () => ctx.ws.send({ type: "private", room: r.id,
-                bots: localStorage.getItem("cardhall.privatebots") !== "0" }),
+              onclick: () => {
+                asked = r.id;
+                ctx.ws.send({ type: "private", room: r.id,
+                  bots: localStorage.getItem("cardhall.privatebots") !== "0" });
+              },
             }, t("lobby.private"))));
         }
         card.append(row);
@@ -148,7 +160,19 @@ function mount(root, ctx) {
     if (store.queued) status.append(queuedBox(ctx, store.queued, roomNames));
   };
   showQueue();
-  offs.push(ctx.ws.on("queued", showQueue));
+  offs.push(ctx.ws.on("queued", () => { asked = null; showQueue(); }));
+  // A room the player cannot enter says so (the hall's refusal, never dropped): what the
+  // room asks and what he has, in his language; any other refusal as the hall says it.
+  offs.push(ctx.ws.on("error", (msg) => {
+    if (asked === null || ENDED_ELSEWHERE.has(msg.code)) return; // not ours / the shell's
+    if (msg.code === "not_enough_beans" && asked in minBeans) {
+      ctx.notice(t("lobby.poor", { room: roomNames[asked], n: minBeans[asked],
+        have: me ? me.beans : "?" }), "error");
+    } else {
+      ctx.notice(refusalText(msg), "error");
+    }
+    asked = null;
+  }));
   const timer = setInterval(() => draw().catch(() => null), 5000);
   return () => {
     clearInterval(timer);

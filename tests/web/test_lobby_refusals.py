@@ -1,0 +1,40 @@
+"""The lobby never drops a refusal: quick match in a room the player cannot afford
+says what the room asks and what he has, in his language (issue 26: "Quick match in a
+room you cannot afford does nothing")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.server.conftest import HallProcess, running_hall
+from tests.web.helpers import enter_as_guest
+
+#: A room above a new guest's 10,000 beans.
+RICH = ('[[rooms]]\nid = "ddz3-rich"\nname = "富豪场"\nname_en = "High rollers"\n'
+        'variant = "ddz3"\nN = 100\nA = 30\nmin_beans = 50000\n')
+
+
+@pytest.fixture(scope="module")
+def web_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
+    yield from running_hall(tmp_path_factory.mktemp("richhall"), rooms=RICH)
+
+
+def test_a_room_the_player_cannot_afford_says_so(desktop: Page) -> None:
+    page = desktop
+    enter_as_guest(page)
+    room = page.locator(".room[data-room='ddz3-rich']")
+    room.locator("button.primary").click()
+    notice = page.locator("#notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("50000")
+    expect(notice).to_contain_text("10000")
+    expect(notice).to_contain_text("富豪场")
+    assert page.locator(".table").count() == 0  # still in the lobby, nothing queued
+    page.locator("#lang").click()  # the same refusal in English
+    expect(page.locator(".room[data-room='ddz3-rich'] button.primary")).to_have_text(
+        "Quick match")
+    room.locator("button.primary").click()
+    expect(notice).to_contain_text("High rollers needs 50000 beans to sit down; you have 10000")
