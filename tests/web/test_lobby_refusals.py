@@ -1,6 +1,6 @@
 """The lobby never drops a refusal: quick match in a room the player cannot afford
-says what the room asks and what he has, in his language (issue 26: "Quick match in a
-room you cannot afford does nothing")."""
+says what the room asks and what he has, in his language, and quick match while a game
+of his is under way at another table says so (issue 26: both did nothing)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.server.conftest import HallProcess, running_hall
-from tests.web.helpers import enter_as_guest
+from tests.web.helpers import enter_as_guest, quick_match
 
 #: A room above a new guest's 10,000 beans.
 RICH = ('[[rooms]]\nid = "ddz3-rich"\nname = "富豪场"\nname_en = "High rollers"\n'
@@ -38,3 +38,13 @@ def test_a_room_the_player_cannot_afford_says_so(desktop: Page) -> None:
         "Quick match")
     room.locator("button.primary").click()
     expect(notice).to_contain_text("High rollers needs 50000 beans to sit down; you have 10000")
+
+
+def test_quick_match_while_playing_elsewhere_says_so(desktop: Page) -> None:
+    page = desktop
+    enter_as_guest(page)
+    quick_match(page, "ddz3-bots")  # bots fill at once: a game under way
+    expect(page.locator(".table[data-variant='ddz3']")).to_be_visible()
+    page.goto("/#/")
+    page.locator(".room[data-room='ddz4-bots'] button.primary").click()
+    expect(page.locator("#notice")).to_contain_text("你还在另一桌的牌局中")

@@ -19,6 +19,7 @@ addStrings({
     "lobby.botsin": "{s} 秒后机器人补位", "lobby.cancel": "取消",
     "lobby.code": "输入邀请码", "lobby.join": "加入", "lobby.bots": "好友房空位由机器人补上",
     "lobby.poor": "{room} 入场需要 {n} 豆，你现在有 {have} 豆",
+    "lobby.seated": "你还在另一桌的牌局中：打完或离开那一桌，再开新局",
   },
   en: {
     "lobby.guest": "Play as guest", "lobby.guest.hint": "No sign-up, one click",
@@ -29,6 +30,7 @@ addStrings({
     "lobby.botsin": "bots fill in {s} s", "lobby.cancel": "Cancel",
     "lobby.code": "Invite code", "lobby.join": "Join", "lobby.bots": "Bots fill a private table's empty seats",
     "lobby.poor": "{room} needs {n} beans to sit down; you have {have}",
+    "lobby.seated": "You are still in a game at another table: finish it or leave it first",
   },
 });
 
@@ -168,6 +170,8 @@ function mount(root, ctx) {
     if (msg.code === "not_enough_beans" && asked in minBeans) {
       ctx.notice(t("lobby.poor", { room: roomNames[asked], n: minBeans[asked],
         have: me ? me.beans : "?" }), "error");
+    } else if (msg.code === "not_allowed") { // a lobby request's only one: seated elsewhere
+      ctx.notice(t("lobby.seated"), "error");
     } else {
       ctx.notice(refusalText(msg), "error");
     }
