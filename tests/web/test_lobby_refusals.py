@@ -1,6 +1,7 @@
 """The lobby never drops a refusal: quick match in a room the player cannot afford
 says what the room asks and what he has, in his language, and quick match while a game
-of his is under way at another table says so (issue 26: both did nothing)."""
+of his is under way at another table says so, with the way back to it (issue 26: both
+did nothing, and the lobby offered no way back)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.server.conftest import HallProcess, running_hall
+from tests.web.conftest import SHOTS
 from tests.web.helpers import enter_as_guest, quick_match
 
 #: A room above a new guest's 10,000 beans.
@@ -48,3 +50,22 @@ def test_quick_match_while_playing_elsewhere_says_so(desktop: Page) -> None:
     page.goto("/#/")
     page.locator(".room[data-room='ddz4-bots'] button.primary").click()
     expect(page.locator("#notice")).to_contain_text("你还在另一桌的牌局中")
+    # And the lobby shows the way back to that table (the 规则 page and the header's
+    # 大厅 lead here mid-game).
+    back = page.locator("#back")
+    expect(back).to_contain_text("三人斗地主")
+    back.get_by_role("button", name="回到牌桌").click()
+    expect(page.locator(".table[data-variant='ddz3']")).to_be_visible()
+
+
+def test_the_way_back_fits_a_phone(phone: Page) -> None:
+    page = phone
+    enter_as_guest(page)
+    quick_match(page, "ddz3-bots")
+    page.goto("/#/")
+    back = page.get_by_role("button", name="回到牌桌")
+    expect(back).to_be_in_viewport()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / "lobby-back-phone.png")
+    back.click()
+    expect(page.locator(".table[data-variant='ddz3']")).to_be_visible()

@@ -20,6 +20,7 @@ addStrings({
     "lobby.code": "输入邀请码", "lobby.join": "加入", "lobby.bots": "好友房空位由机器人补上",
     "lobby.poor": "{room} 入场需要 {n} 豆，你现在有 {have} 豆",
     "lobby.seated": "你还在另一桌的牌局中：打完或离开那一桌，再开新局",
+    "lobby.back": "回到牌桌", "lobby.atTable": "你有一桌{v}正在进行",
   },
   en: {
     "lobby.guest": "Play as guest", "lobby.guest.hint": "No sign-up, one click",
@@ -31,6 +32,7 @@ addStrings({
     "lobby.code": "Invite code", "lobby.join": "Join", "lobby.bots": "Bots fill a private table's empty seats",
     "lobby.poor": "{room} needs {n} beans to sit down; you have {have}",
     "lobby.seated": "You are still in a game at another table: finish it or leave it first",
+    "lobby.back": "Back to the table", "lobby.atTable": "Your {v} table is under way",
   },
 });
 
@@ -106,8 +108,9 @@ function mount(root, ctx) {
       h("button", { type: "button", onclick: go }, t("lobby.join"))));
   }
   const status = h("div", { id: "queue" });
+  const back = h("div", { id: "back" }); // the way back to a table he sits at
   const list = h("div", { class: "rooms", id: "rooms" });
-  root.append(status, h("h2", {}, t("lobby.rooms")), list);
+  root.append(back, status, h("h2", {}, t("lobby.rooms")), list);
   const roomNames = {};
   const minBeans = {};
   let asked = null; // the room of the last quick match or private table asked for
@@ -162,6 +165,19 @@ function mount(root, ctx) {
     if (store.queued) status.append(queuedBox(ctx, store.queued, roomNames));
   };
   showQueue();
+  const showBack = () => variantNames(ctx.api).then((v) => {
+    back.replaceChildren();
+    for (const [id, st] of store.tables) {
+      if (st.seat < 0 || st.phase === "waiting") continue; // watching, or not yet dealt
+      const name = variantName(v, st.view ? st.view.variant : "");
+      back.append(h("div", { class: "queued at-table", role: "status" },
+        h("span", {}, t("lobby.atTable", { v: name })),
+        h("button", { type: "button", class: "primary",
+          onclick: () => ctx.navigate(`#/table/${id}`) }, t("lobby.back"))));
+    }
+  }).catch(() => null);
+  showBack();
+  offs.push(ctx.ws.on("left", showBack));
   offs.push(ctx.ws.on("queued", () => { asked = null; showQueue(); }));
   // A room the player cannot enter says so (the hall's refusal, never dropped): what the
   // room asks and what he has, in his language; any other refusal as the hall says it.
