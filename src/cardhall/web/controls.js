@@ -46,6 +46,17 @@ export function controlsEl(s, ui) {
   const view = s.view;
   const box = h("div", { class: "controls", role: "toolbar", "aria-label": t("table.play") });
   const reason = h("p", { class: "reason", role: "status", "aria-live": "polite" });
+  if (s.phase === "playing" && view.auto[s.seat]) {
+    // On 托管 the bot answers for him: no play buttons to press by mistake, only the
+    // way back (the bar's button says the same).
+    reason.textContent = t("table.autoplaying");
+    box.append(reason);
+    if (!view.auto_locked[s.seat]) {
+      box.append(button("auto-off", t("table.auto.off"), () => ui.autoOff(),
+        { disabled: ui.busy() }));
+    }
+    return box;
+  }
   if (s.phase !== "playing" || !view.acting.includes(s.seat)) {
     const acting = view.acting.map((i) => s.players[i] && s.players[i].name).filter(Boolean);
     if (s.phase === "playing" && acting.length) {

@@ -19,6 +19,8 @@ addStrings({
   zh: {
     "table.hand": "我的手牌（{n}张）", "table.hint": "提示", "table.play": "出牌", "table.pass": "不出",
     "table.auto": "托管", "table.auto.locked": "托管已锁定", "table.counter": "记牌器",
+    "table.auto.off": "取消托管", "table.auto.on": "超时未出牌，已为你托管：点“取消托管”收回",
+    "table.autoplaying": "托管中：机器人替你出牌",
     "table.leave": "离开", "table.rules": "规则", "table.mult": "倍数", "table.kitty": "底牌",
     "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…", "table.illegal": "不能这样出：{why}",
     "table.why": "不是有效牌型，或管不上桌上的牌", "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
@@ -40,6 +42,8 @@ addStrings({
   en: {
     "table.hand": "My hand ({n} cards)", "table.hint": "Hint", "table.play": "Play", "table.pass": "Pass",
     "table.auto": "Autoplay", "table.auto.locked": "Autoplay locked", "table.counter": "Card counter",
+    "table.auto.off": "Stop autoplay", "table.autoplaying": "Autoplay is playing for you",
+    "table.auto.on": "Your time ran out: autoplay is playing for you. Press “Stop autoplay” to take over",
     "table.leave": "Leave", "table.rules": "Rules", "table.mult": "Multiplier", "table.kitty": "Kitty",
     "table.wait": "Waiting for {name}…", "table.waitall": "Waiting for the others…",
     "table.illegal": "Can't play that: {why}", "table.why": "not a valid combination, or it doesn't beat the table",
@@ -106,6 +110,13 @@ ctx.ws.on("state", (msg) => {
     }
   }
   const fresh = !store.tables.has(msg.table);
+  const before = store.tables.get(msg.table);
+  // 托管 that the player did not ask for (his time ran out) is said, once, when it starts.
+  if (before && before.view && msg.view && before.game === msg.game && msg.seat >= 0
+      && !before.view.auto[msg.seat] && msg.view.auto[msg.seat] && !autoWanted(msg.table)
+      && !msg.view.auto_locked[msg.seat]) {
+    ctx.notice(t("table.auto.on"), "warn");
+  }
   store.tables.set(msg.table, msg);
   store.queued = null;
   if (fresh) follow(msg.table);
@@ -239,6 +250,10 @@ function mount(root, c, [tableId]) {
     },
     busy: () => busy,
     error: () => errorText,
+    autoOff() {
+      autoWanted(tableId, false);
+      send("auto off");
+    },
   };
   let controls = h("div");
 
@@ -284,7 +299,8 @@ function mount(root, c, [tableId]) {
           title: view.auto_locked[s.seat] ? t("table.auto.locked") : null,
           onclick: () => c.ws.send({ type: "act", table: tableId, seq: s.seq,
             action: autoWanted(tableId, !view.auto[s.seat]) ? "auto on" : "auto off" }),
-        }, view.auto_locked[s.seat] ? t("table.auto.locked") : t("table.auto")),
+        }, view.auto_locked[s.seat] ? t("table.auto.locked")
+          : t(view.auto[s.seat] ? "table.auto.off" : "table.auto")),
         h("button", { type: "button", id: "leave", onclick: () => {
           const warning = FORCED_QUIT.has(view.variant) ? "table.leave.quit" : "table.leave.confirm";
           if (s.phase === "playing" && !window.confirm(t(warning))) return;

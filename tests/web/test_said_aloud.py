@@ -1,7 +1,8 @@
 """The lobby never drops a refusal: quick match in a room the player cannot afford
 says what the room asks and what he has, in his language, and quick match while a game
 of his is under way at another table says so, with the way back to it (issue 26: both
-did nothing, and the lobby offered no way back)."""
+did nothing, and the lobby offered no way back). And 托管 that starts by itself says so
+(with the same module's hall: it has the rooms these need)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from tests.server.conftest import HallProcess, running_hall
 from tests.web.conftest import SHOTS
 from tests.web.helpers import enter_as_guest, quick_match
 
-#: A room above a new guest's 10,000 beans.
+#: A room above a new guest's 10,000 beans, and one with bots and a short turn.
 RICH = ('[[rooms]]\nid = "ddz3-rich"\nname = "富豪场"\nname_en = "High rollers"\n'
-        'variant = "ddz3"\nN = 100\nA = 30\nmin_beans = 50000\n')
+        'variant = "ddz3"\nN = 100\nA = 30\nmin_beans = 50000\n'
+        '[[rooms]]\nid = "ddz3-hurry"\nname = "快场"\nvariant = "ddz3"\nN = 10\nA = 5\n'
+        'min_beans = 0\nturn_seconds = 4\nbot_wait_seconds = 0\nbot_seconds = 1\n')
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +72,19 @@ def test_the_way_back_fits_a_phone(phone: Page) -> None:
     page.screenshot(path=SHOTS / "lobby-back-phone.png")
     back.click()
     expect(page.locator(".table[data-variant='ddz3']")).to_be_visible()
+
+
+def test_autoplay_that_starts_by_itself_is_said_and_undone_in_one_press(desktop: Page) -> None:
+    """His time runs out: a notice says 托管 started and how to take over; the play
+    buttons give way to 取消托管 (the bar's button says it too); one press takes over."""
+    page = desktop
+    enter_as_guest(page)
+    quick_match(page, "ddz3-hurry")
+    expect(page.locator("#notice")).to_contain_text("已为你托管", timeout=30_000)
+    expect(page.locator("#auto")).to_have_text("取消托管")
+    controls = page.locator(".controls")
+    expect(controls).to_contain_text("托管中")
+    assert controls.locator("#play, #pass").count() == 0
+    controls.locator("#auto-off").click()
+    expect(page.locator("#auto")).to_have_text("托管")
+    expect(controls).not_to_contain_text("托管中")
