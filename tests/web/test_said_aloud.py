@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.server.conftest import HallProcess, running_hall
-from tests.web.conftest import SHOTS
+from tests.web.conftest import DESKTOP, PHONE, SHOTS, PageMaker
 from tests.web.helpers import enter_as_guest, quick_match
 
 #: A room above a new guest's 10,000 beans, and one with bots and a short turn.
@@ -74,10 +74,12 @@ def test_the_way_back_fits_a_phone(phone: Page) -> None:
     expect(page.locator(".table[data-variant='ddz3']")).to_be_visible()
 
 
-def test_autoplay_that_starts_by_itself_is_said_and_undone_in_one_press(desktop: Page) -> None:
+@pytest.mark.parametrize("kind", ["desktop", "phone"])
+def test_autoplay_that_starts_by_itself_is_said_and_undone_in_one_press(
+        new_page: PageMaker, kind: str) -> None:
     """His time runs out: a notice says 托管 started and how to take over; the play
     buttons give way to 取消托管 (the bar's button says it too); one press takes over."""
-    page = desktop
+    page = new_page(DESKTOP if kind == "desktop" else PHONE)
     enter_as_guest(page)
     quick_match(page, "ddz3-hurry")
     expect(page.locator("#notice")).to_contain_text("已为你托管", timeout=30_000)
@@ -85,6 +87,8 @@ def test_autoplay_that_starts_by_itself_is_said_and_undone_in_one_press(desktop:
     controls = page.locator(".controls")
     expect(controls).to_contain_text("托管中")
     assert controls.locator("#play, #pass").count() == 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"table-autoplay-{kind}.png")
     controls.locator("#auto-off").click()
     expect(page.locator("#auto")).to_have_text("托管")
     expect(controls).not_to_contain_text("托管中")
