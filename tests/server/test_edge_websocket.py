@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-import uvicorn
 from websockets.asyncio.client import connect
 
 from cardhall.hall.domain.config import Limits
 from cardhall.server import edge
+from tests.server import in_process
 
 
 @dataclass
@@ -44,9 +43,7 @@ class Rig:
 
 @pytest.fixture
 async def rig() -> AsyncIterator[Rig]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    r = Rig(url=f"ws://127.0.0.1:{sock.getsockname()[1]}/")
+    r = Rig(url="")
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -82,15 +79,9 @@ async def rig() -> AsyncIterator[Rig]:
             r.arrived.set()
 
     config.ws = Watched
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        await asyncio.sleep(0.01)
-    try:
+    async with in_process.serving(config) as port:
+        r.url = f"ws://127.0.0.1:{port}/"
         yield r
-    finally:
-        server.should_exit = True
-        await task
 
 
 async def test_small_messages_are_read_ahead_then_reading_pauses(rig: Rig) -> None:

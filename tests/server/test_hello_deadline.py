@@ -23,6 +23,7 @@ from sqlalchemy import text
 from cardhall.client import HallClient
 from cardhall.hall.domain.config import HallConfig, Limits
 from cardhall.server.app import HallApp, create_app
+from tests.server import in_process
 
 HELLO_SECONDS = 0.3
 #: SQLAlchemy's pool for an SQLite file: 5 connections, 10 more on demand.
@@ -34,17 +35,9 @@ async def serving(tmp: Path) -> AsyncIterator[tuple[HallApp, str]]:
     """A hall with a short hello deadline, served from this loop; its app and URL."""
     limits = Limits(hello_seconds=HELLO_SECONDS, guests_per_minute=100)
     app = create_app(HallConfig(limits=limits), f"sqlite:///{tmp / 'hall.db'}")
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None,
-                                           lifespan="on"))
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)  # uvicorn sets a flag, no event, once it listens
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
+    async with in_process.serving(uvicorn.Config(app, host="127.0.0.1", port=0,
+                                                 log_config=None, lifespan="on")) as port:
         yield app, f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
 
 
 async def test_a_hello_checked_past_the_deadline_is_answered(tmp_path: Path) -> None:

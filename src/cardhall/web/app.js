@@ -73,7 +73,8 @@ function setSession(tok, player) {
 }
 
 /** Refusals that mean this browser's session is over (docs/protocol.md). */
-const ENDED = new Set(["bad_token", "session_expired"]);
+/** Refusals that end the session: the shell answers them (screens leave them alone). */
+export const ENDED = new Set(["bad_token", "session_expired"]);
 
 /** The session expired or was ended elsewhere: say so and show the login form (a page
  * that needed the session would otherwise stay blank or half drawn). */

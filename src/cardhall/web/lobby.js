@@ -1,13 +1,10 @@
 // The lobby: guest entry, every variant's rooms with stakes and live counts, quick
 // match (join → queued, with the bots' countdown), private tables and joining by code.
-import { registerScreen, store } from "./app.js";
+import { ENDED, registerScreen, store } from "./app.js";
 import { addStrings, lang, t } from "./i18n.js";
 import { h, countdown } from "./dom.js";
 import { loadVariants } from "./variants.js";
 import { refusalText } from "./reasons.js";
-
-/** Refusals the shell itself answers (the session ended): the lobby leaves them alone. */
-const ENDED_ELSEWHERE = new Set(["session_expired", "bad_token"]);
 
 addStrings({
   zh: {
@@ -182,7 +179,7 @@ function mount(root, ctx) {
   // A room the player cannot enter says so (the hall's refusal, never dropped): what the
   // room asks and what he has, in his language; any other refusal as the hall says it.
   offs.push(ctx.ws.on("error", (msg) => {
-    if (asked === null || ENDED_ELSEWHERE.has(msg.code)) return; // not ours / the shell's
+    if (asked === null || ENDED.has(msg.code)) return; // not ours / the shell's
     if (msg.code === "not_enough_beans" && asked in minBeans) {
       ctx.notice(t("lobby.poor", { room: roomNames[asked], n: minBeans[asked],
         have: me ? me.beans : "?" }), "error");

@@ -103,7 +103,8 @@ ctx.ws.on("welcome", (msg) => {
 ctx.ws.on("state", (msg) => {
   // The hall puts a dropped player's seats on 托管; back again, he takes his seat back
   // unless he had asked for 托管 himself (docs/rulings.md).
-  if (restoring.delete(msg.table) && msg.view && msg.phase === "playing") {
+  const restored = restoring.delete(msg.table);
+  if (restored && msg.view && msg.phase === "playing") {
     const s = msg.seat;
     if (msg.view.auto[s] && !msg.view.auto_locked[s] && !autoWanted(msg.table)) {
       ctx.ws.send({ type: "act", table: msg.table, action: "auto off", seq: msg.seq });
@@ -111,8 +112,10 @@ ctx.ws.on("state", (msg) => {
   }
   const fresh = !store.tables.has(msg.table);
   const before = store.tables.get(msg.table);
-  // 托管 that the player did not ask for (his time ran out) is said, once, when it starts.
-  if (before && before.view && msg.view && before.game === msg.game && msg.seat >= 0
+  // 托管 that the player did not ask for (his time ran out) is said, once, when it starts;
+  // not the one the hall set while he was away (taken back just above).
+  if (!restored && before && before.view && msg.view && before.game === msg.game
+      && msg.seat >= 0
       && !before.view.auto[msg.seat] && msg.view.auto[msg.seat] && !autoWanted(msg.table)
       && !msg.view.auto_locked[msg.seat]) {
     ctx.notice(t("table.auto.on"), "warn");
