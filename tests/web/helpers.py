@@ -114,7 +114,7 @@ def take_turn(page: Page) -> str:
         if controls.locator("#pass").count() == 0:
             page.locator(".hand .card").last.click()
             done = "card"
-            if not play.is_enabled():  # 找朋友: the smallest card may not follow suit
+            if play.get_attribute("data-legal") != "1":  # 找朋友: it may not follow suit
                 page.keyboard.press("Escape")
                 controls.locator("#hint").click()
                 done = "hint"
@@ -124,7 +124,7 @@ def take_turn(page: Page) -> str:
             expect(card).to_have_attribute("aria-pressed", "true")
             controls.locator("#hint").click()
             done = "hint"
-        if play.is_enabled():
+        if play.is_enabled() and play.get_attribute("data-legal") == "1":
             play.click()
         else:
             controls.locator("#pass").click()

@@ -28,7 +28,7 @@ PLAY_AND_TIME = """() => new Promise((resolve) => {
     const table = document.querySelector('.table');
     const old = table.dataset.seq;
     const shown = () => table.dataset.seq !== old
-        && document.querySelector('.seat.pos-me .last .card');
+        && document.querySelector('.slot.pos-me .last .card');
     const t0 = performance.now();
     const obs = new MutationObserver(() => {
         if (!shown()) return;
@@ -80,7 +80,7 @@ def play_shown_ms(page: Page, room: str = "ddz3_happy-bots", plays: int = 15) ->
             controls.locator("#hint").click()
         else:
             page.locator(".hand .card").last.click()
-        if not controls.locator("#play").is_enabled():
+        if controls.locator("#play").get_attribute("data-legal") != "1":
             before = page.locator(".table").get_attribute("data-seq")
             controls.locator("#pass").click()
             page.wait_for_function("old => document.querySelector('.settle') || "

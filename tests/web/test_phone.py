@@ -73,7 +73,12 @@ def test_drag_across_selects_and_a_bad_selection_says_why(desktop: Page) -> None
     # The biggest card and the smallest together are never one play.
     cards.first.click()
     cards.last.click()
-    expect(desktop.locator("#play")).to_be_disabled()
-    expect(desktop.locator(".controls .reason")).to_contain_text("不能这样出")
+    play = desktop.locator("#play")
+    expect(play).to_have_attribute("data-legal", "0")
+    before = desktop.locator(".table").get_attribute("data-seq")
+    play.click()  # sent all the same: the game says why, in its own words, and nothing moves
+    expect(desktop.locator(".controls .reason")).to_contain_text("不是一手合法的牌型")
+    assert desktop.locator(".table").get_attribute("data-seq") == before
+    expect(desktop.locator(".hand .card[aria-pressed='true']")).to_have_count(2)
     shot(desktop, "table-ddz3_happy-desktop")
     axe_check(desktop, ".table")

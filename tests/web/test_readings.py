@@ -165,7 +165,7 @@ def test_from_the_diagram_the_server_names_the_readings(new_page: PageMaker) -> 
     page.locator("#play").click()  # asks again; this time the player picks 三带一
     readings.nth(0).click()
     expect(page.locator(".hand .card")).to_have_count(16)
-    mine = page.locator(".seat[data-seat='0'] .last .card")
+    mine = page.locator(".slot[data-seat='0'] .last .card")
     expect(mine).to_have_count(4)
     assert sorted((mine.nth(i).get_attribute("data-card") or "?")[0] for i in range(4)) == \
         ["3", "3", "3", "9"]

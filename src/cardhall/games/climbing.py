@@ -80,6 +80,9 @@ class ClimbingGame(GameState):
         self.landlord: int | None = None
         self.side: list[int] = [1] * n  # 0: the landlord's side, 1: the others
         self.trick: tuple[int, Play] | None = None
+        #: The seats that acted in the trick on the table, in the order they first did
+        #: (its leader first): whose bubble (``last``) is of this trick (``_view_table``).
+        self.acted: list[int] = []
         self.passes = 0
         self.plays_made = [0] * n
         self.bombs: list[Play] = []
@@ -319,11 +322,18 @@ class ClimbingGame(GameState):
         shown = self._last_text(seat, action)
         if self.phase != "play":
             events = self._setup_apply(action)
-        elif action.verb == "pass":
-            events = self._apply_pass()
         else:
-            assert action.play is not None
-            events = self._apply_play(action.play, action.arg)
+            if self.trick is None:
+                self.acted = []  # a lead: a new trick
+            if action.verb == "pass":
+                events = self._apply_pass()
+            else:
+                assert action.play is not None
+                events = self._apply_play(action.play, action.arg)
+            if self.trick is None:
+                self.acted = []  # every other seat passed: the trick is over
+            elif seat not in self.acted:
+                self.acted.append(seat)
         self.last[seat] = shown
         self.log.extend(events)
         return events
@@ -470,7 +480,8 @@ class ClimbingGame(GameState):
     def _view_table(self) -> dict[str, Any] | None:
         if self.trick is None:
             return None
-        return {"seat": self.trick[0], "cards": self.trick[1].text, "kind": self.trick[1].kind}
+        return {"seat": self.trick[0], "cards": self.trick[1].text, "kind": self.trick[1].kind,
+                "leader": self.acted[0], "acted": list(self.acted)}
 
     def _view_played(self) -> list[str]:
         return [rank_text(cards) for cards in self.played_by]

@@ -39,14 +39,18 @@ class Table(TypedDict):
     """What lies on the table: the play to beat, or the trick so far.
 
     ``seat`` holds the table (played what now wins), ``cards`` and ``kind``
-    are that play. Trick games add ``leader`` and every ``plays`` so far.
+    are that play; ``leader`` led the trick. Trick games add every ``plays``
+    so far; climbing games add ``acted``, the seats that acted in this trick
+    (played or passed) in the order they first did: the seats whose ``last``
+    belongs to it (the others' is from an earlier trick or the bidding).
     """
 
     seat: int
     cards: str
     kind: str
-    leader: NotRequired[int]
+    leader: int
     plays: NotRequired[list[Played]]
+    acted: NotRequired[list[int]]
 
 
 class Plays(TypedDict):

@@ -1,12 +1,12 @@
-// The action row under the table: 不出 / 提示 / 出牌 in a play phase (出牌 enabled only for
-// a legal selection, the reason shown otherwise; cards with several readings open a
+// The action row under the table: 不出 / 提示 / 出牌 in a play phase (出牌 sends any
+// selection; the game's refusal says why one is not a legal play; cards with several readings open a
 // chooser, unless 提示 picked the reading: from the listed plays at once, from the plays
 // diagram once the server has named the readings), a card pick for burying, and for
 // every other phase one labelled button per legal action (a list when there are many).
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { actionLabel } from "./actions.js";
-import { fromDiagram, readingsFor } from "./judge.js";
+import { fromDiagram, readingsFor, selectionText } from "./judge.js";
 import { chooserEl, readingName } from "./readings.js";
 
 /** Verbs whose argument is the selected cards: the button sends "verb card card …". */
@@ -83,10 +83,19 @@ export function controlsEl(s, ui) {
     // From the diagram the one text is the bare cards: the server refuses them with
     // their readings if they have several, and the chooser opens with those.
     const ask = { choose: fromDiagram(view) };
-    box.append(button("play", t("table.play"), () => (action ? ui.send(action, ask)
-      : ui.choose(readings)), { primary: true, disabled: ui.busy() || !readings.length, key: "P" }));
-    if (sel.length && !readings.length) reason.textContent = t("table.illegal", { why: t("table.why") });
-    else if (hinted && readings.length > 1) reason.textContent = readingName(hinted);
+    // Cards that are no legal play are sent all the same when 出牌 is pressed: the game
+    // refuses them, changing nothing, and says why in its own terms (follow suit, does
+    // not beat, not a combination…), which the page could only guess at.
+    const play = () => {
+      if (action) ui.send(action, ask);
+      else if (readings.length) ui.choose(readings);
+      else ui.send(`play ${selectionText(view, sel)}`);
+    };
+    const playButton = button("play", t("table.play"), play,
+      { primary: true, disabled: ui.busy() || !sel.length, key: "P" });
+    playButton.dataset.legal = readings.length ? "1" : "0"; // drawn paler when not
+    box.append(playButton);
+    if (hinted && readings.length > 1) reason.textContent = readingName(hinted);
     if (ui.choices()) {
       box.append(chooserEl(ui.choices(), (a) => ui.send(a), () => ui.choose(null)));
     }

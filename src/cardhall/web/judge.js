@@ -53,6 +53,12 @@ export function fromDiagram(view) {
   return !view.legal_complete && Boolean(view.plays);
 }
 
+/** The selected cards as a play's text names them: suited cards one by one (找朋友), the
+ * climbing games' ranks run together ("5 5" → "55"). */
+export function selectionText(view, selected) {
+  return suited(view) ? selected.join(" ") : selected.map(rankOf).join("");
+}
+
 /** Whether a play text takes exactly the selected cards. */
 export function takes(view, text, selected) {
   const isSuited = suited(view);

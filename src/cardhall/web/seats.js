@@ -1,5 +1,6 @@
-// The seats around the table: name, title, role badge, card count, last play, the
-// one/two-card warning, 托管 and offline marks, and the turn timer.
+// The seats around the table: name, title, role badge, card count, the one/two-card
+// warning, 保皇's places, 托管 and offline marks, and the turn timer. What a seat played
+// is drawn in front of it, in the middle of the felt (trick.js).
 import { addStrings, t } from "./i18n.js";
 import { cardEl, splitCards } from "./cards.js";
 import { actionLabel } from "./actions.js";
@@ -13,7 +14,7 @@ addStrings({
     "role.rebel": "造反", "role.dealer": "庄家", "role.friend": "朋友", "role.attacker": "闲家",
     "seat.cards": "剩{n}张", "seat.warn1": "报单", "seat.warn2": "报双", "seat.auto": "托管中",
     "seat.offline": "离线", "seat.bot": "机器人", "seat.empty": "空位", "seat.you": "我",
-    "seat.left": "已离开", "seat.turn": "轮到 {name}", "seat.secs": "{s}秒",
+    "seat.left": "已离开", "seat.turn": "轮到 {name}", "seat.secs": "{s}秒", "seat.place": "第{n}名出完",
   },
   en: {
     "role.landlord": "Landlord", "role.farmer": "Farmer", "role.emperor": "Emperor",
@@ -21,7 +22,7 @@ addStrings({
     "role.attacker": "Attacker", "seat.cards": "{n} cards",
     "seat.warn1": "1 card!", "seat.warn2": "2 cards!", "seat.auto": "autoplay", "seat.offline": "offline",
     "seat.bot": "bot", "seat.empty": "empty", "seat.you": "me", "seat.left": "left",
-    "seat.turn": "{name}'s turn", "seat.secs": "{s}s",
+    "seat.turn": "{name}'s turn", "seat.secs": "{s}s", "seat.place": "Out #{n}",
   },
 });
 
@@ -100,9 +101,9 @@ export function seatEl(st, seat, deadline) {
       const clock = h("span", { class: "clock", "data-deadline": deadline }, t("seat.secs", { s: secs }));
       info.append(clock);
     }
+    const place = ((view.detail || {}).places || [])[seat];
+    if (place) info.append(h("span", { class: "badge place" }, t("seat.place", { n: place })));
     el.append(info);
-    const wild = view.detail && view.detail.wild;
-    el.append(lastEl(view, view.last[seat], wild));
     const shown = (view.detail.shown || []).find((s) => s.seat === seat);
     if (shown && !mine && shown.hand) {
       const row = h("div", { class: "shown cards", "aria-label": "明牌" });

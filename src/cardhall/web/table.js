@@ -13,6 +13,7 @@ import { counterEl } from "./counter.js";
 import { variantName, variantNames } from "./lobby.js";
 import { display } from "./variants.js";
 import { controlsEl } from "./controls.js";
+import { pitEl } from "./trick.js";
 import { loadReasons, refusalText } from "./reasons.js";
 
 addStrings({
@@ -22,8 +23,8 @@ addStrings({
     "table.auto.off": "取消托管", "table.auto.on": "超时未出牌，已为你托管：点“取消托管”收回",
     "table.autoplaying": "托管中：机器人替你出牌",
     "table.leave": "离开", "table.rules": "规则", "table.mult": "倍数", "table.kitty": "底牌",
-    "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…", "table.illegal": "不能这样出：{why}",
-    "table.why": "不是有效牌型，或管不上桌上的牌", "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
+    "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…",
+    "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
     "table.nosuch": "您不在这张牌桌。", "table.gone": "您离开期间牌局已结束。",
     "table.requeued": "有玩家离开了牌桌，正在为您重新匹配…", "table.back": "返回大厅", "table.keys":
       "键盘：Tab / ←→ 移动，空格或回车选牌，P 出牌，X 不出，H 提示，Esc 清除选择",
@@ -46,7 +47,6 @@ addStrings({
     "table.auto.on": "Your time ran out: autoplay is playing for you. Press “Stop autoplay” to take over",
     "table.leave": "Leave", "table.rules": "Rules", "table.mult": "Multiplier", "table.kitty": "Kitty",
     "table.wait": "Waiting for {name}…", "table.waitall": "Waiting for the others…",
-    "table.illegal": "Can't play that: {why}", "table.why": "not a valid combination, or it doesn't beat the table",
     "table.pick": "Pick {n} cards ({k} picked)", "table.nosuch": "You are not at this table.",
     "table.gone": "The game ended while you were away.",
     "table.requeued": "A player left the table; finding you another…",
@@ -170,19 +170,6 @@ export function factsEl(view, names) {
   return h("p", { class: "facts", "aria-live": "polite" }, facts.join(" · "));
 }
 
-function centerEl(st) {
-  const view = st.view;
-  const center = h("div", { class: "center" });
-  const kitty = view.detail && (view.detail.kitty || view.detail.kitty_taken);
-  if (kitty && typeof kitty === "string") {
-    const row = h("div", { class: "kitty cards", role: "group", "aria-label": t("table.kitty") },
-      h("span", { class: "lbl" }, t("table.kitty")));
-    for (const c of splitCards(kitty)) row.append(cardEl(c, { small: true }));
-    center.append(row);
-  }
-  return center;
-}
-
 function inviteEl(st, c) {
   const inv = store.invites.get(st.table) || (st.code ? { code: st.code } : null);
   const box = h("div", { class: "invite" }, h("p", {}, t("table.waiting")));
@@ -209,9 +196,15 @@ function mount(root, c, [tableId]) {
   let choices = null; // the readings the chooser offers, while it is open
   let asked = null; // the cards sent asking for their readings ({choose}), until answered
   let busy = false;
+  // The answer on its way ({seq, last, game}): until it lands, a state for another seat's
+  // answer in a window where several answer at once leaves the buttons disabled (a
+  // second tap sent twice).
+  let pending = null;
   let errorText = "";
   let rounds = 0; // rounds (tricks) seen to end here: the table emptied during play
   let lastTable = null;
+  let peek = false; // the last trick shown in the middle instead of this one (peek button)
+  let peekedAt = null; // the trick peeked at: a new one ends the peek
   let counterOn = localStorage.getItem("cardhall.counter") !== "0";
   const hand = new Hand(() => {
     errorText = ""; hinted = null; choices = null; asked = null; drawControls();
@@ -223,12 +216,19 @@ function mount(root, c, [tableId]) {
   loadReasons(c.api);
 
   const st = () => store.tables.get(tableId);
+  /** Whether `msg` still waits for this seat's own answer: he acts yet, his word is
+   * unchanged, and fewer states came than the other seats could answer with. */
+  const waiting = (msg) => Boolean(pending && msg.view && msg.game === pending.game
+    && msg.seat >= 0 && msg.view.acting.includes(msg.seat)
+    && msg.view.last[msg.seat] === pending.last && msg.seq < pending.seq + msg.players.length);
   /** Send an action; `choose`: bare cards, which the server refuses with their readings
    * when they have several (docs/protocol.md), to open the chooser with those. */
   const send = (action, { choose = false } = {}) => {
     const s = st();
     if (!s) return;
     busy = true;
+    pending = action.startsWith("auto ") ? null
+      : { seq: s.seq, game: s.game, last: s.view ? s.view.last[s.seat] : null };
     choices = null;
     asked = choose ? hand.selected() : null;
     c.ws.send({ type: "act", table: tableId, action, seq: s.seq, ...(choose ? { choose } : {}) });
@@ -312,7 +312,9 @@ function mount(root, c, [tableId]) {
         } }, t("table.leave"))));
     const felt = h("div", { class: "felt" });
     for (let seat = 0; seat < n; seat++) if (seat !== s.seat) felt.append(seatEl(s, seat, s.deadline));
-    felt.append(centerEl(s));
+    const lastTrick = JSON.stringify((view.detail || {}).last_trick || null);
+    if (peek && lastTrick !== peekedAt) peek = false;
+    felt.append(pitEl(s, { peek, onPeek: () => { peek = !peek; peekedAt = lastTrick; draw(); } }));
     screen.append(bar, felt, seatEl(s, s.seat, s.deadline));
     if (counterOn && view.phase === "play" && names && names[view.variant]) {
       screen.append(counterEl(view, names[view.variant]));
@@ -338,7 +340,7 @@ function mount(root, c, [tableId]) {
   const offs = [
     c.ws.on("state", (msg) => {
       if (msg.table !== tableId) return;
-      busy = false;
+      if (!waiting(msg)) { busy = false; pending = null; }
       errorText = "";
       hintAt = -1;
       hinted = null;
@@ -352,8 +354,11 @@ function mount(root, c, [tableId]) {
       draw();
     }),
     c.ws.on("settled", (msg) => msg.table === tableId && draw()),
+    // Connected again: an answer in flight may never have arrived; the buttons come back.
+    c.ws.on("welcome", () => { busy = false; pending = null; }),
     c.ws.on("error", (msg) => {
       busy = false;
+      pending = null;
       const sel = asked;
       asked = null;
       const s = st();
