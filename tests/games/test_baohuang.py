@@ -641,7 +641,8 @@ def test_observation_shows_counts_order_and_roles_never_other_cards() -> None:
         assert obs["detail"]["guard"] == (2 if seat == 2 else None)
         assert "hands" not in obs["detail"]
         assert obs["played"] == ["6", "7", "", "", ""]
-        assert obs["table"] == {"seat": 1, "cards": "7", "kind": "set"}
+        assert obs["table"] == {"seat": 1, "cards": "7", "kind": "set",
+                                "leader": 0, "acted": [0, 1]}
     assert state.observe(0)["hand"] == ["D"]
 
 

@@ -85,7 +85,8 @@ def test_classic_play_example_a_b_c() -> None:
     assert g.to_act == 1 and g.observe(1)["table"] is None
     assert g.check("pass") == "you lead: you must play"
     run(g, "play 4")
-    assert g.observe(2)["table"] == {"seat": 1, "cards": "4", "kind": "single"}
+    assert g.observe(2)["table"] == {"seat": 1, "cards": "4", "kind": "single",
+                                         "leader": 1, "acted": [1]}
     assert g.observe(0)["last"] == ["pass", "play 4", "pass"]
 
 
@@ -285,4 +286,5 @@ def test_hand_built_actions_are_judged_by_their_text() -> None:
     assert g.check(Action("play", "3 3")) is None  # the pair of 3s, however it is spaced
     assert g.check(Action("play", "XX")) == "ddz3 has only 1 of X (got 2)"
     g.apply(Action("play", "33"))
-    assert g.observe(1)["table"] == {"seat": 0, "cards": "33", "kind": "pair"}
+    assert g.observe(1)["table"] == {"seat": 0, "cards": "33", "kind": "pair",
+                                         "leader": 0, "acted": [0]}

@@ -368,7 +368,8 @@ def test_roles_table_and_last() -> None:
     assert state.observe(2)["roles"] == ["farmer", "landlord", "farmer"]
     run(state, [*NO_DOUBLES, "no-show", "play 33"])
     obs = state.observe(0)
-    assert obs["table"] == {"seat": 1, "cards": "33", "kind": "pair"}
+    assert obs["table"] == {"seat": 1, "cards": "33", "kind": "pair",
+                            "leader": 1, "acted": [1]}
     assert obs["last"] == ["no-double", "play 33", "no-double"]
     assert obs["played"] == ["", "33", ""] and obs["counts"] == [17, 18, 17]
     assert "deal" not in obs["options"] and obs["version"] == 2

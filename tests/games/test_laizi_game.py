@@ -126,7 +126,8 @@ def test_wild_plays_are_written_with_what_they_stand_for() -> None:
     (last,) = state.apply("play 9888=8888")
     assert (last["cards"], last["as"], last["bomb"]) == ("8889", "8888", True)
     assert state.observe(0)["last"] == ["play 3", "play 8889=8888", "no-double"]
-    assert state.observe(2)["table"] == {"seat": 1, "cards": "8889", "kind": "bomb"}
+    assert state.observe(2)["table"] == {"seat": 1, "cards": "8889", "kind": "bomb",
+                                              "leader": 0, "acted": [0, 1]}
     assert state.check("play 33") == "33 does not beat 8889"
 
 

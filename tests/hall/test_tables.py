@@ -547,3 +547,38 @@ async def test_a_command_queued_before_the_table_is_dropped_is_told_busy(db: Dat
         assert first.table not in hall.lobby.tables
     finally:
         await hall.close()
+
+
+async def test_an_answer_in_a_window_is_not_made_stale_by_another_seats(db: Database) -> None:
+    """欢乐's 开始/明牌开始: all three answer at once. The second to answer acted on the
+    state before the first's answer, which changed nothing he could answer: accepted. A
+    state older than the window, or a window that has closed, is still stale."""
+    hall, inbox = await make_hall(db, room("ddz3_happy", bot_wait_seconds=None))
+    try:
+        players, first, table = await dealt(hall, inbox)
+        game = table.game
+        assert game is not None and sorted(game.acting) == [0, 1, 2]
+        opened = table.seq
+        by_seat = sorted(players, key=lambda p: table.seat_of(p) or 0)
+        await hall.handle(by_seat[0], Act(type="act", table=table.id, action="start",
+                                          seq=opened))
+        assert table.seq == opened + 1
+        await hall.handle(by_seat[1], Act(type="act", table=table.id, action="start",
+                                          seq=opened))  # acted on the state he saw
+        assert table.seq == opened + 2
+        with pytest.raises(Refused) as err:  # a state the table never reached
+            await hall.handle(by_seat[2], Act(type="act", table=table.id, action="start",
+                                              seq=table.seq + 1))
+        assert err.value.code == "stale"
+        await hall.handle(by_seat[2], Act(type="act", table=table.id, action="start",
+                                          seq=opened))
+        assert game.phase != "ready"  # the window closed
+        mover = next(p for p in players if table.seat_of(p) in game.acting)
+        legal = game.legal_actions(table.seat_of(mover))
+        with pytest.raises(Refused) as err:  # the window's state is old now
+            await hall.handle(mover, Act(type="act", table=table.id, action=str(legal[0]),
+                                         seq=opened))
+        assert err.value.code == "stale"
+        assert first.seq == opened
+    finally:
+        await hall.close()

@@ -122,6 +122,9 @@ class Table:
         #: to delta clients with the state they made (``State.events``).
         self._told: tuple[str, int, list[Event]] | None = None
         self.game_id: str | None = None
+        #: The seq at which the window of answers now open began (several seats answer
+        #: at once): an answer sent on any state since is not stale (``_on_act``).
+        self._window_from = 0
         self.deadline: int | None = None  # ms since the epoch
         self.queue: asyncio.Queue[c.Queued] = asyncio.Queue(QUEUE_LIMIT)
         self.watchers: set[str] = set()
@@ -329,7 +332,11 @@ class Table:
         own = text in ("auto on", "auto off", "leave")
         # 托管 and leaving are the seat's own, at any moment: a table that moved on since
         # the player looked does not make them stale. Every other action must be.
-        if cmd.seq != self.seq and not own:
+        # In a window where several seats answer at once, another seat's answer does not
+        # make a seat's own answer stale: he answers what he saw, which it did not change.
+        answering = (cmd.seq is not None and self._window_from <= cmd.seq <= self.seq
+                     and seat in game.acting)
+        if cmd.seq != self.seq and not own and not answering:
             raise Stale(f"you acted on state {cmd.seq}; the table is at {self.seq}")
         if own:
             text = f"@{seat} {text}"
@@ -391,6 +398,7 @@ class Table:
                     raise Busy("the players' beans kept changing while the game started: "
                                "try again") from None
         self.game, self.game_id, self.last_settled = game, game_id, None
+        self._window_from = 0
         self._away.clear()
         self.phase = TablePhase.PLAYING
         self._asked.clear()
@@ -427,6 +435,7 @@ class Table:
     def restore(self, game_id: str, record: dict[str, Any]) -> None:
         """Rebuild the running game from its stored record (every logged action)."""
         self.game = replay(record)
+        self._window_from = self.seq
         self.game_id = game_id
 
     async def _accept(self, action: Action | str, seat: int | None) -> None:
@@ -445,6 +454,7 @@ class Table:
             raise NotAllowed("this game is over: it takes no more actions")
         started = time.perf_counter()
         seq = self.seq + 1
+        acting, phase = set(game.acting), game.phase
         events = game.apply(action, seat)  # the seat resolve() was asked for: not checked again
         try:
             await self.store.append(game_id, seq, game.actions[-1], seat, self.fence,
@@ -453,6 +463,8 @@ class Table:
             self.game = replay({**game.record(), "actions": game.actions[:-1]})
             raise
         self._told = (game_id, seq, events)
+        if len(acting) < 2 or game.phase != phase or not set(game.acting) <= acting:
+            self._window_from = seq  # not one answer of a window that stays open
         if self.latency_hook is not None:
             self.latency_hook("logged", time.perf_counter() - started)
         self.actions_accepted += 1
