@@ -3,6 +3,7 @@ and the lobby and a table at 390×844 portrait and 844×390 landscape."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import PHONE_LANDSCAPE, PageMaker, axe_check, shot
@@ -25,6 +26,8 @@ def fits(page: Page) -> None:
 def test_phone_portrait_lobby_and_table_by_tap(phone: Page) -> None:
     enter_as_guest(phone)
     fits(phone)
+    header = phone.locator("#top").bounding_box()
+    assert header is not None and header["height"] <= 100  # was a third of the screen
     shot(phone, "lobby-phone")
     quick_match(phone, "ddz3_happy-bots")
     play_until(phone, lambda p: p.locator(".table[data-phase='play'] #play").count() > 0)
@@ -82,3 +85,24 @@ def test_drag_across_selects_and_a_bad_selection_says_why(desktop: Page) -> None
     expect(desktop.locator(".hand .card[aria-pressed='true']")).to_have_count(2)
     shot(desktop, "table-ddz3_happy-desktop")
     axe_check(desktop, ".table")
+
+
+SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True,
+               "device_scale_factor": 2}
+
+
+@pytest.mark.parametrize("variant", ["ddz3", "zhaopengyou"])
+def test_the_smallest_phone_fits_lobby_and_table(new_page: PageMaker, variant: str) -> None:
+    """360×640: the lobby and a table (three seats, and five with 33 cards in hand) have
+    no horizontal scroll and every target is 44 px."""
+    page = new_page(SMALL_PHONE)
+    enter_as_guest(page)
+    fits(page)
+    quick_match(page, f"{variant}-bots")
+    play_until(page, lambda p: p.locator(".table[data-phase='play'] #play").count() > 0)
+    shot(page, f"table-{variant}-360")
+    fits(page)
+    # The whole table on one screen: the hand's last card and the play button show.
+    for target in (page.locator(".hand .card").last, page.locator("#play")):
+        box = target.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 640, box

@@ -166,7 +166,9 @@ function route() {
   }
   const out = screen.mount(root, ctx, params);
   if (typeof out === "function") cleanup = out;
+  showSeated();
 }
+let showSeated = () => {};
 
 socket.on("welcome", (msg) => {
   me = { ...(me || {}), ...msg.player };
@@ -198,6 +200,10 @@ async function start() {
   await import("./lobby.js");
   await import("./table.js");
   await import("./screens/index.js");
+  // After table.js's handlers, which keep store.tables: the banner reads it.
+  const { watchSeated } = await import("./seated.js");
+  showSeated = watchSeated(document.getElementById("seated"), ctx, currentRoute);
+  for (const type of ["state", "left", "welcome"]) socket.on(type, () => showSeated());
   document.getElementById("lang").addEventListener("click", () =>
     setLang(lang() === "zh" ? "en" : "zh"));
   drawHeader();

@@ -2,7 +2,8 @@
 // store. Everything drawn comes from the latest `state` (its view is exactly what this
 // seat may know) and, after a game, its `settled`.
 import { currentRoute, registerScreen, store, ctx } from "./app.js";
-import { addStrings, t } from "./i18n.js";
+import { addStrings, lang, t } from "./i18n.js";
+import { load as loadRules } from "./screens/rules.js";
 import { cardEl, sortCards, splitCards } from "./cards.js";
 import { h } from "./dom.js";
 import { Hand } from "./hand.js";
@@ -22,7 +23,7 @@ addStrings({
     "table.auto": "托管", "table.auto.locked": "托管已锁定", "table.counter": "记牌器",
     "table.auto.off": "取消托管", "table.auto.on": "超时未出牌，已为你托管：点“取消托管”收回",
     "table.autoplaying": "托管中：机器人替你出牌",
-    "table.leave": "离开", "table.rules": "规则", "table.mult": "倍数", "table.kitty": "底牌",
+    "table.leave": "离开", "table.rules": "规则", "table.rules.close": "回到牌局", "table.mult": "倍数", "table.kitty": "底牌",
     "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…",
     "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
     "table.nosuch": "您不在这张牌桌。", "table.gone": "您离开期间牌局已结束。",
@@ -45,7 +46,7 @@ addStrings({
     "table.auto": "Autoplay", "table.auto.locked": "Autoplay locked", "table.counter": "Card counter",
     "table.auto.off": "Stop autoplay", "table.autoplaying": "Autoplay is playing for you",
     "table.auto.on": "Your time ran out: autoplay is playing for you. Press “Stop autoplay” to take over",
-    "table.leave": "Leave", "table.rules": "Rules", "table.mult": "Multiplier", "table.kitty": "Kitty",
+    "table.leave": "Leave", "table.rules": "Rules", "table.rules.close": "Back to the game", "table.mult": "Multiplier", "table.kitty": "Kitty",
     "table.wait": "Waiting for {name}…", "table.waitall": "Waiting for the others…",
     "table.pick": "Pick {n} cards ({k} picked)", "table.nosuch": "You are not at this table.",
     "table.gone": "The game ended while you were away.",
@@ -170,6 +171,22 @@ export function factsEl(view, names) {
   return h("p", { class: "facts", "aria-live": "polite" }, facts.join(" · "));
 }
 
+/** 规则 over the table, not instead of it: the game (and its clock) stays where it is. */
+function rulesOver(variant) {
+  const article = h("article", { class: "sc-rules-text", lang: lang() === "zh" ? "zh-CN" : "en" },
+    h("p", {}, t("sc.loading")));
+  const close = h("button", { type: "button", class: "primary", id: "rules-close" }, t("table.rules.close"));
+  const dialog = h("dialog", { class: "rules-over", "aria-label": t("table.rules") },
+    h("div", { class: "rules-head" }, h("strong", {}, t("table.rules")), close), article);
+  close.addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog); // outside the screen, which each state redraws
+  dialog.showModal();
+  loadRules(variant).then((page) => {
+    article.innerHTML = page[lang()]; // the project's own docs, built by scripts/web_rules.py
+  }, () => { article.replaceChildren(h("p", {}, t("rules.missing", { name: variant }))); });
+}
+
 function inviteEl(st, c) {
   const inv = store.invites.get(st.table) || (st.code ? { code: st.code } : null);
   const box = h("div", { class: "invite" }, h("p", {}, t("table.waiting")));
@@ -292,7 +309,8 @@ function mount(root, c, [tableId]) {
     const wild = view.detail && view.detail.wild;
     const bar = h("div", { class: "bar" }, factsEl(view, names),
       h("div", { class: "tools" },
-        h("a", { href: `#/rules/${view.variant}`, class: "btn" }, t("table.rules")),
+        h("button", { type: "button", id: "rules", onclick: () => rulesOver(view.variant) },
+          t("table.rules")),
         h("button", { type: "button", "aria-pressed": String(counterOn), id: "counter-toggle",
           onclick: () => { counterOn = !counterOn; localStorage.setItem("cardhall.counter", counterOn ? "1" : "0"); draw(); },
         }, t("table.counter")),
@@ -376,7 +394,7 @@ function mount(root, c, [tableId]) {
     }),
   ];
   const keys = (e) => {
-    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.target.closest && e.target.closest("input, select, textarea, dialog")) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const id = { p: "play", x: "pass", h: "hint" }[e.key.toLowerCase()];
     if (id) {
@@ -388,6 +406,7 @@ function mount(root, c, [tableId]) {
   document.addEventListener("keydown", keys);
   draw();
   return () => {
+    for (const d of document.querySelectorAll("dialog.rules-over")) d.remove();
     stopClocks();
     hand.detach();
     offs.forEach((off) => off());

@@ -160,6 +160,7 @@ export function pitEl(st, { peek = false, onPeek = () => {} } = {}) {
   if (top.childElementCount) pit.append(top);
   const ring = h("div", { class: "ring" });
   for (let seat = 0; seat < st.players.length; seat++) ring.append(slotEl(st, seat, slots[seat], wild));
-  pit.append(ring, infoEl(st, peek, onPeek));
+  ring.append(infoEl(st, peek, onPeek)); // in the middle of the ring, where no seat plays
+  pit.append(ring);
   return pit;
 }

@@ -7,7 +7,8 @@ import { errorText, frame, h } from "./common.js";
 
 const cache = new Map();
 
-async function load(name) {
+/** A rules page (or the index) as built: {title: {zh, en}, zh, en}; fetched once. */
+export async function load(name) {
   if (!cache.has(name)) {
     const url = new URL(`../rules/${name}.json`, import.meta.url);
     cache.set(name, fetch(url).then((res) => {
