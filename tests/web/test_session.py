@@ -181,3 +181,32 @@ def test_a_private_game_settles_for_points_not_beans(desktop: Page) -> None:
     expect(settle).to_be_visible()
     expect(settle.locator("tr.me .beans")).to_have_text("0")
     assert api(page, "/api/me")["beans"] == before
+
+
+def test_play_again_at_a_private_table_says_who_is_ready(new_page: PageMaker) -> None:
+    """再来一局 at a private table (issue 26: it showed nothing): the one who asked waits,
+    told who is awaited; the other sees him ready; the second ask deals the next game."""
+    owner, friend = new_page(), new_page()
+    private_table(owner, friend)
+    end = time.monotonic() + 240
+    while not (owner.locator(".settle").count() and friend.locator(".settle").count()):
+        assert time.monotonic() < end, "the game never ended"
+        if my_turn(owner) and not owner.locator(".settle").count():
+            take_turn(owner)
+        elif my_turn(friend) and not friend.locator(".settle").count():
+            take_turn(friend)
+        else:
+            with contextlib.suppress(PlaywrightTimeout):
+                owner.wait_for_selector(".controls button:enabled, .settle", timeout=300)
+    friend_name = friend.locator(".seat.pos-me .name").inner_text()
+    owner.locator("#again").click()
+    expect(owner.locator("#again")).to_be_disabled()
+    expect(owner.locator("#again")).to_have_text("等待其他玩家…")
+    expect(owner.locator(".again-status")).to_have_text(
+        f"再来一局：1/2 人已准备，等待 {friend_name}")
+    expect(friend.locator(".again-status")).to_have_text("再来一局：1/2 人已准备")
+    expect(friend.locator("#again")).to_be_enabled()
+    friend.locator("#again").click()
+    for page in (owner, friend):
+        expect(page.locator(".settle")).to_have_count(0)
+        expect(page.locator(".hand .card").first).to_be_visible()

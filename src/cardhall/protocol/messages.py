@@ -259,6 +259,8 @@ class SeatInfo(_Msg):
     bot: bool
     connected: bool
     auto: bool
+    #: Between games: this player asked for the next one (再来一局); bots always have.
+    next: bool = False
 
 
 class State(_Msg):

@@ -36,12 +36,21 @@ function navigate(hash) {
   else location.hash = hash;
 }
 
+// Answers to /api/me may come back out of order (a settlement's refresh racing another):
+// only the answer to the latest request asked is kept, never an older one over it.
+let asked = 0;
+let kept = 0;
+
 async function refreshMe() {
   if (!token()) {
     me = null;
   } else {
+    const mine = ++asked;
     try {
-      me = await api("GET", "/api/me");
+      const got = await api("GET", "/api/me");
+      if (mine < kept) return me;
+      kept = mine;
+      me = got;
     } catch (err) {
       if (ENDED.has(err.code)) sessionEnded(err.code);
       else if (err.status === 401) forget();

@@ -23,7 +23,8 @@ addStrings({
     "table.auto": "托管", "table.auto.locked": "托管已锁定", "table.counter": "记牌器",
     "table.auto.off": "取消托管", "table.auto.on": "超时未出牌，已为你托管：点“取消托管”收回",
     "table.autoplaying": "托管中：机器人替你出牌",
-    "table.leave": "离开", "table.rules": "规则", "table.rules.close": "回到牌局", "table.mult": "倍数", "table.kitty": "底牌",
+    "table.again.asked": "等待其他玩家…", "table.again.status": "再来一局：{ready}/{n} 人已准备{who}",
+    "table.again.waiting": "，等待 {names}", "table.leave": "离开", "table.rules": "规则", "table.rules.close": "回到牌局", "table.mult": "倍数", "table.kitty": "底牌",
     "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…",
     "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
     "table.nosuch": "您不在这张牌桌。", "table.gone": "您离开期间牌局已结束。",
@@ -46,6 +47,8 @@ addStrings({
     "table.auto": "Autoplay", "table.auto.locked": "Autoplay locked", "table.counter": "Card counter",
     "table.auto.off": "Stop autoplay", "table.autoplaying": "Autoplay is playing for you",
     "table.auto.on": "Your time ran out: autoplay is playing for you. Press “Stop autoplay” to take over",
+    "table.again.asked": "Waiting for the others…",
+    "table.again.status": "Play again: {ready} of {n} ready{who}", "table.again.waiting": "; waiting for {names}",
     "table.leave": "Leave", "table.rules": "Rules", "table.rules.close": "Back to the game", "table.mult": "Multiplier", "table.kitty": "Kitty",
     "table.wait": "Waiting for {name}…", "table.waitall": "Waiting for the others…",
     "table.pick": "Pick {n} cards ({k} picked)", "table.nosuch": "You are not at this table.",
@@ -187,6 +190,25 @@ function rulesOver(variant) {
   }, () => { article.replaceChildren(h("p", {}, t("rules.missing", { name: variant }))); });
 }
 
+/** Under the settlement: who has asked for the next game (再来一局) and who is awaited;
+ * once this player has asked, his button says he is waiting instead of asking again. */
+function againEl(st, asked, button) {
+  const mine = asked || (st.players[st.seat] || {}).next;
+  if (button && mine) {
+    button.disabled = true;
+    button.textContent = t("table.again.asked");
+  }
+  const waiting = st.players.filter((p) => !p.bot && !p.next && p.seat !== st.seat
+    && p.connected !== false).map((p) => p.name);
+  const ready = st.players.filter((p) => !p.bot && (p.next || (p.seat === st.seat && mine)));
+  const line = h("p", { class: "again-status", role: "status", "aria-live": "polite" });
+  if (!st.players.some((p) => !p.bot && p.seat !== st.seat)) return line; // alone with bots
+  line.textContent = t("table.again.status", {
+    ready: ready.length, n: st.players.filter((p) => !p.bot).length,
+    who: waiting.length ? t("table.again.waiting", { names: waiting.join("、") }) : "" });
+  return line;
+}
+
 function inviteEl(st, c) {
   const inv = store.invites.get(st.table) || (st.code ? { code: st.code } : null);
   const box = h("div", { class: "invite" }, h("p", {}, t("table.waiting")));
@@ -220,6 +242,7 @@ function mount(root, c, [tableId]) {
   let errorText = "";
   let rounds = 0; // rounds (tricks) seen to end here: the table emptied during play
   let lastTable = null;
+  let askedAgain = null; // the game after which this player asked for the next one
   let peek = false; // the last trick shown in the middle instead of this one (peek button)
   let peekedAt = null; // the trick peeked at: a new one ends the peek
   let counterOn = localStorage.getItem("cardhall.counter") !== "0";
@@ -348,10 +371,12 @@ function mount(root, c, [tableId]) {
     if (s.phase === "between" && view.result) {
       const msg = settled && settled.game === s.game ? settled
         : { result: view.result, beans: {}, points: {}, titles: {}, dissolved: view.result.dissolve };
-      screen.append(settleEl(s, msg, {
-        again: () => { c.ws.send({ type: "next", table: tableId }); },
+      const box = settleEl(s, msg, {
+        again: () => { c.ws.send({ type: "next", table: tableId }); askedAgain = s.game; draw(); },
         lobby: () => { c.ws.send({ type: "leave", table: tableId }); c.navigate("#/"); },
-      }));
+      });
+      if (!msg.dissolved) box.append(againEl(s, askedAgain === s.game, box.querySelector("#again")));
+      screen.append(box);
     }
   }
 

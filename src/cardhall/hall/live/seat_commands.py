@@ -31,6 +31,8 @@ async def on_next(t: Table, cmd: c.PlayOn) -> None:
         raise NotAllowed("play on once the game is over")
     t.seats[seat].wants_next = True
     await away.maybe_next(t)
+    if t.phase == TablePhase.BETWEEN:
+        t._broadcast()  # not dealt yet: the others see who is ready (SeatInfo.next)
 
 async def on_leave(t: Table, cmd: c.Leave) -> None:
     """The player leaves the table outright. During a game that is a forced quit (强退,
