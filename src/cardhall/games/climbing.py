@@ -551,3 +551,9 @@ def short_reason(reason: str, text: str, limit: int = 40) -> str:
 
 def hand_text(cards: Sequence[Card]) -> str:
     return rank_text(cards)
+
+
+def cards_text(cards: Sequence[Card]) -> list[str]:
+    """Each card with its suit (``["3h", "X"]``), as a hand is shown: the ranks of
+    ``hand_text`` are what the rules read, the suits what a table draws."""
+    return [CARD_TEXT[c] for c in cards]

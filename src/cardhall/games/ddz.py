@@ -56,7 +56,7 @@ from cardhall.games.base import (
     flag,
     seat_or_none,
 )
-from cardhall.games.climbing import PASS, ClimbingGame, hand_text
+from cardhall.games.climbing import PASS, ClimbingGame, cards_text, hand_text
 from cardhall.games.errors import Illegal, NotInWindow, Unreadable, clip
 from cardhall.games.view import Number, multiplier
 from cardhall.rules import Play
@@ -371,6 +371,7 @@ class BiddingGame(ClimbingGame):
         public_kitty = self.landlord is not None and self.kitty_to == "all"
         if public_kitty or (seat == self.landlord and self.kitty_to != "all") or self.over:
             obs["kitty"] = hand_text(self.kitty_dealt)
+            obs["kitty_cards"] = cards_text(self.kitty_dealt)  # with suits, to draw
         if self.over:
             obs["dead"] = hand_text(self.dead)
 

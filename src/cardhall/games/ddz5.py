@@ -65,7 +65,7 @@ from cardhall.cards import SMALL_JOKER_CARD, Card, CardError, format_cards, pars
 from cardhall.games import beans
 from cardhall.games.base import Action, Event, IllegalAction, Observation, Option, excerpt
 from cardhall.games.beans import as_number, settle, two_landlord_beans
-from cardhall.games.climbing import ClimbingGame, hand_text
+from cardhall.games.climbing import ClimbingGame, cards_text, hand_text
 from cardhall.games.ddz import common_options, count_bombs
 from cardhall.games.errors import BadSetup, Illegal, NotInWindow, NotYourTurn, Unreadable, clip
 from cardhall.games.view import multiplier
@@ -529,6 +529,7 @@ class FivePlayer(ClimbingGame):
                               "cards": format_cards(self.hands[mate])}
         if seat == self.landlord or over:
             obs["kitty"] = hand_text(self.kitty_dealt)
+            obs["kitty_cards"] = cards_text(self.kitty_dealt)  # with suits, to draw
         window = self.phase == Phase.DOUBLE
         obs["doubling"] = {  # as in ddz3_happy: others' answers only once all have answered
             "eligible": self._double_block(seat) is None,

@@ -56,7 +56,7 @@ from cardhall.cards import (
     format_card,
 )
 from cardhall.games.base import Action, Event, IllegalAction, Observation, Option, excerpt
-from cardhall.games.climbing import hand_text
+from cardhall.games.climbing import cards_text, hand_text
 from cardhall.games.deal import parse_mixed
 from cardhall.games.errors import Illegal, NotInWindow, Unreadable, clip
 from cardhall.games.happy_score import HappyScoring, LaiziScoring
@@ -543,6 +543,7 @@ class Happy(HappyScoring):
         obs["eye"] = {"items": self.items[seat], "uses": self.eye_uses[seat]}
         if self.landlord is not None or self.over:
             obs["kitty"] = hand_text(self.kitty_dealt)
+            obs["kitty_cards"] = cards_text(self.kitty_dealt)  # with suits, to draw
         if self.wild is not None:
             obs["wild"] = RANK_CHARS[self.wild]
 

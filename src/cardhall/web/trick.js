@@ -148,11 +148,13 @@ export function pitEl(st, { peek = false, onPeek = () => {} } = {}) {
   const slots = slotsOf(view, { peek });
   const pit = h("div", { class: "pit", "data-peek": peek ? "1" : null });
   const top = h("div", { class: "pit-top" });
-  const kitty = view.detail && (view.detail.kitty || view.detail.kitty_taken);
+  const d = view.detail || {};
+  const kitty = d.kitty || d.kitty_taken;
   if (kitty && typeof kitty === "string") {
     const row = h("div", { class: "kitty cards", role: "group", "aria-label": t("table.kitty") },
       h("span", { class: "lbl" }, t("table.kitty")));
-    for (const c of splitCards(kitty)) row.append(cardEl(c, { small: true }));
+    // With their suits where the game gives them (the climbing games' kitty_cards).
+    for (const c of d.kitty_cards || splitCards(kitty)) row.append(cardEl(c, { small: true }));
     top.append(row);
   }
   const called = calledEl(st);
