@@ -18,9 +18,27 @@ SMALL_TARGETS = """() => [...document.querySelectorAll('button, a[href], input, 
     .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
 
 
+# Each card of the hand but a row's last: the strip the next card leaves it, and how far
+# its corner's rank reaches past that strip (> 0: cut, as "10" read "1(").
+STRIPS = """() => {
+    const cards = [...document.querySelectorAll('.hand .card')];
+    const out = [];
+    for (let i = 0; i + 1 < cards.length; i++) {
+        const a = cards[i].getBoundingClientRect(), b = cards[i + 1].getBoundingClientRect();
+        if (Math.abs(a.top - b.top) > 30) continue;  // the next card starts a new row
+        const rank = cards[i].querySelector('.corner b, .corner').getBoundingClientRect();
+        out.push([cards[i].dataset.card, b.left - a.left, rank.right - b.left]);
+    }
+    return out;
+}"""
+
+
 def fits(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.evaluate(SMALL_TARGETS) == []
+    strips = page.evaluate(STRIPS)
+    assert [s for s in strips if s[1] < 20] == [], "tap strips under 20 px"
+    assert [s for s in strips if s[2] > 0.5] == [], "a corner's rank cut by the next card"
 
 
 def test_phone_portrait_lobby_and_table_by_tap(phone: Page) -> None:
@@ -91,7 +109,7 @@ SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "ha
                "device_scale_factor": 2}
 
 
-@pytest.mark.parametrize("variant", ["ddz3", "zhaopengyou"])
+@pytest.mark.parametrize("variant", ["ddz3", "zhaopengyou", "baohuang"])
 def test_the_smallest_phone_fits_lobby_and_table(new_page: PageMaker, variant: str) -> None:
     """360×640: the lobby and a table (three seats, and five with 33 cards in hand) have
     no horizontal scroll and every target is 44 px."""

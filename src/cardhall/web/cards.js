@@ -70,7 +70,9 @@ export function cardEl(card, opts = {}) {
     corner.textContent = "JOKER";
     corner.classList.add("vertical");
   } else {
-    corner.innerHTML = `<b>${rankLabel(r)}</b><i>${SUITS[s] || ""}</i>`;
+    // "10" is the one rank of two characters: set narrower, so that it shows whole in
+    // the strip an overlapped card leaves (it read "1(" on a phone).
+    corner.innerHTML = `<b${r === "T" ? ' class="ten"' : ""}>${rankLabel(r)}</b><i>${SUITS[s] || ""}</i>`;
   }
   el.append(corner);
   const pip = document.createElement("span");
