@@ -78,5 +78,14 @@ def test_the_table_shows_a_refusal_in_chinese(new_page: PageMaker) -> None:
     sockets[-1].send(json.dumps(error))
     expect(page.locator(".controls .reason")).to_have_text("55 管不上 77")
     plain = {"type": "error", "code": "illegal", "message": "no game is running at this table"}
-    sockets[-1].send(json.dumps(plain))  # no reason: the message as sent
+    sockets[-1].send(json.dumps(plain))  # no reason: its code's sentence, in Chinese
+    expect(page.locator(".controls .reason")).to_have_text("现在不能这样做")
+    for code, said in (("stale", "牌局已经变了"), ("busy", "服务器正忙"),
+                       ("rate_limited", "太频繁")):
+        sockets[-1].send(json.dumps({"type": "error", "code": code, "message": "in English"}))
+        expect(page.locator(".controls .reason")).to_contain_text(said)
+    sockets[-1].send(json.dumps({"type": "error", "code": "teapot", "message": "as sent"}))
+    expect(page.locator(".controls .reason")).to_have_text("as sent")  # a code it does not know
+    page.locator("#lang").click()  # English: the hall's own words where the code is vague
+    sockets[-1].send(json.dumps(plain))
     expect(page.locator(".controls .reason")).to_have_text(plain["message"])

@@ -452,7 +452,9 @@ registerScreen("join", {
         .catch((err) => c.notice(t("err.generic", { msg: err.message }), "error"));
     }
     return c.ws.on("error", (msg) => {
-      if (["unknown_table", "not_allowed"].includes(msg.code)) c.notice(msg.message, "error");
+      if (["unknown_table", "not_allowed", "rate_limited"].includes(msg.code)) {
+        c.notice(refusalText(msg), "error");
+      }
     });
   },
 });
