@@ -12,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import shot
+from tests.web.conftest import axe_check, shot
 from tests.web.helpers import enter_as_guest, play_until, quick_match
 from tests.web.test_counter import capture
 
@@ -79,6 +79,7 @@ def test_a_trick_games_trick_in_playing_order(desktop: Page) -> None:
     assert shown["called"]["card"] == call["card"]
     assert f"第{call['n']}张" in shown["called"]["text"]
     shot(page, "trick-zhaopengyou-desktop")
+    axe_check(page, ".table")  # the middle's marks and the called card included
 
     # A later trick: the last one, peeked at, shows who took it and its points.
     def second_trick(p: Page) -> bool:
