@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
+from cardhall.games import new_game
 from tests.server.conftest import HallProcess, running_hall
 from tests.web.helpers import enter_as_guest, quick_match, seq
 
@@ -66,3 +68,52 @@ def test_another_seats_answer_does_not_rearm_the_buttons(desktop: Page) -> None:
     servers[-1].send(held.pop())
     expect(page.locator(".table[data-phase='ready']")).to_have_count(0)
     assert len([m for m in sent if str(m.get("action", "")).endswith("start")]) == 1
+
+
+def states(answers: list[int]) -> list[dict[str, Any]]:
+    """Seat 0's states through 欢乐's 开始 window and the deal's two 明牌 offers, the seats
+    answering each window in the order given (real views from the engine), into the call."""
+    game = new_game("ddz3_happy", seed=5)
+    out = []
+    players = [{"seat": i} for i in range(3)]
+
+    def state() -> dict[str, Any]:
+        return {"game": "g", "seat": 0, "seq": len(game.actions), "players": players,
+                "view": game.observe(0)}
+
+    out.append(state())
+    while game.phase in ("ready", "deal"):
+        seat = next(s for s in answers if s in game.acting)
+        game.apply("start" if game.phase == "ready" else "no-show", seat=seat)
+        out.append(state())
+    return out
+
+
+def test_the_wait_for_an_own_answer_ends_when_it_lands(desktop: Page) -> None:
+    """answer.js against the engine's states: held while only others of his window answer;
+    over once his answer lands, also where the next step asks him again with the same word
+    (his last 明牌 answer closing the deal into his own call)."""
+    page = desktop
+    page.goto("/")
+
+    def judge(seq: list[dict[str, Any]], at: int) -> list[bool]:
+        verdicts: list[bool] = page.evaluate("""async ([seq, at]) => {
+            const m = await import("/answer.js");
+            const pending = m.pendingOf(seq[at], "no-show");
+            return seq.slice(at + 1).map((msg) => m.stillWaiting(pending, msg));
+        }""", [seq, at])
+        return verdicts
+
+    last_first = states([1, 2, 0])  # he answers each window last
+    phases = [s["view"]["phase"] for s in last_first]
+    assert phases[-1] == "call" and last_first[-1]["view"]["acting"] == [0]
+    # He answered the second offer last: it closed into his call, with his word unchanged.
+    at = len(last_first) - 2
+    assert last_first[at]["view"]["acting"] == [0]
+    assert last_first[-1]["view"]["last"][0] == last_first[at]["view"]["last"][0]
+    assert judge(last_first, at) == [False]
+    first = states([0, 1, 2])  # he answers each window first: the next state is his own
+    assert judge(first, 0)[0] is False
+    # He sent on the window's first state, the others' answers came first: held for both.
+    assert judge(last_first, 0)[:2] == [True, True]
+    assert judge(last_first, 0)[2] is False  # then his own: over

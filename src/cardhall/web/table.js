@@ -15,6 +15,7 @@ import { variantName, variantNames } from "./lobby.js";
 import { display } from "./variants.js";
 import { controlsEl } from "./controls.js";
 import { pitEl } from "./trick.js";
+import { pendingOf, stillWaiting } from "./answer.js";
 import { loadReasons, refusalText } from "./reasons.js";
 
 addStrings({
@@ -235,10 +236,7 @@ function mount(root, c, [tableId]) {
   let choices = null; // the readings the chooser offers, while it is open
   let asked = null; // the cards sent asking for their readings ({choose}), until answered
   let busy = false;
-  // The answer on its way ({seq, last, game}): until it lands, a state for another seat's
-  // answer in a window where several answer at once leaves the buttons disabled (a
-  // second tap sent twice).
-  let pending = null;
+  let pending = null; // the answer on its way (answer.js)
   let errorText = "";
   let rounds = 0; // rounds (tricks) seen to end here: the table emptied during play
   let lastTable = null;
@@ -256,19 +254,14 @@ function mount(root, c, [tableId]) {
   loadReasons(c.api);
 
   const st = () => store.tables.get(tableId);
-  /** Whether `msg` still waits for this seat's own answer: he acts yet, his word is
-   * unchanged, and fewer states came than the other seats could answer with. */
-  const waiting = (msg) => Boolean(pending && msg.view && msg.game === pending.game
-    && msg.seat >= 0 && msg.view.acting.includes(msg.seat)
-    && msg.view.last[msg.seat] === pending.last && msg.seq < pending.seq + msg.players.length);
+  const waiting = (msg) => stillWaiting(pending, msg);
   /** Send an action; `choose`: bare cards, which the server refuses with their readings
    * when they have several (docs/protocol.md), to open the chooser with those. */
   const send = (action, { choose = false } = {}) => {
     const s = st();
     if (!s) return;
     busy = true;
-    pending = action.startsWith("auto ") ? null
-      : { seq: s.seq, game: s.game, last: s.view ? s.view.last[s.seat] : null };
+    pending = pendingOf(s, action);
     choices = null;
     asked = choose ? hand.selected() : null;
     c.ws.send({ type: "act", table: tableId, action, seq: s.seq, ...(choose ? { choose } : {}) });
