@@ -7,6 +7,7 @@ import { actionLabel } from "./actions.js";
 import { playCards } from "./judge.js";
 import { h } from "./dom.js";
 import { display, ownRoleLabel } from "./variants.js";
+import { avatarEl } from "./avatar.js";
 
 addStrings({
   zh: {
@@ -80,7 +81,7 @@ export function seatEl(st, seat, deadline) {
     class: `seat pos-${positionOf(seat, st.seat, st.players.length)}`, "data-seat": seat,
     "data-acting": acting ? "1" : null,
   });
-  const who = h("div", { class: "who" },
+  const who = h("div", { class: "who" }, avatarEl(p),
     h("span", { class: "name" }, p.id || p.bot ? p.name : t("seat.empty")),
     p.title ? h("span", { class: "title" }, p.title) : null);
   if (role) who.append(h("span", { class: `badge role r-${view.roles[seat].replace(" ", "-")}` }, role));

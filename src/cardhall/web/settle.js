@@ -3,6 +3,7 @@
 import { addStrings, t } from "./i18n.js";
 import { h } from "./dom.js";
 import { roleLabel } from "./seats.js";
+import { avatarEl } from "./avatar.js";
 
 const CAUSES = {
   zh: { contract: "叫分", bombs: "炸弹", bomb: "炸弹", rocket: "王炸", robs: "抢地主", show: "明牌",
@@ -48,7 +49,7 @@ export function settleEl(st, msg, { again, lobby }) {
   const rows = st.players.map((p, seat) => {
     const beans = msg.beans[String(seat)];
     return h("tr", { "data-seat": seat, class: seat === me ? "me" : null },
-      h("th", { scope: "row" }, p.name, seat === me ? ` (${t("seat.you")})` : ""),
+      h("th", { scope: "row" }, avatarEl(p), p.name, seat === me ? ` (${t("seat.you")})` : ""),
       h("td", {}, roleLabel(st.view, seat) || ""),
       h("td", { class: "points" }, signed(res.points[seat])),
       h("td", { class: "beans" }, beans === undefined ? "—" : signed(beans)),
