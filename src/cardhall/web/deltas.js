@@ -165,7 +165,9 @@ export class Deltas {
         const view = applyEvents(last.view, msg.events);
         if (viewHash(view) === msg.hash) {
           const { type, base, events, hash, ...fields } = msg;
-          state = { players: last.players, ...fields, type: "state", view };
+          // The story events (a play, a bomb…) stay with the state, for its animation.
+          state = { players: last.players, ...fields, type: "state", view,
+            events: events.filter((e) => e.type !== "view") };
         }
       } catch (err) {
         // A patch that does not fit the view held (an extend of a key it lacks...): that
