@@ -17,6 +17,7 @@ import { controlsEl } from "./controls.js";
 import { pitEl } from "./trick.js";
 import { pendingOf, stillWaiting } from "./answer.js";
 import { loadReasons, refusalText } from "./reasons.js";
+import { fxTools, liven } from "./fx.js";
 
 addStrings({
   zh: {
@@ -330,6 +331,7 @@ function mount(root, c, [tableId]) {
         h("button", { type: "button", "aria-pressed": String(counterOn), id: "counter-toggle",
           onclick: () => { counterOn = !counterOn; localStorage.setItem("cardhall.counter", counterOn ? "1" : "0"); draw(); },
         }, t("table.counter")),
+        ...fxTools(draw),
         h("button", {
           type: "button", id: "auto", "aria-pressed": String(view.auto[s.seat]),
           disabled: view.auto_locked[s.seat] || s.phase !== "playing",
@@ -371,6 +373,7 @@ function mount(root, c, [tableId]) {
       if (!msg.dissolved) box.append(againEl(s, askedAgain === s.game, box.querySelector("#again")));
       screen.append(box);
     }
+    liven(screen, s);
   }
 
   const offs = [
