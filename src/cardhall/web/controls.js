@@ -3,11 +3,13 @@
 // chooser, unless 提示 picked the reading: from the listed plays at once, from the plays
 // diagram once the server has named the readings), a card pick for burying, and for
 // every other phase one labelled button per legal action (a list when there are many).
+// Every set-up decision opens with a line saying what it does (phasenotes.js).
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { actionLabel } from "./actions.js";
 import { fromDiagram, readingsFor, selectionText } from "./judge.js";
 import { chooserEl, readingName } from "./readings.js";
+import { phaseNote } from "./phasenotes.js";
 
 /** Verbs whose argument is the selected cards: the button sends "verb card card …". */
 const PICK_VERBS = ["bury"];
@@ -110,6 +112,8 @@ export function controlsEl(s, ui) {
     others.unshift("pass");
   }
   box.append(...choiceButtons(view, others, ui));
+  const note = isPlay ? "" : phaseNote(view, legal);
+  if (note) box.prepend(h("p", { class: "note" }, note));
   if (ui.error()) reason.textContent = ui.error();
   box.append(reason);
   return box;
