@@ -17,6 +17,9 @@ from playwright.sync_api import Page, expect
 from cardhall.client.hall import rebuild
 
 TURN_MS = 30_000
+#: Where a card of the fanned hand is clicked: its left strip, which the next card
+#: does not cover (a 38-card hand overlaps past the middle of each card).
+STRIP = {"x": 6, "y": 24}
 
 
 class Received:
@@ -102,7 +105,9 @@ def take_turn(page: Page) -> str:
     not follow suit) and 出牌. Following: click a card, then 提示, then 出牌 if it found a
     play, else 不出.
     Burying: click as many cards as asked.
-    A set-up phase: its first labelled button (or the first choice of a list).
+    A choice made on drawn cards (web/picks.js: 斗帝主's kitty, 找朋友's friend call,
+    保皇's guard call): the first card if the confirm button still waits for one, then it.
+    A set-up phase: its first labelled button.
     """
     before = seq(page)
     controls = page.locator(".controls")
@@ -133,13 +138,19 @@ def take_turn(page: Page) -> str:
         text = controls.locator(".reason").inner_text()
         need = int(next(w for w in text.replace("（", " ").split() if w.isdigit()))
         cards = page.locator(".hand .card")
-        for i in range(need):
-            cards.nth(i).click()
+        for i in range(need):  # on its visible strip: the next card covers the rest
+            cards.nth(i).click(position=STRIP)
         controls.locator("#pick").click()
         done = "pick"
+    elif controls.locator(".picks").count():
+        confirm = controls.locator(".picks button.confirm")
+        if not confirm.is_enabled():
+            controls.locator(".picks .pick-card").first.click()
+        done = confirm.get_attribute("data-action") or "?"
+        confirm.click()
     elif controls.locator("button.act:enabled").count():
         button = controls.locator("button.act:enabled").first
-        done = button.get_attribute("data-action") or button.get_attribute("data-verb") or "?"
+        done = button.get_attribute("data-action") or "?"
         button.click()
     else:
         return ""

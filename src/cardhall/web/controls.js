@@ -1,18 +1,21 @@
 // The action row under the table: 不出 / 提示 / 出牌 in a play phase (出牌 sends any
 // selection; the game's refusal says why one is not a legal play; cards with several readings open a
 // chooser, unless 提示 picked the reading: from the listed plays at once, from the plays
-// diagram once the server has named the readings), a card pick for burying, and for
-// every other phase one labelled button per legal action (a list when there are many).
-// Every set-up decision opens with a line saying what it does (phasenotes.js).
+// diagram once the server has named the readings), a card pick from the hand for burying,
+// a picker of drawn cards where the choice is a card (picks.js: 斗帝主's kitty, 找朋友's
+// friend call, 保皇's guard call), and one labelled button for every other action. Every
+// set-up decision opens with a line saying what it does (phasenotes.js).
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { actionLabel } from "./actions.js";
 import { fromDiagram, readingsFor, selectionText } from "./judge.js";
 import { chooserEl, readingName } from "./readings.js";
+import { pickerFor } from "./picks.js";
 import { phaseNote } from "./phasenotes.js";
 
 /** Verbs whose argument is the selected cards: the button sends "verb card card …". */
 const PICK_VERBS = ["bury"];
+/** More buttons than this for one verb wrap in a group of their own. */
 const MANY = 6;
 
 function button(id, label, onclick, { primary = false, disabled = false, key = null } = {}) {
@@ -20,26 +23,24 @@ function button(id, label, onclick, { primary = false, disabled = false, key = n
     "aria-keyshortcuts": key, onclick }, label);
 }
 
+/** One button per action, a verb's long list in a wrapping group under its name (no
+ * dropdown: every choice stays one tap, and visible). */
 function choiceButtons(view, actions, ui) {
   const out = [];
   const byVerb = new Map();
   for (const a of actions) {
-    const verb = a.split(" ")[0];
+    const verb = a.replace(/^@\d+\s+/, "").split(" ")[0];
     if (!byVerb.has(verb)) byVerb.set(verb, []);
     byVerb.get(verb).push(a);
   }
   for (const [verb, list] of byVerb) {
-    if (list.length <= MANY) {
-      for (const a of list) {
-        out.push(h("button", { type: "button", class: "act", "data-action": a, disabled: ui.busy(),
-          onclick: () => ui.send(a) }, actionLabel(a, view.variant, view.phase)));
-      }
-      continue;
+    const buttons = list.map((a) => h("button", { type: "button", class: "act", "data-action": a,
+      disabled: ui.busy(), onclick: () => ui.send(a) }, actionLabel(a, view.variant, view.phase)));
+    if (list.length <= MANY) out.push(...buttons);
+    else {
+      out.push(h("div", { class: "many", role: "group", "data-verb": verb,
+        "aria-label": actionLabel(verb, view.variant, view.phase) }, ...buttons));
     }
-    const sel = h("select", { "aria-label": actionLabel(verb, view.variant, view.phase), "data-verb": verb },
-      ...list.map((a) => h("option", { value: a }, actionLabel(a, view.variant, view.phase))));
-    out.push(h("span", { class: "pick" }, sel, h("button", { type: "button", class: "act primary",
-      "data-verb": verb, disabled: ui.busy(), onclick: () => ui.send(sel.value) }, t("table.picks"))));
   }
   return out;
 }
@@ -105,13 +106,15 @@ export function controlsEl(s, ui) {
     const verb = picks[0].split(" ")[0];
     const need = picks[0].split(" ").length - 1;
     const ok = sel.length === need;
-    box.append(button("pick", actionLabel(verb, view.variant, view.phase),
+    // The count stays on the button once the reason line has nothing more to say.
+    box.append(button("pick", `${actionLabel(verb, view.variant, view.phase)} ${sel.length}/${need}`,
       () => ui.send(`${verb} ${sel.join(" ")}`), { primary: true, disabled: ui.busy() || !ok }));
     if (!ok) reason.textContent = t("table.pick", { n: need, k: sel.length });
   } else if (legal.includes("pass")) {
     others.unshift("pass");
   }
-  box.append(...choiceButtons(view, others, ui));
+  const picker = isPlay ? null : pickerFor(view, others, ui, (rest) => choiceButtons(view, rest, ui));
+  box.append(...(picker ? [picker] : choiceButtons(view, others, ui)));
   const note = isPlay ? "" : phaseNote(view, legal);
   if (note) box.prepend(h("p", { class: "note" }, note));
   if (ui.error()) reason.textContent = ui.error();
