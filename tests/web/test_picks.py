@@ -303,3 +303,15 @@ def test_the_emperor_calls_his_guard_on_cards(new_page: PageMaker, kind: str) ->
     assert frames.sent[-1] == "call 7s"
     assert frames.views[-1]["detail"]["called"] == "7s"
     assert frames.views[-1]["last"][0] == "call 7s"
+
+
+def test_a_set_up_decision_says_what_its_answers_do(new_page: PageMaker) -> None:
+    """欢乐's first decision: 明牌开始 is ×5, said above its buttons, in either language."""
+    page = new_page(PHONE)
+    enter_as_guest(page)
+    quick_match(page, "ddz3_happy-bots")
+    note = page.locator(".controls .note")
+    expect(note).to_contain_text("明牌开始让大家全程看到你的手牌，倍数 ×5")
+    expect(page.locator(".controls button[data-action$='show-start']")).to_be_visible()
+    page.locator("#lang").click()
+    expect(note).to_contain_text("Start open shows your hand to everyone all game, ×5")
