@@ -116,7 +116,8 @@ export function controlsEl(s, ui) {
   const picker = isPlay ? null : pickerFor(view, others, ui, (rest) => choiceButtons(view, rest, ui));
   box.append(...(picker ? [picker] : choiceButtons(view, others, ui)));
   const note = isPlay ? "" : phaseNote(view, legal);
-  if (note) box.prepend(h("p", { class: "note" }, note));
+  // A line of its own: the paragraph spans the row, its text box stays readable.
+  if (note) box.prepend(h("p", { class: "note" }, h("span", {}, note)));
   if (ui.error()) reason.textContent = ui.error();
   box.append(reason);
   return box;
