@@ -22,6 +22,8 @@ from tests.web.conftest import DESKTOP, PHONE, PageMaker, axe_check, shot
 from tests.web.helpers import STRIP, Received, enter_as_guest, quick_match
 
 KINDS = {"desktop": DESKTOP, "phone": PHONE}
+#: The smallest phone the hall fits (360×640).
+SMALL = {**PHONE, "viewport": {"width": 360, "height": 640}}
 
 
 def arrange(packs: int, mine: str, sizes: list[int], kitty: int = 0,
@@ -92,7 +94,7 @@ class Frames:
 
 
 def sit(new_page: PageMaker, kind: str, room: str) -> tuple[Page, Frames]:
-    page = new_page(KINDS[kind])
+    page = new_page({**KINDS, "small": SMALL}[kind])
     frames = Frames()
     frames.watch(page)
     enter_as_guest(page)
@@ -151,7 +153,7 @@ def test_the_emperor_keeps_kitty_cards_by_clicking_them(new_page: PageMaker, kin
     expect(page.locator(".controls .picks")).to_have_count(0)
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", [*KINDS, "small"])
 def test_the_dealer_buries_and_calls_his_friend_on_cards(new_page: PageMaker, kind: str) -> None:
     page, frames = sit(new_page, kind, "friends-dealt")
     declare = page.locator(".controls button[data-action='declare 2s 2s 2s']")
@@ -197,7 +199,7 @@ def test_the_dealer_buries_and_calls_his_friend_on_cards(new_page: PageMaker, ki
     picks = page.locator(".controls .picks[data-pick='call-friend']")
     expect(picks).to_be_visible()
     no_dropdown(page)
-    expect(page.locator(".controls .note")).to_contain_text("第 N 张")
+    expect(page.locator(".controls .note")).to_contain_text("这张牌的第 N 张")
     confirm = picks.locator("button.confirm")
     expect(confirm).to_be_disabled()
     expect(picks.locator(".pick-suit[aria-pressed='true']")).to_have_attribute("data-suit", "h")
@@ -208,6 +210,8 @@ def test_the_dealer_buries_and_calls_his_friend_on_cards(new_page: PageMaker, ki
     expect(cards.first).to_have_attribute("data-card", "Ac")
     for i in range(13):
         big_enough(cards.nth(i))
+    tops = {round((cards.nth(i).bounding_box() or {"y": -1})["y"]) for i in range(13)}
+    assert len(tops) <= 2, tops  # a suit in two rows at most, even 360 px wide
     for b in picks.locator(".pick-suit, .pick-nth").all():
         big_enough(b)
     picks.locator(".pick-card[data-card='Ac']").click()

@@ -34,7 +34,7 @@ const NOTES = {
     "rebellion": "造反：两人以上造反，侍卫（或独保的皇帝）就公开；造反成功输赢 ×2。",
     "declare": "亮主：亮出 1 到 3 张同花色的级牌定主，张数更多才能改主，亮 3 张立即定主；没人亮主则重新发牌。",
     "bury": "扣底：你已拿到 7 张底牌，从手中选 7 张扣下（主牌、分牌都可以）；闲家赢最后一墩时，底牌的分加倍算给闲家。",
-    "friend": "找朋友：点一张牌，再选第几张；这张牌的第 N 张被打出时，打出它的人就是你的朋友（也可能是你自己，那就一打四）；一直没人打出，你就一打四。",
+    "friend": "找朋友：点一张牌，再选第几张；谁打出这张牌的第 N 张，谁就是你的朋友（是你自己，或一直没人打出，你就一打四）。",
   },
   en: {
     "bid.bid": "Bidding: bid 1–3, higher than any bid before; the highest bidder is landlord and his bid the base score; a 3 ends it at once. Nobody bids: a new deal.",
@@ -61,7 +61,7 @@ const NOTES = {
     "rebellion": "Rebellion: if two or more rebel, the guard (or the solo emperor) is revealed; a successful rebellion scores ×2.",
     "declare": "Trump: show 1 to 3 equal level cards of one suit; only more cards can change it, and 3 fix it at once. Nobody declares: a new deal.",
     "bury": "Burying: the 7 kitty cards are in your hand; pick 7 cards to bury (trumps and point cards allowed). If the attackers win the last trick, the kitty's points count for them, multiplied.",
-    "friend": "Friend call: click a card, then which copy; whoever plays its N-th copy is your friend (it may be you: then you play alone). If it is never played, you play alone.",
+    "friend": "Friend call: click a card, then which copy; whoever plays its N-th copy is your friend (if that is you, or nobody plays it, you play alone).",
   },
 };
 addStrings(Object.fromEntries(Object.entries(NOTES).map(([l, m]) => [l, Object.fromEntries(
