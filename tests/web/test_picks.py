@@ -46,7 +46,8 @@ def arrange(packs: int, mine: str, sizes: list[int], kitty: int = 0,
     return out
 
 
-#: 斗帝主 with seat 0 made emperor: the game opens on his kitty choice (7 8 Q A A 2).
+#: 斗帝主 with seat 0 made emperor: the game opens on his kitty choice (7 8 Q A A 2,
+#: suited).
 EMPEROR = {"landlord": 0, "contract": 2, "deal": arrange(2, "", [34, 34, 34], kitty=6)}
 #: 找朋友 with seat 0 dealer, holding three ♠2 and three ♥2 (level 2): seven ways to
 #: declare, more than a row of buttons; he declares the ♠2s, which closes the window at
@@ -122,15 +123,23 @@ def test_the_emperor_keeps_kitty_cards_by_clicking_them(new_page: PageMaker, kin
     expect(page.locator(".controls .note")).to_contain_text("0 到 6 张")
     cards = picks.locator(".pick-card")
     expect(cards).to_have_count(6)
-    assert [cards.nth(i).get_attribute("data-card") for i in range(6)] == list("78QAA2")
+    kitty = EMPEROR["deal"]["kitty"].split()  # drawn with their suits, as dealt
+    assert [cards.nth(i).get_attribute("data-card") for i in range(6)] == kitty
+    assert [k[0] for k in kitty] == list("78QAA2")
     confirm = picks.locator("button.confirm")
     expect(confirm).to_have_text("一张不拿")
     expect(confirm).to_have_attribute("data-action", "take none")
     for i in range(6):
         big_enough(cards.nth(i))
     big_enough(confirm)
-    cards.nth(2).click()  # Q
-    cards.nth(4).click()  # the second A
+    cards.nth(2).click()  # ♦Q
+    cards.nth(4).click()  # ♦A: an A, and the game keeps the kitty's first A (♠A)
+    expect(cards.nth(3)).to_have_attribute("aria-pressed", "true")
+    expect(cards.nth(4)).to_have_attribute("aria-pressed", "false")
+    cards.nth(4).click()  # a second A: both pressed; then one A again
+    expect(cards.nth(4)).to_have_attribute("aria-pressed", "true")
+    cards.nth(4).click()
+    expect(cards.nth(4)).to_have_attribute("aria-pressed", "false")
     if kind == "desktop":  # and by keyboard: → to the 2, Space keeps it, Space again drops it
         page.keyboard.press("ArrowRight")
         expect(cards.nth(5)).to_be_focused()
@@ -150,6 +159,11 @@ def test_the_emperor_keeps_kitty_cards_by_clicking_them(new_page: PageMaker, kin
     assert frames.sent[-1] == "take QA"
     assert frames.views[-1]["last"][0] == "take QA"
     assert frames.views[-1]["counts"][0] == 36
+    before = frames.views[0]["hand"]
+    after = list(frames.views[-1]["hand"])
+    for c in before:
+        after.remove(c)
+    assert sorted(after) == ["As", "Qd"]  # the cards shown pressed
     expect(page.locator(".controls .picks")).to_have_count(0)
 
 

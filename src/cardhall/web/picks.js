@@ -128,24 +128,40 @@ function takeText(prefix, cards) {
   return `${prefix}take ${ranks.join("")}`;
 }
 
+/** Which cards `kept` (a count per rank) stands for: the first kept[r] cards of rank r. */
+function firstOfEachRank(cards, kept) {
+  const seen = {};
+  return cards.map((c) => {
+    const r = rankOf(c);
+    seen[r] = (seen[r] || 0) + 1;
+    return seen[r] <= (kept[r] || 0);
+  });
+}
+
 function kittyPicker(view, legal, ui, redraw) {
-  const kitty = splitCards((view.detail && view.detail.kitty) || "");
+  // With their suits where the view gives them (kitty_cards). What is sent is ranks, and
+  // the game keeps the kitty's first cards of each rank: so the picker counts per rank
+  // and shows those pressed (a click on the second A presses the first), never a suit
+  // the hand will not get.
+  const d = view.detail || {};
+  const kitty = d.kitty_cards || splitCards(d.kitty || "");
   if (!kitty.length) return null;
-  const state = remembered(`take|${view.hand.join()}|${view.detail.kitty}`,
-    () => ({ picked: new Set() }));
-  const chosen = kitty.filter((_, i) => state.picked.has(i));
+  const state = remembered(`take|${view.hand.join()}|${kitty.join()}`, () => ({ kept: {} }));
+  const pressed = firstOfEachRank(kitty, state.kept);
+  const chosen = kitty.filter((_, i) => pressed[i]);
   const action = takeText(parse(legal[0]).prefix, chosen);
   const toggle = (i) => {
-    if (state.picked.has(i)) state.picked.delete(i);
-    else state.picked.add(i);
+    const r = rankOf(kitty[i]);
+    state.kept[r] = (state.kept[r] || 0) + (pressed[i] ? -1 : 1);
     redraw();
   };
-  const cards = kitty.map((c, i) => pickCard(c, { pressed: state.picked.has(i), focus: `k${i}`,
+  const cards = kitty.map((c, i) => pickCard(c, { pressed: pressed[i], focus: `k${i}`,
     onclick: () => toggle(i) }));
-  const every = state.picked.size === kitty.length;
+  const every = chosen.length === kitty.length;
   const all = h("button", { type: "button", class: "pick-all", "data-focus": "all",
     onclick: () => {
-      state.picked = every ? new Set() : new Set(kitty.map((_, i) => i));
+      state.kept = {};
+      if (!every) for (const c of kitty) state.kept[rankOf(c)] = (state.kept[rankOf(c)] || 0) + 1;
       redraw();
     } }, t(every ? "picks.none" : "picks.all"));
   const label = chosen.length ? t("picks.take", { n: chosen.length }) : t("picks.takenone");
