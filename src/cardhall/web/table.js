@@ -37,7 +37,7 @@ addStrings({
     "table.trump": "主：{s}", "table.friendcall": "找朋友：第{n}张 {c}", "table.score": "闲家得分：{n}",
     "table.revealed": "明牌：{c}", "table.joining": "正在加入 {code}…", "table.leave.confirm":
       "游戏进行中离开会被判逃跑并扣分，确定离开吗？",
-    "table.leave.quit": "游戏进行中离开算强行退出：扣 40 分，这一局由托管替您打完。确定离开吗？", "table.picks": "选择",
+    "table.leave.quit": "游戏进行中离开算强行退出：扣 40 分，这一局由托管替您打完。确定离开吗？",
     "phase.bid": "叫分", "phase.call": "叫地主", "phase.rob": "抢地主", "phase.double": "加倍",
     "phase.play": "出牌", "phase.ready": "准备", "phase.deal": "发牌", "phase.identity": "亮明身份",
     "phase.emperor": "登基", "phase.guard": "保皇", "phase.disclose": "明保暗保", "phase.declare": "亮主",
@@ -65,7 +65,6 @@ addStrings({
     "table.leave.confirm": "Leaving mid-game counts as escaping and costs points. Leave?",
     "table.leave.quit": "Leaving mid-game is a forced quit: it costs 40 points, and autoplay "
       + "plays your hand to the end. Leave?",
-    "table.picks": "Choose",
     "phase.bid": "Bidding", "phase.call": "Calling", "phase.rob": "Robbing", "phase.double": "Doubling",
     "phase.play": "Play", "phase.ready": "Ready", "phase.deal": "Deal", "phase.identity": "Identity",
     "phase.emperor": "Emperor", "phase.guard": "Guard", "phase.disclose": "Disclose", "phase.declare": "Trump",
