@@ -322,7 +322,11 @@ class Delta(_Msg):
 
 
 class Settled(_Msg):
-    """A game's settlement, sent once it has committed (``/api/me`` already shows it)."""
+    """A game's settlement, sent once it has committed (``/api/me`` already shows it).
+
+    ``fees`` (the fee in each seated player's ``beans``) and ``balances`` (his beans
+    after it) are optional additions to this fixed message: a settlement that explains
+    itself shows the fee and "before → after" (before = balance − beans)."""
 
     type: Literal["settled"] = "settled"
     table: str
@@ -332,6 +336,16 @@ class Settled(_Msg):
     points: dict[str, int | float]
     titles: dict[str, str]
     dissolved: bool
+    fees: dict[str, int] | None = None
+    balances: dict[str, int] | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for key in ("fees", "balances"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
 
 class Away(_Msg):

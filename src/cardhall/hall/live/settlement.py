@@ -26,7 +26,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from cardhall.hall.domain.economy import game_beans
+from cardhall.hall.domain.economy import BeanSplit, game_split
 from cardhall.hall.domain.errors import Conflict, Fenced
 from cardhall.hall.live import away
 from cardhall.hall.live import commands as c
@@ -62,7 +62,7 @@ async def attempt(t: Table, wait: float) -> None:
     assert game is not None and game_id is not None
     result = game.result()
     assert result is not None
-    beans = game_beans(result, t.room.N, t.room.A, [s.balance for s in t.seats])
+    beans = split(t, result).changes
     task = asyncio.get_running_loop().create_task(t.store.settle(t, game, beans))
     t._attempting = task
     if wait > 0:
@@ -73,6 +73,19 @@ async def attempt(t: Table, wait: float) -> None:
     task.add_done_callback(lambda done: t._post(c.SettlementDone(game_id, done)))
     if t.settle_failures == 0:
         t._broadcast()  # between games: the players may go on meanwhile
+
+
+def split(t: Table, result: dict[str, Any]) -> BeanSplit:
+    """The game's bean changes and fees on the balances it was dealt (the same every
+    attempt: the balances stay until the next deal)."""
+    return game_split(result, t.room.N, t.room.A, [s.balance for s in t.seats])
+
+
+def fees(t: Table, result: dict[str, Any], beans: dict[str, int]) -> dict[str, int]:
+    """The fee in each seated player's change, keyed as ``beans`` (a private table's
+    games take none: they move no beans)."""
+    taken = split(t, result).fees
+    return {seat: 0 if t.private else taken[int(seat)] for seat in beans}
 
 
 async def on_settlement(t: Table, cmd: c.SettlementDone) -> None:
@@ -133,7 +146,8 @@ async def committed(t: Table, done: dict[str, Any]) -> None:
     t._broadcast()
     message = Settled(table=t.id, game=t.game_id or "", result=result,
                       beans=done["beans"], points=done["points"], titles=done["titles"],
-                      dissolved=bool(result["dissolve"]))
+                      dissolved=bool(result["dissolve"]),
+                      fees=fees(t, result, done["beans"]), balances=done.get("balances"))
     t.last_settled = message
     # Sent to the ones away too (dropped unless they are back): they hear of it again
     # when they come back, in their ``away`` message or with the table's state.

@@ -475,6 +475,9 @@ class Settlement:
     #: Player id → cumulative points after it (the titles to show), read in the same
     #: transaction; empty when ``applied`` is False.
     totals: dict[str, int] = field(default_factory=dict)
+    #: Player id → bean balance after it, read in the same transaction (what a
+    #: settlement shows as "before → after"); empty when ``applied`` is False.
+    balances: dict[str, int] = field(default_factory=dict)
 
 
 def _check_players(what: str, given: Mapping[str, int], seated: set[str]) -> None:
@@ -616,4 +619,5 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
             # The ledger's (game, player, reason) key: entries for this game exist,
             # which only a settlement can write. Refuse rather than pay twice.
             raise Conflict(f"game {game_id} already has ledger entries") from None
-        return Settlement(game_id, True, beans, applied, totals)
+        after = await balances_in(s, seats)
+        return Settlement(game_id, True, beans, applied, totals, after)

@@ -63,6 +63,7 @@ class DbStore:
         humans = {s.player: i for i, s in enumerate(table.seats) if s.player is not None}
         record = game.record()
         totals: dict[str, int] = {}
+        balances: dict[str, int] = {}
         if result["ended"] in ("unscored", "dissolved"):
             applied = await stored.dissolve_game(self.db, table.game_id, result=result,
                                                  record=record, fence=table.fence)
@@ -78,17 +79,21 @@ class DbStore:
                 self.db, table.game_id, deltas, points, game.variant.id, result=result,
                 record=record, winners=winners, items_used=used,
                 reason="escape" if result["ended"] == "escape" else "game", fence=table.fence)
-            applied, by_seat, totals = done.applied, done.beans, done.totals
+            applied, by_seat = done.applied, done.beans
+            totals, balances = done.totals, done.balances
         if len(totals) < len(humans):  # no points changed here: read the players' titles
             async with self.db.read() as s:
                 rows = await s.execute(select(Player.id, Player.points).where(
                     Player.id.in_(list(humans))))
                 totals = {str(p): int(x) for p, x in rows.all()}
+                # nothing moved (or it had before): the balances as they stand
+                balances = await balances_in(s, list(humans))
         titles = {str(i): title_for(totals[p]) for p, i in humans.items() if p in totals}
         # ``applied``: this call committed the game's end (False: it had been before,
         # e.g. a game rebuilt after a crash that had settled it), so it is counted once.
         return {"beans": by_seat, "titles": titles, "applied": applied,
-                "points": {str(i): result["points"][i] for i in humans.values()}}
+                "points": {str(i): result["points"][i] for i in humans.values()},
+                "balances": {str(i): balances[p] for p, i in humans.items() if p in balances}}
 
     async def abandon(self, table: Table, game: GameState) -> None:
         """End a game that can never be played out (every seat on 托管, redealing)."""
