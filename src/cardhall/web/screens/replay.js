@@ -1,13 +1,15 @@
 // #/replay/GAME/STEP: a finished game step by step with every hand shown, from the
 // frames of GET /api/games/GAME/replay. Buttons, the ←/→ (Home/End) keys and a slider
 // move through the steps; the step is kept in the address, so a language switch or a
-// reload comes back to it. The final result (points, beans, multiplier) is below.
+// reload comes back to it. The final result is below, explained as the table's settlement
+// explains it (the same board: ../settle/board.js).
 import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
 import { cardEl, sortCards } from "../cards.js";
-import { errorText, fmtDate, frame, h, signed, variantName, variants } from "./common.js";
+import { errorText, fmtDate, frame, h, variantName, variants } from "./common.js";
 import { factsEl } from "../table.js";
-import { actionEl, asView, cardsEl, multiplierText, roleName } from "./words.js";
+import { actionEl, asView, cardsEl, roleName } from "./words.js";
+import { boardEl, outcomeOf, outcomeText } from "../settle/board.js";
 
 function seatName(game, seat) {
   const s = game.seats[seat];
@@ -57,22 +59,24 @@ function seatEl(game, f, seat) {
       t("rp.no_cards"))));
 }
 
-function resultEl(game) {
+/** The final result: the same board as the table's settlement (../settle/board.js),
+ * from the game's result, its stored beans and the last frame (roles, cards left). */
+function resultEl(game, me) {
   const r = game.result;
   if (!r) return h("p", {}, t("rp.no_result"));
-  const beans = game.beans || {};
-  return h("section", { class: "sc-result-box", "aria-labelledby": "rp-result-h" },
-    h("h2", { id: "rp-result-h" }, t("rp.result")),
-    h("p", {}, t(`rp.ended.${r.ended}`), " · ",
-      `${t("rp.multiplier")} ${multiplierText(r.multiplier)}`),
-    h("table", { class: "sc-table" },
-      h("thead", {}, h("tr", {}, ["rp.player", "rp.outcome", "rp.points", "rp.beans"].map((k) =>
-        h("th", { scope: "col" }, t(k))))),
-      h("tbody", {}, game.seats.map((s) => h("tr", { "data-seat": String(s.seat) },
-        h("th", { scope: "row" }, s.name),
-        h("td", {}, t((r.winners || []).includes(s.seat) ? "sc.won" : "sc.lost")),
-        h("td", {}, signed((r.points || [])[s.seat] || 0)),
-        h("td", {}, s.bot ? "—" : signed(beans[String(s.seat)] || 0)))))));
+  const end = game.frames[game.frames.length - 1];
+  const seat = game.seats.findIndex((s) => me && s.id === me.id);
+  const outcome = outcomeOf(r, seat);
+  return h("section", { class: "sc-result-box", "aria-labelledby": "rp-result-h",
+    "data-outcome": outcome || "" },
+  h("h2", { id: "rp-result-h" }, t("rp.result"), outcome ? ` · ${outcomeText(outcome)}` : ""),
+  h("p", {}, t(`rp.ended.${r.ended}`)),
+  boardEl({
+    variant: game.variant, result: r, me: seat,
+    seats: game.seats.map((s) => ({ id: s.id, name: s.name, bot: s.bot, title: "" })),
+    role: (n) => (end.roles[n] ? roleName(game.variant, end, n) : null),
+    hands: end.hands, beans: game.beans || {}, fees: null, balances: null,
+  }));
 }
 
 function viewer(root, ctx, game, list, start) {
@@ -131,7 +135,7 @@ function viewer(root, ctx, game, list, start) {
       h("a", { href: "#/history" }, t("nav.history"))),
     h("div", { class: "sc-controls", role: "group", "aria-label": t("rp.controls") },
       first, back, slider, fwd, end, counter),
-    now, seats, resultEl(game));
+    now, seats, resultEl(game, ctx.me()));
   draw();
   f.section.dataset.loaded = "1";
   f.section.dataset.last = String(last);
@@ -169,8 +173,7 @@ addStrings({
     "rp.count": "{n} 张", "rp.turn": "该出", "rp.last": "上一手：", "rp.hand": "{name} 的手牌",
     "rp.no_cards": "（出完了）", "rp.seat.label": "{name}，{n} 张牌",
     "rp.table": "桌面", "rp.table.empty": "桌上没有牌", "rp.kitty": "底牌", 
-    "rp.multiplier": "倍数", "rp.result": "最终结果", "rp.no_result": "这局没有结果。",
-    "rp.player": "玩家", "rp.outcome": "输赢", "rp.points": "积分", "rp.beans": "欢乐豆",
+    "rp.result": "最终结果", "rp.no_result": "这局没有结果。",
     "rp.ended.finished": "打完", "rp.ended.escape": "有人逃跑", "rp.ended.unscored": "全部托管，不计分",
     "rp.ended.dissolved": "流局",
     "rp.first": "第一步", "rp.back": "上一步", "rp.forward": "下一步", "rp.end": "最后一步",
@@ -183,9 +186,7 @@ addStrings({
     "rp.count": "{n} cards", "rp.turn": "to act", "rp.last": "Last:", "rp.hand": "{name}'s hand",
     "rp.no_cards": "(out of cards)", "rp.seat.label": "{name}, {n} cards",
     "rp.table": "Table", "rp.table.empty": "Nothing on the table", "rp.kitty": "Kitty",
-    "rp.multiplier": "Multiplier",
     "rp.result": "Final result", "rp.no_result": "This game has no result.",
-    "rp.player": "Player", "rp.outcome": "Outcome", "rp.points": "Points", "rp.beans": "Beans",
     "rp.ended.finished": "Played out", "rp.ended.escape": "A player escaped",
     "rp.ended.unscored": "All on auto-play: unscored", "rp.ended.dissolved": "Dissolved",
     "rp.first": "First step", "rp.back": "Step back", "rp.forward": "Step forward",
