@@ -112,8 +112,16 @@ async function logout() {
   navigate("#/");
 }
 
+/** The balance a settlement reports (its `balances`): the header shows it at once,
+ * before /api/me confirms it. */
+function setBeans(beans) {
+  if (!me || typeof beans !== "number") return;
+  me = { ...me, beans };
+  drawHeader();
+}
+
 export const ctx = {
-  api: screenApi, t, lang, navigate, refreshMe, setSession, logout, store, notice,
+  api: screenApi, t, lang, navigate, refreshMe, setSession, logout, store, notice, setBeans,
   me: () => me,
   ws: { send: (msg) => socket.send(msg), on: (type, fn) => socket.on(type, fn) },
   socket,

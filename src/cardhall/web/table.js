@@ -131,6 +131,8 @@ ctx.ws.on("state", (msg) => {
 });
 ctx.ws.on("settled", (msg) => {
   store.settled.set(msg.table, msg);
+  const st = store.tables.get(msg.table);
+  if (st && msg.balances) ctx.setBeans(msg.balances[String(st.seat)]);
   ctx.refreshMe().catch(() => null);
 });
 ctx.ws.on("left", (msg) => {
