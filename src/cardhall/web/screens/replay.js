@@ -34,7 +34,19 @@ function kittyEl(f) {
     ? h("p", { class: "sc-detail" }, t("rp.kitty"), " ", cardsEl(kitty)) : null;
 }
 
-function seatEl(game, f, seat) {
+/** The phase in which `seat` said its last word by `step`: a bid's "pass" stays 不叫 when
+ * the cards are being played, not 不出 (issue 26: an earlier 不叫 was relabelled). */
+export function lastPhase(game, step, seat) {
+  for (let j = step; j > 0; j--) {
+    const fr = game.frames[j];
+    if (fr.seat === seat && fr.action && !/^(@\d+ )?(auto|leave)\b/.test(fr.action)) {
+      return game.frames[j - 1].phase;
+    }
+  }
+  return game.frames[step].phase;
+}
+
+function seatEl(game, f, seat, step) {
   const info = game.seats[seat];
   const d = f.detail || {};
   const hand = sortCards(f.hands[seat] || [], game.variant,
@@ -53,7 +65,8 @@ function seatEl(game, f, seat) {
     h("span", { class: "sc-count" }, t("rp.count", { n: f.counts[seat] })),
     (f.acting || []).includes(seat) && f.phase !== "over"
       ? h("span", { class: "sc-badge turn" }, t("rp.turn")) : null),
-  h("div", { class: "sc-last" }, t("rp.last"), " ", actionEl(game.variant, f.phase, f, f.last[seat])),
+  h("div", { class: "sc-last" }, t("rp.last"), " ",
+    actionEl(game.variant, lastPhase(game, step, seat), f, f.last[seat])),
   h("div", { class: "sc-hand", "aria-label": t("rp.hand", { name: info.name }), role: "group" },
     hand.length ? hand.map((c) => cardEl(c, { small: true })) : h("span", { class: "sc-empty" },
       t("rp.no_cards"))));
@@ -112,7 +125,7 @@ function viewer(root, ctx, game, list, start) {
       kittyEl(fr),
       h("div", { class: "sc-felt", "aria-label": t("rp.table"), role: "group" }, tableEl(game, fr)),
     ].filter(Boolean));
-    seats.replaceChildren(...game.seats.map((s) => seatEl(game, fr, s.seat)));
+    seats.replaceChildren(...game.seats.map((s) => seatEl(game, fr, s.seat, step)));
     f.section.dataset.step = String(step);
   };
   first.addEventListener("click", () => go(0));
