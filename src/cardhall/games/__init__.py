@@ -60,12 +60,12 @@ VARIANTS: dict[str, Variant] = {
                                        "hidden landlord": ("暗地主", "Hidden landlord")})),
         Variant("ddz3_happy", "欢乐斗地主", 3, 1,
                 "Call and rob the landlord, show cards, double; beans with floors, caps and fee.",
-                happy_options(), Happy, version=2,
+                happy_options(), Happy, version=2, name_en="Happy Dou Dizhu",
                 rules=rules.get("ddz3_happy"), layout=Layout(hand=happy.HAND, kitty=3),
                 ratings=Ratings(-50.9, 12.0)),
         Variant("ddz3_laizi", "癞子斗地主", 3, 1,
                 "Happy Dou Dizhu with a wild rank drawn after robbing; soft/hard/pure bombs.",
-                happy_options(laizi=True), Laizi, version=2,
+                happy_options(laizi=True), Laizi, version=2, name_en="Wildcard Dou Dizhu",
                 rules=rules.get("ddz3_laizi"), layout=Layout(hand=happy.HAND, kitty=3),
                 ratings=Ratings(-50.8, 12.2)),
         Variant("ddz_emperor", "斗帝主", 3, 2,
@@ -77,7 +77,7 @@ VARIANTS: dict[str, Variant] = {
         Variant("baohuang", "保皇", baohuang_score.PLAYERS, 4,
                 "Five players, four packs without 3/4/5: the emperor and his guard against "
                 "three rebels; classic or simple mode, 烤牌, 憋6, 抢独.",
-                baohuang_options(), Baohuang, version=2,
+                baohuang_options(), Baohuang, version=2, name_en="Protect the Emperor",
                 # the guard card's seat names the simple mode's guard
                 secret_options=("deal", "guard_card"),
                 rules=rules.get("baohuang"), layout=Layout(hand=34, kitty=0),
