@@ -90,6 +90,10 @@ async def test_rooms_variants_leaderboard(hall: HallProcess) -> None:
             assert not set(r["options"]) & set(VARIANTS[r["variant"]].secret_options)
         variants = await c.get("/api/variants")
         assert [v["id"] for v in variants] == list(VARIANTS)
+        names = await c.get("/api/names")  # the hall's own names in English
+        assert names["titles"]["包身工"] == "Bondsman" and names["titles"]["机器人"] == "Bot"
+        assert names["bots"]["机器人·甲"] == "Bot A"
+        assert names["guest"] == {"zh": "游客", "en": "Guest "}
         for by in ("points", "beans"):
             for period in ("all", "day", "week"):
                 board = await c.get("/api/leaderboard", variant="ddz3", by=by, period=period)

@@ -25,7 +25,7 @@ from cardhall.hall.store import accounts, ledger, sessions
 from cardhall.hall.store.leaderboard import leaderboard
 from cardhall.hall.store.lockout import LockedOut
 from cardhall.hall.store.models import Game, Player, Score
-from cardhall.server import finished, metrics_access, params
+from cardhall.server import finished, metrics_access, params, words
 from cardhall.server.connection import CLOSE_SESSION_ENDED
 from cardhall.server.metrics import CONTENT_TYPE
 
@@ -317,6 +317,12 @@ async def refusal_reasons(request: Request) -> Response:
     return JSONResponse(reasons.table())
 
 
+async def hall_names(request: Request) -> Response:
+    """The hall's own names (titles, bots, guests) in English (server/words.py): an
+    English page shows them instead of the Chinese its messages carry."""
+    return JSONResponse(words.names())
+
+
 def _iso(when: datetime | None) -> str | None:
     return when.isoformat() if when else None
 
@@ -460,6 +466,7 @@ ROUTES = [
     Route("/api/rooms", rooms, methods=["GET"]),
     Route("/api/variants", variants, methods=["GET"]),
     Route("/api/reasons", refusal_reasons, methods=["GET"]),
+    Route("/api/names", hall_names, methods=["GET"]),
     Route("/api/games/{game_id}", finished.game, methods=["GET"]),
     Route("/api/games/{game_id}/replay", finished.game_replay, methods=["GET"]),
     Route("/api/history", history, methods=["GET"]),

@@ -43,6 +43,35 @@ TABLE_B: tuple[tuple[str, int], ...] = (
     ("帝王", 100_000_000),
 )
 
+#: Each title in English (an English page shows these: /api/names): the ranks of old
+#: China, from a bondsman up to the sovereign, in words an English reader knows and short
+#: enough for a phone's settlement table (the role names Landlord and Emperor avoided).
+TITLES_EN: dict[str, str] = {
+    "包身工": "Bondsman",
+    "短工": "Labourer",
+    "长工": "Farmhand",
+    "佃户": "Tenant",
+    "贫农": "Poor peasant",
+    "渔夫": "Fisherman",
+    "猎人": "Hunter",
+    "中农": "Smallholder",
+    "富农": "Yeoman",
+    "掌柜": "Shopkeeper",
+    "商人": "Merchant",
+    "衙役": "Constable",
+    "小财主": "Rich man",
+    "大财主": "Tycoon",
+    "小地主": "Landowner",
+    "大地主": "Great landowner",
+    "知县": "Magistrate",
+    "通判": "Sub-prefect",
+    "知府": "Prefect",
+    "总督": "Viceroy",
+    "巡抚": "Governor",
+    "丞相": "Chancellor",
+    "帝王": "Sovereign",
+}
+
 _THRESHOLDS = [t for _, t in TABLE_B]
 
 

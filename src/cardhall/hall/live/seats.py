@@ -15,9 +15,12 @@ from cardhall.games import GameState
 if TYPE_CHECKING:
     from cardhall.hall.live.table import Table
 
-#: The names and title the hall gives its bots, by seat.
+#: The names and title the hall gives its bots, by seat, and the same in English (an
+#: English page shows these: /api/names).
 BOT_NAMES = ("机器人·甲", "机器人·乙", "机器人·丙", "机器人·丁", "机器人·戊")
 BOT_TITLE = "机器人"
+BOT_NAMES_EN = ("Bot A", "Bot B", "Bot C", "Bot D", "Bot E")
+BOT_TITLE_EN = "Bot"
 
 
 class TablePhase(StrEnum):

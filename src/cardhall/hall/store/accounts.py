@@ -52,6 +52,8 @@ __all__ = ["NAME_MAX", "NAME_MIN", "hash_token", "name_key", "normalise_name"]
 
 PASSWORD_MIN, PASSWORD_MAX = 6, 128
 GUEST_PREFIX = "游客"
+#: How an English page writes a guest's name: "Guest 071712" for 游客071712 (/api/names).
+GUEST_PREFIX_EN = "Guest "
 RESERVED_PREFIXES = ("游客", "guest", "机器人", "bot")
 
 HASHER = PasswordHasher()  # argon2id with the library's recommended cost
