@@ -34,6 +34,8 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])")
 _LIST = re.compile(r"^( *)([-*]|\d+\.) +(.*)$")
 _HEADING = re.compile(r"^(#{1,6}) +(.*)$")
+#: A run of Chinese (ideographs, CJK punctuation, full-width forms) in the HTML's text.
+_CHINESE = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u3000-\u303f]+")
 
 
 def _href(target: str) -> str | None:
@@ -139,6 +141,14 @@ def to_html(markdown: str, shift: int = 0) -> str:
     return "\n".join(parts)
 
 
+def mark_chinese(html_text: str) -> str:
+    """The English half's Chinese terms (托管, 保皇 …, glossed as the players know them)
+    each marked as Chinese, so that a screen reader says them in Chinese and a reader's
+    tools know them for a gloss (tests/web/test_english.py allows them, and only them).
+    Tags and attributes never hold Chinese here, so the runs are all text."""
+    return _CHINESE.sub(lambda m: f'<span lang="zh-CN">{m.group(0)}</span>', html_text)
+
+
 def _title(line: str) -> dict[str, str]:
     """``# 三人斗地主 · Classic Dou Dizhu (`ddz3`)`` → each language's name."""
     text = re.sub(r"\s*\(`[^`]+`\)\s*$", "", line.lstrip("# ").strip())
@@ -154,7 +164,8 @@ def page(path: Path) -> dict[str, object]:
     order = sorted(starts, key=starts.__getitem__)
     for i, lang in enumerate(order):
         end = starts[order[i + 1]] if i + 1 < len(order) else len(lines)
-        out[lang] = to_html("\n".join(lines[starts[lang] + 1:end]), shift=1)
+        text = to_html("\n".join(lines[starts[lang] + 1:end]), shift=1)
+        out[lang] = mark_chinese(text) if lang == "en" else text
     return out
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.hall.domain.config import default_config, parse_config
-from cardhall.hall.domain.levels import TABLE_B
+from cardhall.hall.domain.levels import TABLE_B, TITLES_EN
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -46,6 +46,16 @@ def test_level_table_in_docs_is_the_code_table() -> None:
     table = [(int(n), title, int(points.replace(" ", ""))) for n, title, points in rows]
     expected = [(i + 1, title, points or 100) for i, (title, points) in enumerate(TABLE_B)]
     assert table == expected  # row 1 reads "< 100": below the second threshold
+
+
+def test_every_title_has_its_english_one_in_the_english_rules() -> None:
+    """The English rules page names each title as an English page shows it (/api/names),
+    the Chinese beside it."""
+    assert list(TITLES_EN) == [title for title, _ in TABLE_B]
+    english = (DOCS / "rules" / "platform.md").read_text(encoding="utf-8").split("## English")[1]
+    rows = re.findall(r"^\| (\d+) \| ([^|]+) \((\S+)\) \|", english, re.M)
+    assert [(int(n), en, zh) for n, en, zh in rows] == [
+        (i + 1, TITLES_EN[title], title) for i, (title, _) in enumerate(TABLE_B)]
 
 
 @pytest.mark.parametrize("name", ["cardhall.hall.domain.config", "cardhall.hall.domain.levels",
