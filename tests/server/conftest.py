@@ -106,12 +106,13 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
                db_url: str | None = None, redis_url: str | None = None,
                lease: float = 2.0, rooms: str = "", port: int = 0,
                extra: str = "", admin: bool = True, metrics: bool = True,
-               files: int | None = None) -> HallProcess:
+               files: int | None = None, only_rooms: bool = False) -> HallProcess:
     """A ``cardhall serve`` on its own port (``port``, or a free one); with ``redis_url``,
     one of several processes of one hall (each with its own ``tmp``), its leases lasting
     ``lease`` seconds. ``extra``: more TOML for the config (e.g. ``[economy.relief]``).
     ``metrics``: /metrics answers ``METRICS_TOKEN`` (else nobody); ``files``: the
-    process's open-file limit (soft and hard)."""
+    process's open-file limit (soft and hard). ``only_rooms``: ``rooms`` are the hall's
+    only rooms (the shared test rooms left out, their names made of variant ids)."""
     lanes.needs("cardhall serve")
     tmp.mkdir(parents=True, exist_ok=True)
     config = tmp / "hall.toml"
@@ -125,7 +126,7 @@ def start_hall(tmp: Path, limits: str = "", grace: float = 60.0,
     for key, value in EDGE_ROOM.items():
         if key not in limits:
             limits += f"{key} = {value}\n"
-    config.write_text(rooms_toml() + rooms + "\n[limits]\n" + limits
+    config.write_text(("" if only_rooms else rooms_toml()) + rooms + "\n[limits]\n" + limits
                       + (f"\n[metrics]\ntoken_file = {json.dumps(str(token))}\n" if metrics
                          else "\n")
                       + extra)

@@ -56,7 +56,9 @@ export function actionLabel(text, variant, phase) {
   const own = ownLabel(variant, `${phase}:${plain}`);
   if (own) return own;
   for (const k of [`${phase}:${plain}`, plain]) {
-    if (known(k)) return t(`act.${k}`);
+    // A bare verb whose label names its argument ("take" as others see it, the cards
+    // hidden): the label without the argument.
+    if (known(k)) return t(`act.${k}`).replace(/\s*\{\w+\}/g, "");
   }
   const [verb, ...rest] = plain.split(" ");
   let arg = rest.join(" ");

@@ -4,6 +4,8 @@
 import { addStrings, lang, setLang, t } from "./i18n.js";
 import { api, setToken, Socket, token } from "./net.js";
 import { watchAway } from "./away.js";
+import { loadNames, nameText, titleText } from "./names.js";
+import { loadVariants } from "./variants.js";
 
 const screens = new Map();
 
@@ -143,10 +145,14 @@ function drawHeader() {
   nav.append(link("#/leaderboard", "nav.leaderboard"));
   if (me) nav.append(link("#/history", "nav.history"));
   const who = document.getElementById("who");
-  who.textContent = me ? `${me.name} · ${me.title} · ${me.beans} ${t("beans")}` : "";
+  who.textContent = me
+    ? `${nameText(me.name)} · ${titleText(me.title)} · ${me.beans} ${t("beans")}` : "";
   const sw = document.getElementById("lang");
   sw.textContent = t("lang.switch");
   sw.setAttribute("aria-label", t("lang.switch.label"));
+  sw.lang = lang() === "zh" ? "en" : "zh-CN"; // it names the other language in that language
+  document.getElementById("brand-zh").hidden = lang() !== "zh";
+  nav.setAttribute("aria-label", t("nav.label"));
   document.title = t("app.title");
 }
 
@@ -224,11 +230,15 @@ async function start() {
   document.getElementById("lang").addEventListener("click", () =>
     setLang(lang() === "zh" ? "en" : "zh"));
   drawHeader();
+  // What every screen names (variants, the hall's titles and bots in English): asked
+  // for at once, waited for only before the first screen is drawn.
+  const words = Promise.all([loadNames(api), loadVariants(api).catch(() => null)]);
   if (token()) {
     socket.connect();
     // The screens draw for a known player (the lobby's join buttons), so ask first.
     await refreshMe().catch((err) => notice(t("err.generic", { msg: err.message }), "error"));
   }
+  await words;
   route();
   document.body.dataset.ready = "1";
 }

@@ -84,7 +84,7 @@ export function cardEl(card, opts = {}) {
     const tag = document.createElement("span");
     tag.className = "wildtag";
     tag.setAttribute("aria-hidden", "true");
-    tag.textContent = opts.stands ? rankLabel(opts.stands) : "癞";
+    tag.textContent = opts.stands ? rankLabel(opts.stands) : lang() === "en" ? "W" : "癞";
     el.append(tag);
     el.title = lang() === "en" ? "wild card" : "癞子";
   }

@@ -12,6 +12,7 @@ import { fromDiagram, readingsFor, selectionText } from "./judge.js";
 import { chooserEl, readingName } from "./readings.js";
 import { pickerFor } from "./picks.js";
 import { phaseNote } from "./phasenotes.js";
+import { nameText } from "./names.js";
 
 /** Verbs whose argument is the selected cards: the button sends "verb card card …". */
 const PICK_VERBS = ["bury"];
@@ -61,7 +62,8 @@ export function controlsEl(s, ui) {
     return box;
   }
   if (s.phase !== "playing" || !view.acting.includes(s.seat)) {
-    const acting = view.acting.map((i) => s.players[i] && s.players[i].name).filter(Boolean);
+    const acting = view.acting.map((i) => s.players[i] && nameText(s.players[i].name))
+      .filter(Boolean);
     if (s.phase === "playing" && acting.length) {
       reason.textContent = acting.length === 1 ? t("table.wait", { name: acting[0] }) : t("table.waitall");
     }

@@ -3,7 +3,7 @@
 import { ENDED, registerScreen, store } from "./app.js";
 import { addStrings, lang, t } from "./i18n.js";
 import { h, countdown } from "./dom.js";
-import { loadVariants } from "./variants.js";
+import { loadVariants, variantInfo } from "./variants.js";
 import { refusalText } from "./reasons.js";
 
 addStrings({
@@ -43,8 +43,10 @@ export function roomName(r) {
   return lang() === "en" && r.name_en ? r.name_en : r.name;
 }
 
+/** A variant's name in the reader's language, from `v` or else the page's own list (a
+ * screen drawn before its own copy arrives); the id only for a variant nobody knows. */
 export function variantName(v, id) {
-  const d = v && v[id];
+  const d = (v && v[id]) || variantInfo(id);
   if (!d) return id;
   return lang() === "en" ? d.name_en : d.name;
 }

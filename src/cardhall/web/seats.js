@@ -8,6 +8,7 @@ import { playCards } from "./judge.js";
 import { h } from "./dom.js";
 import { display, ownRoleLabel } from "./variants.js";
 import { avatarEl } from "./avatar.js";
+import { nameText, titleText } from "./names.js";
 
 addStrings({
   zh: {
@@ -16,14 +17,16 @@ addStrings({
     "seat.cards": "剩{n}张", "seat.warn1": "报单", "seat.warn2": "报双", "seat.auto": "托管中",
     "seat.offline": "离线", "seat.bot": "机器人", "seat.empty": "空位", "seat.you": "我",
     "seat.left": "已离开", "seat.turn": "轮到 {name}", "seat.secs": "{s}秒", "seat.place": "第{n}名出完",
+    "seat.shown": "明牌",
   },
   en: {
     "role.landlord": "Landlord", "role.farmer": "Farmer", "role.emperor": "Emperor",
     "role.guard": "Guard", "role.rebel": "Rebel", "role.dealer": "Dealer", "role.friend": "Friend",
     "role.attacker": "Attacker", "seat.cards": "{n} cards",
     "seat.warn1": "1 card!", "seat.warn2": "2 cards!", "seat.auto": "autoplay", "seat.offline": "offline",
-    "seat.bot": "bot", "seat.empty": "empty", "seat.you": "me", "seat.left": "left",
+    "seat.bot": "Bot", "seat.empty": "empty", "seat.you": "me", "seat.left": "left",
     "seat.turn": "{name}'s turn", "seat.secs": "{s}s", "seat.place": "Out #{n}",
+    "seat.shown": "Open hand",
   },
 });
 
@@ -82,10 +85,12 @@ export function seatEl(st, seat, deadline) {
     "data-acting": acting ? "1" : null,
   });
   const who = h("div", { class: "who" }, avatarEl(p),
-    h("span", { class: "name" }, p.id || p.bot ? p.name : t("seat.empty")),
-    p.title ? h("span", { class: "title" }, p.title) : null);
+    h("span", { class: "name" }, p.id || p.bot ? nameText(p.name) : t("seat.empty")),
+    p.title ? h("span", { class: "title" }, titleText(p.title)) : null);
   if (role) who.append(h("span", { class: `badge role r-${view.roles[seat].replace(" ", "-")}` }, role));
-  if (p.bot && p.title !== t("seat.bot")) who.append(h("span", { class: "badge mark" }, t("seat.bot")));
+  if (p.bot && titleText(p.title) !== t("seat.bot")) {
+    who.append(h("span", { class: "badge mark" }, t("seat.bot")));
+  }
   if (view && view.auto[seat]) who.append(h("span", { class: "badge mark auto" }, t("seat.auto")));
   if (p.id && !p.bot && !p.connected) who.append(h("span", { class: "badge mark off" }, t("seat.offline")));
   if (view && view.left[seat]) who.append(h("span", { class: "badge mark" }, t("seat.left")));
@@ -107,7 +112,7 @@ export function seatEl(st, seat, deadline) {
     el.append(info);
     const shown = (view.detail.shown || []).find((s) => s.seat === seat);
     if (shown && !mine && shown.hand) {
-      const row = h("div", { class: "shown cards", "aria-label": "明牌" });
+      const row = h("div", { class: "shown cards", "aria-label": t("seat.shown") });
       for (const c of splitCards(shown.hand)) row.append(cardEl(c, { small: true }));
       el.append(row);
     }

@@ -6,6 +6,7 @@ import { addStrings, t } from "./i18n.js";
 import { h } from "./dom.js";
 import { roleLabel } from "./seats.js";
 import { boardEl, outcomeOf, outcomeText } from "./settle/board.js";
+import { titleText } from "./names.js";
 
 export { causeLabel, multiplierText } from "./settle/explain.js";
 
@@ -34,7 +35,8 @@ export function settleEl(st, msg, { again, lobby }) {
   const board = boardEl({
     variant: st.view.variant, result: res, me,
     seats: st.players.map((p, seat) => ({ id: p.id, name: p.name, bot: p.bot,
-      title: p.bot ? t("seat.bot") : (settled && msg.titles[String(seat)]) || p.title || "" })),
+      title: p.bot ? t("seat.bot")
+        : titleText((settled && msg.titles[String(seat)]) || p.title || "") })),
     role: (seat) => roleLabel(st.view, seat),
     hands: handsAtEnd({ ...st.view, seat: me }),
     beans: settled ? msg.beans : null,

@@ -42,7 +42,7 @@ addStrings({
     "phase.play": "出牌", "phase.ready": "准备", "phase.deal": "发牌", "phase.identity": "亮明身份",
     "phase.emperor": "登基", "phase.guard": "保皇", "phase.disclose": "明保暗保", "phase.declare": "亮主",
     "phase.bury": "扣底", "phase.friend": "找朋友", "phase.kitty": "选底牌", "phase.over": "结束",
-    "phase.solo": "独保", "phase.rebellion": "造反",
+    "phase.solo": "独保", "phase.rebellion": "造反", "phase.show": "明牌",
   },
   en: {
     "table.hand": "My hand ({n} cards)", "table.hint": "Hint", "table.play": "Play", "table.pass": "Pass",
@@ -69,7 +69,7 @@ addStrings({
     "phase.play": "Play", "phase.ready": "Ready", "phase.deal": "Deal", "phase.identity": "Identity",
     "phase.emperor": "Emperor", "phase.guard": "Guard", "phase.disclose": "Disclose", "phase.declare": "Trump",
     "phase.bury": "Burying", "phase.friend": "Friend call", "phase.kitty": "Kitty", "phase.over": "Over",
-    "phase.solo": "Solo", "phase.rebellion": "Rebellion",
+    "phase.solo": "Solo", "phase.rebellion": "Rebellion", "phase.show": "Show hand",
   },
 });
 

@@ -5,11 +5,12 @@ import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
 import { device } from "../net.js";
 import { errorText, field, frame, h, whoami } from "./common.js";
+import { nameText } from "../names.js";
 
 function signedIn(ctx, f) {
   const me = ctx.me();
   f.body.append(
-    h("p", {}, t("acct.signed_in", { name: me.name })),
+    h("p", {}, t("acct.signed_in", { name: nameText(me.name) })),
     h("div", { class: "sc-actions" },
       h("a", { class: "sc-button", href: "#/profile" }, t("nav.profile")),
       h("button", { type: "button", onclick: () => ctx.logout() }, t("acct.logout"))));
@@ -71,7 +72,8 @@ function mount(kind) {
       }
       if (me && me.guest) {
         f.body.append(h("p", { class: "sc-note" },
-          t(kind === "register" ? "acct.guest.keeps" : "acct.guest.leaves", { name: me.name })));
+          t(kind === "register" ? "acct.guest.keeps" : "acct.guest.leaves",
+            { name: nameText(me.name) })));
       }
       f.body.append(accountForm(ctx, f, kind));
       const other = kind === "register" ? ["#/login", "acct.have"] : ["#/register", "acct.new"];

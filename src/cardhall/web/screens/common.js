@@ -32,16 +32,24 @@ export function signed(n) {
   return "0";
 }
 
-export function fmtNumber(n) {
-  return Number(n).toLocaleString(lang() === "en" ? "en-US" : "zh-CN");
+/** The locale numbers and dates are written in: the player's own (the browser's list)
+ * where it is of the page's language, so an en-GB reader gets 5 Mar and an en-US one
+ * Mar 5; else the page's language itself. */
+export function locale() {
+  const own = (navigator.languages || []).find((l) => l.split("-")[0] === lang());
+  return own || (lang() === "en" ? "en" : "zh-CN");
 }
 
+export function fmtNumber(n) {
+  return Number(n).toLocaleString(locale());
+}
+
+/** A date and time, the month by name where the locale names it: never a bare 05/03
+ * that one reader takes for May and another for March. */
 export function fmtDate(iso) {
   if (!iso) return "—";
-  const d = new Date(iso);
-  return d.toLocaleString(lang() === "en" ? "en-GB" : "zh-CN", {
-    year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
-  });
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" })
+    .format(new Date(iso));
 }
 
 /**

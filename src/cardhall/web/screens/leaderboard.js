@@ -6,6 +6,7 @@ import { addStrings, t } from "../i18n.js";
 import {
   choice, errorText, fmtNumber, frame, h, variantName, variants, whoami,
 } from "./common.js";
+import { nameText, titleText } from "../names.js";
 
 const BY = ["points", "beans"];
 const PERIODS = ["all", "day", "week"];
@@ -21,8 +22,10 @@ function rowsTable(board, me) {
       return h("tr", { class: mine ? "me" : null, "aria-current": mine ? "true" : null,
         "data-player": r.id },
       h("td", {}, String(r.rank)),
-      h("th", { scope: "row" }, r.name, mine ? h("span", { class: "sc-badge" }, t("lb.me")) : null),
-      h("td", {}, r.title), h("td", {}, fmtNumber(r.value)), h("td", {}, fmtNumber(r.games)));
+      h("th", { scope: "row" }, nameText(r.name),
+        mine ? h("span", { class: "sc-badge" }, t("lb.me")) : null),
+      h("td", {}, titleText(r.title)), h("td", {}, fmtNumber(r.value)),
+      h("td", {}, fmtNumber(r.games)));
     })));
 }
 

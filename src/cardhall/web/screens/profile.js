@@ -5,6 +5,7 @@ import { registerScreen } from "../app.js";
 import { addStrings, t } from "../i18n.js";
 import { errorText, fmtNumber, frame, h, signed, variantName, variants } from "./common.js";
 import { securityPanel } from "./security.js";
+import { nameText, titleText } from "../names.js";
 
 function stat(key, value, id) {
   return h("div", { class: "sc-stat", "data-stat": id || key },
@@ -66,12 +67,12 @@ function draw(f, ctx, me, list) {
     }
   });
   f.body.replaceChildren(
-    h("p", { class: "sc-who" }, h("strong", { id: "prof-name" }, me.name),
+    h("p", { class: "sc-who" }, h("strong", { id: "prof-name" }, nameText(me.name)),
       me.guest ? h("span", { class: "sc-badge" }, t("prof.guest")) : null),
     h("dl", { class: "sc-stats" },
       stat("prof.beans", fmtNumber(me.beans), "beans"),
       stat("prof.points", fmtNumber(me.points), "points"),
-      stat("prof.title", me.title, "title"),
+      stat("prof.title", titleText(me.title), "title"),
       stat("prof.level", t("prof.level.n", { n: me.level }), "level"),
       stat("prof.golden_eyes", fmtNumber(me.golden_eyes), "golden_eyes")),
     levelBar(me),

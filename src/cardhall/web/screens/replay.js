@@ -10,10 +10,11 @@ import { errorText, fmtDate, frame, h, variantName, variants } from "./common.js
 import { factsEl } from "../table.js";
 import { actionEl, asView, cardsEl, roleName } from "./words.js";
 import { boardEl, outcomeOf, outcomeText } from "../settle/board.js";
+import { nameText, titleText } from "../names.js";
 
 function seatName(game, seat) {
   const s = game.seats[seat];
-  return s ? s.name : t("rp.seat", { n: seat });
+  return s ? nameText(s.name) : t("rp.seat", { n: seat });
 }
 
 /** The play on the table: one play to beat, or a trick's plays seat by seat. */
@@ -57,17 +58,18 @@ function seatEl(game, f, seat, step) {
   const role = f.roles[seat];
   const label = role ? roleName(game.variant, f, seat) : null;
   return h("li", { class: classes.join(" "), "data-seat": String(seat),
-    "aria-label": t("rp.seat.label", { name: info.name, n: f.counts[seat] }) },
+    "aria-label": t("rp.seat.label", { name: nameText(info.name), n: f.counts[seat] }) },
   h("div", { class: "sc-seat-head" },
-    h("strong", {}, info.name),
-    h("small", {}, info.bot ? t("seat.bot") : info.title || ""),
+    h("strong", {}, nameText(info.name)),
+    h("small", {}, info.bot ? t("seat.bot") : titleText(info.title) || ""),
     label ? h("span", { class: `sc-badge role-${role}` }, label) : null,
     h("span", { class: "sc-count" }, t("rp.count", { n: f.counts[seat] })),
     (f.acting || []).includes(seat) && f.phase !== "over"
       ? h("span", { class: "sc-badge turn" }, t("rp.turn")) : null),
   h("div", { class: "sc-last" }, t("rp.last"), " ",
     actionEl(game.variant, lastPhase(game, step, seat), f, f.last[seat])),
-  h("div", { class: "sc-hand", "aria-label": t("rp.hand", { name: info.name }), role: "group" },
+  h("div", { class: "sc-hand", "aria-label": t("rp.hand", { name: nameText(info.name) }),
+    role: "group" },
     hand.length ? hand.map((c) => cardEl(c, { small: true })) : h("span", { class: "sc-empty" },
       t("rp.no_cards"))));
 }

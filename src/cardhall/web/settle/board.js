@@ -14,6 +14,7 @@ import { h } from "../dom.js";
 import { cardEl, sortCards, splitCards } from "../cards.js";
 import { avatarEl } from "../avatar.js";
 import { explainEl, placeLabel, signed } from "./explain.js";
+import { nameText } from "../names.js";
 
 addStrings({
   zh: {
@@ -74,7 +75,7 @@ function rowEl(s, seat) {
   const outcome = outcomeOf(r, seat);
   return h("tr", { "data-seat": String(seat), class: seat === s.me ? "me" : null,
     "data-outcome": outcome || "", "data-bot": p.bot ? "1" : null },
-    h("th", { scope: "row" }, avatarEl(p), p.name, seat === s.me ? ` (${t("seat.you")})` : "",
+    h("th", { scope: "row" }, avatarEl(p), nameText(p.name), seat === s.me ? ` (${t("seat.you")})` : "",
       p.title ? h("small", { class: "sx-title" }, p.title) : null),
     h("td", { class: "role" }, roleText(s, seat)),
     h("td", { class: "points" }, signed(r.points[seat]),
@@ -104,7 +105,7 @@ function feeEl(s, fees) {
   const values = seats.map((seat) => fees[seat]);
   const same = values.every((x) => x === values[0]);
   return h("p", { class: "sx-fee" }, t("sx.fee"), same ? t("sx.fee.each", { n: values[0] })
-    : seats.map((seat) => `${s.seats[Number(seat)].name} ${fees[seat]}`).join(" · "));
+    : seats.map((seat) => `${nameText(s.seats[Number(seat)].name)} ${fees[seat]}`).join(" · "));
 }
 
 /** The reader's beans: before → after (change, fee included), or that it is on its way. */
@@ -137,7 +138,7 @@ function handsEl(s) {
   if (!hands.some((cards) => cards.length)) return null;
   return h("div", { class: "sx-hands" }, h("strong", {}, t("sx.hands")),
     h("ul", {}, hands.map((cards, seat) => h("li", { "data-seat": String(seat) },
-      h("span", { class: "sx-who" }, s.seats[seat].name),
+      h("span", { class: "sx-who" }, nameText(s.seats[seat].name)),
       cards.length ? cardsEl(s, cards) : h("span", { class: "sx-empty" }, t("sx.out"))))));
 }
 

@@ -9,6 +9,7 @@
 import { addStrings, t } from "../i18n.js";
 import { h } from "../dom.js";
 import { cardName } from "../cards.js";
+import { nameText } from "../names.js";
 
 const CAUSES = {
   zh: { contract: "叫分", bombs: "炸弹", bomb: "炸弹", rocket: "王炸", robs: "抢地主", show: "明牌",
@@ -159,7 +160,7 @@ function doublingEl(r, s) {
   const who = doubling.factors.map((f, seat) => (f > 1 ? seat : null)).filter((x) => x !== null);
   return h("p", { class: "sx-doubling" }, h("strong", {}, t("sx.doubling")), " ",
     who.length ? who.map((seat, i) => h("span", { class: "sx-double", "data-seat": String(seat) },
-      i ? " · " : "", t("sx.doubled", { name: s.seats[seat].name })))
+      i ? " · " : "", t("sx.doubled", { name: nameText(s.seats[seat].name) })))
       : t("sx.nodouble"));
 }
 
@@ -191,7 +192,8 @@ function pairLines(r, s) {
     let product = r.multiplier.total * coefficient / lords;
     for (const seat of [lord, p.farmer]) {
       if (factors[seat] > 1) {
-        terms.push(`${factors[seat]} (${t("sx.pair.double", { name: s.seats[seat].name })})`);
+        const who = nameText(s.seats[seat].name);
+        terms.push(`${factors[seat]} (${t("sx.pair.double", { name: who })})`);
         product *= factors[seat];
       }
     }
@@ -199,7 +201,8 @@ function pairLines(r, s) {
     const split = lords > 1 ? ` ÷ ${lords}` : "";
     const capped = Math.abs(product - p.points) > 1e-9;
     return h("li", { class: "sx-pair", "data-farmer": String(p.farmer), "data-points": String(p.points) },
-      t("sx.pair", { lord: s.seats[lord].name, farmer: s.seats[p.farmer].name }),
+      t("sx.pair", { lord: nameText(s.seats[lord].name),
+        farmer: nameText(s.seats[p.farmer].name) }),
       `${terms.join(" × ")}${split} = ${capped ? `${product} → ` : ""}${p.points}`);
   });
 }
@@ -227,7 +230,7 @@ function callText(call) {
 function trickLines(r, s) {
   const d = r.detail;
   const b = d.bottom || {};
-  const name = (seat) => (seat === null || seat === undefined ? "" : s.seats[seat].name);
+  const name = (seat) => (seat === null || seat === undefined ? "" : nameText(s.seats[seat].name));
   const out = [h("li", { class: "sx-zpy-points" }, t("sx.zpy.points", { tricks: d.attacker_trick_points }),
     b.captured ? t("sx.zpy.bottom", { b: b.points }) : "", ` = ${d.attacker_points}`)];
   out.push(h("li", { class: "sx-bottom", "data-multiplier": String(b.multiplier || 0) }, b.captured
@@ -294,11 +297,11 @@ function noteEls(r, s) {
   if (r.ended === "unscored") out.push(t("sx.unscored"));
   if (r.ended === "dissolved") out.push(t("sx.dissolved"));
   if (r.ended === "escape" && Number.isInteger(d.escape)) {
-    out.push(t("sx.escape", { name: s.seats[d.escape].name,
+    out.push(t("sx.escape", { name: nameText(s.seats[d.escape].name),
       role: t(`role.${d.role}`), m: d.M_act, x: d.X_esc }));
   }
   (r.penalties || []).forEach((x, seat) => {
-    if (x) out.push(t("sx.penalty", { name: s.seats[seat].name, x }));
+    if (x) out.push(t("sx.penalty", { name: nameText(s.seats[seat].name), x }));
   });
   if (r.ended === "finished" && (d.spring === "spring" || d.spring === "anti-spring")) {
     out.push(t(`sx.${d.spring}`));
