@@ -16,6 +16,7 @@ import { display } from "./variants.js";
 import { controlsEl } from "./controls.js";
 import { pitEl } from "./trick.js";
 import { pendingOf, stillWaiting } from "./answer.js";
+import { nameText } from "./names.js";
 import { loadReasons, refusalText } from "./reasons.js";
 import { fxTools, liven } from "./fx.js";
 
@@ -193,6 +194,10 @@ function rulesOver(variant) {
   }, () => { article.replaceChildren(h("p", {}, t("rules.missing", { name: variant }))); });
 }
 
+/** Names as a list in the reader's language: "甲、乙、丙", "A, B and C". */
+const listText = (names) => (lang() === "en" ? new Intl.ListFormat("en-GB").format(names)
+  : names.join("、"));
+
 /** Under the settlement: who has asked for the next game (再来一局) and who is awaited;
  * once this player has asked, his button says he is waiting instead of asking again. */
 function againEl(st, asked, button) {
@@ -202,13 +207,13 @@ function againEl(st, asked, button) {
     button.textContent = t("table.again.asked");
   }
   const waiting = st.players.filter((p) => !p.bot && !p.next && p.seat !== st.seat
-    && p.connected !== false).map((p) => p.name);
+    && p.connected !== false).map((p) => nameText(p.name));
   const ready = st.players.filter((p) => !p.bot && (p.next || (p.seat === st.seat && mine)));
   const line = h("p", { class: "again-status", role: "status", "aria-live": "polite" });
   if (!st.players.some((p) => !p.bot && p.seat !== st.seat)) return line; // alone with bots
   line.textContent = t("table.again.status", {
     ready: ready.length, n: st.players.filter((p) => !p.bot).length,
-    who: waiting.length ? t("table.again.waiting", { names: waiting.join("、") }) : "" });
+    who: waiting.length ? t("table.again.waiting", { names: listText(waiting) }) : "" });
   return line;
 }
 

@@ -9,6 +9,7 @@ import { addStrings, t } from "./i18n.js";
 import { cardEl, splitCards } from "./cards.js";
 import { h } from "./dom.js";
 import { lastEl, positionOf } from "./seats.js";
+import { nameText } from "./names.js";
 
 addStrings({
   zh: {
@@ -30,7 +31,7 @@ addStrings({
   },
 });
 
-const nameOf = (st, seat) => (st.players[seat] && st.players[seat].name) || `#${seat}`;
+const nameOf = (st, seat) => (st.players[seat] && nameText(st.players[seat].name)) || `#${seat}`;
 
 /** What each seat's slot shows now: {seat: {text, order, lead, win, took, stale}}. */
 export function slotsOf(view, { peek = false } = {}) {
