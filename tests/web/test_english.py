@@ -47,10 +47,13 @@ OPTIONS = {"zhaopengyou": "options = { dealer = 0 }\n",
 
 
 def _room(variant: str) -> str:
+    """A room of ``variant``: bots fill it and answer at once; the player's own turn
+    lasts 10 s (the walk answers each at once; one it misses costs no more: 托管 takes
+    it, and the walk goes on)."""
     v = VARIANTS[variant]
     return (f'[[rooms]]\nid = "{room_id(variant)}"\nname = "{v.name} 练习场"\n'
             f'name_en = "{v.name_en} practice"\nvariant = "{variant}"\nN = 10\nA = 5\n'
-            "min_beans = 0\nturn_seconds = 60\nbot_wait_seconds = 0\nbot_seconds = 0\n"
+            "min_beans = 0\nturn_seconds = 10\nbot_wait_seconds = 0\nbot_seconds = 0\n"
             + OPTIONS.get(variant, ""))
 
 
@@ -158,6 +161,12 @@ def test_every_phase_role_cause_and_action_has_words_in_both_languages(desktop: 
     assert not bad, "\n".join(bad)
 
 
+def test_every_string_has_its_english(desktop: Page) -> None:
+    """Every screen's strings (all loaded with the page) have English beside the Chinese."""
+    open_lobby(desktop)
+    assert desktop.evaluate("async () => (await import('/i18n.js')).untranslated()") == []
+
+
 def findings(page: Page) -> list[dict[str, Any]]:
     page.evaluate("() => window.langScan()")
     found: list[dict[str, Any]] = page.evaluate("() => window.langFindings")
@@ -212,7 +221,8 @@ class Walker:
         if page.locator(".settle").count():
             return True
         if self.played and not self.auto:
-            page.locator("#auto").click()
+            if page.locator("#auto[aria-pressed='false']").count():  # not on by a timeout
+                page.locator("#auto").click()
             expect(page.locator("#auto")).to_have_attribute("aria-pressed", "true")
             self.auto = True
             return True

@@ -15,6 +15,11 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
+/** The keys with Chinese but no English (tests/web/test_english.py wants none). */
+export function untranslated() {
+  return Object.keys(strings.zh).filter((k) => !(k in strings.en));
+}
+
 export function lang() {
   return current;
 }
