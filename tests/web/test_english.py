@@ -281,7 +281,7 @@ def replay_every_step(page: Page, variant: str, lang: str) -> None:
     }""")
     expect(page.locator(".sc-replay")).to_have_attribute(
         "data-step", page.locator(".sc-replay").get_attribute("data-last") or "")
-    if variant in ("baohuang", "ddz3_laizi"):
+    if variant in ("baohuang", "ddz3_laizi") and lang == "en":
         shot(page, f"english-replay-{variant}-{lang}")
 
 
@@ -335,7 +335,8 @@ def test_every_screen_in_one_language(new_page: PageMaker, lang: str) -> None:
         w.sit()
     play_all(walkers)
     for w in walkers:
-        shot(w.page, f"english-settle-{w.variant}-{lang}")
+        if lang == "en" or w.variant == "ddz3_happy":
+            shot(w.page, f"english-settle-{w.variant}-{lang}")
     for w in walkers:
         replay_every_step(w.page, w.variant, lang)
     walk_screens(walkers[0].page, lang)
