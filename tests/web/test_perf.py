@@ -19,3 +19,4 @@ def test_lobby_and_play_timings_and_the_size_budget(desktop: Page) -> None:
     print("\n" + report(fig, ROOT / "build" / "web-perf.json"))
     assert all(x > 0 for x in lobby + plays)
     assert fig["web_bytes"] < TARGETS["web_bytes"]
+    assert fig["web_bytes_gzip"] < TARGETS["web_bytes_gzip"]
