@@ -9,6 +9,7 @@ from __future__ import annotations
 from cardhall.hall.domain.economy import game_split, split_points
 from cardhall.hall.store import ledger
 from cardhall.hall.store.db import Database
+from cardhall.hall.store.game_rows import get_game
 from cardhall.protocol.messages import Invite, Join, Private, Settled
 from tests.hall.test_tables import guest, make_hall, play_to_end, room
 
@@ -53,6 +54,15 @@ async def test_a_points_game_says_its_fees_and_balances(db: Database) -> None:
     assert set(wire["fees"]) == set(wire["balances"]) == set(wire["beans"])
 
 
+async def test_a_settled_game_keeps_its_fees_for_the_replay(db: Database) -> None:
+    """The fee of a game the hall settles rests on the balances it was dealt, which are
+    not kept: the game keeps its fees, as the table said them, for its replay."""
+    _, settled = await _played(db, "ddz3", seed=3)
+    stored = await get_game(db, settled.game)
+    assert stored is not None and stored.fees == settled.fees
+    assert stored.fees and all(f == 5 for f in stored.fees.values())
+
+
 async def test_a_happy_game_says_the_fees_it_took_itself(db: Database) -> None:
     players, settled = await _played(db, "ddz3_happy", seed=2)
     own = settled.result["detail"]["beans"]["fees"]
@@ -75,6 +85,8 @@ async def test_a_private_table_takes_no_fee(db: Database) -> None:
         assert settled.beans == {"0": 0, "1": 0, "2": 0}
         assert settled.fees == {"0": 0, "1": 0, "2": 0}
         assert settled.balances == {"0": START, "1": START, "2": START}
+        stored = await get_game(db, settled.game)
+        assert stored is not None and stored.fees == {"0": 0, "1": 0, "2": 0}
     finally:
         await hall.close()
 

@@ -116,6 +116,8 @@ def test_a_settlement_explains_itself(new_page: PageMaker, variant: str, size: s
     check_board(box, settled["result"], seat, None, None)
     for key, beans in settled["beans"].items():
         expect(box.locator(f".sx-seats tr[data-seat='{key}'] td.beans")).to_have_text(signed(beans))
+    # The fee as the table said it, also where the hall (not the game) took it.
+    expect(box.locator(".sx-fee")).to_contain_text(str(settled["fees"][str(seat)]))
     if size == "desktop" and variant == "ddz3_happy":
         box.scroll_into_view_if_needed()
         shot(page, f"replay-settle-{variant}-{size}")

@@ -234,7 +234,7 @@ async def game_replay(request: Request) -> Response:
         server.metrics.replay_renders.labels("replay").inc()
         head = {"id": stored.id, "variant": stored.variant, "room": stored.room_id,
                 "status": stored.status, "players": stored.players,
-                "result": stored.result, "beans": stored.beans,
+                "result": stored.result, "beans": stored.beans, "fees": stored.fees,
                 "ended": stored.ended.isoformat() if stored.ended else None}
         return dumps(head) + b"\n" + await asyncio.to_thread(dumps, frames)
 
@@ -251,6 +251,7 @@ async def game_replay(request: Request) -> Response:
              for i, p in enumerate(players)]
     body = (dumps({"id": head["id"], "variant": head["variant"], "room": head["room"],
                    "status": head["status"], "seats": seats, "result": head["result"],
-                   "beans": head["beans"], "ended": head["ended"]})[:-1]
+                   "beans": head["beans"], "fees": head.get("fees"),
+                   "ended": head["ended"]})[:-1]
             + b',"frames":' + frames_bytes + b"}")
     return _answer(request, body, REVALIDATE)

@@ -62,8 +62,9 @@ async def attempt(t: Table, wait: float) -> None:
     assert game is not None and game_id is not None
     result = game.result()
     assert result is not None
-    beans = split(t, result).changes
-    task = asyncio.get_running_loop().create_task(t.store.settle(t, game, beans))
+    parts = split(t, result)
+    task = asyncio.get_running_loop().create_task(
+        t.store.settle(t, game, parts.changes, parts.fees))
     t._attempting = task
     if wait > 0:
         await asyncio.wait({task}, timeout=wait)

@@ -356,6 +356,8 @@ class StoredGame:
     ended: datetime | None
     fence: int = 0
     private: bool = False
+    #: The fee in each seat's ``beans`` (None: settled before the hall kept it).
+    fees: dict[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``GET /api/games/{id}``."""
@@ -374,7 +376,7 @@ async def _stored(s: AsyncSession, game: Game) -> StoredGame:
             .scalars())
     return StoredGame(game.id, game.table_id, game.room_id, game.variant, list(game.players),
                       record, game.result, game.beans, game.status, game.started, game.ended,
-                      game.fence, game.private)
+                      game.fence, game.private, game.fees)
 
 
 async def get_game(db: Database, game_id: str) -> StoredGame | None:
@@ -543,6 +545,7 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
                       record: Mapping[str, Any] | None = None,
                       winners: Collection[str] | None = None, reason: str = "game",
                       items_used: Mapping[str, int] | None = None,
+                      fees_by_player: Mapping[str, int] | None = None,
                       now: datetime | None = None, fence: int | None = None) -> Settlement:
     """Apply a finished game's beans, points and stats exactly once, in one transaction
     with marking it settled.
@@ -613,6 +616,9 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
             totals[pid] = player.points
         beans = {str(seats[pid]): applied[pid] for pid in sorted(seats, key=seats.__getitem__)}
         game.beans = beans
+        if fees_by_player is not None:  # kept for the replay's account of the settlement
+            game.fees = {str(seats[pid]): 0 if game.private else int(fees_by_player[pid])
+                         for pid in sorted(seats, key=seats.__getitem__)}
         try:
             await s.flush()
         except IntegrityError:

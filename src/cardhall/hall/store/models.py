@@ -134,7 +134,9 @@ class Session(Base):
 
 class Game(Base):
     """One game (局) at a table. ``players`` lists player ids by seat (None for a bot);
-    ``beans`` each seat's bean change once settled, keyed by seat number as text."""
+    ``beans`` each seat's bean change once settled, keyed by seat number as text, and
+    ``fees`` the fee (服务费) in each of those changes, keyed the same (None: settled
+    before the hall kept it)."""
 
     __tablename__ = "games"
 
@@ -146,6 +148,7 @@ class Game(Base):
     record: Mapped[dict[str, Any] | None] = mapped_column(Json)
     result: Mapped[dict[str, Any] | None] = mapped_column(Json)
     beans: Mapped[dict[str, int] | None] = mapped_column(Json)
+    fees: Mapped[dict[str, int] | None] = mapped_column(Json)
     status: Mapped[str] = mapped_column(String(16), default="live", index=True)
     started: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     ended: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -57,7 +57,8 @@ class DbStore:
         await self.starts.close()
         await self.journal.close()
 
-    async def settle(self, table: Table, game: GameState, beans: list[int]) -> dict[str, Any]:
+    async def settle(self, table: Table, game: GameState, beans: list[int],
+                     fees: list[int] | None = None) -> dict[str, Any]:
         result = game.result()
         assert result is not None and table.game_id is not None
         humans = {s.player: i for i, s in enumerate(table.seats) if s.player is not None}
@@ -78,6 +79,7 @@ class DbStore:
             done = await stored.settle_game(
                 self.db, table.game_id, deltas, points, game.variant.id, result=result,
                 record=record, winners=winners, items_used=used,
+                fees_by_player=None if fees is None else {p: fees[i] for p, i in humans.items()},
                 reason="escape" if result["ended"] == "escape" else "game", fence=table.fence)
             applied, by_seat = done.applied, done.beans
             totals, balances = done.totals, done.balances

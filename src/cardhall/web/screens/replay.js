@@ -90,7 +90,7 @@ function resultEl(game, me) {
     variant: game.variant, result: r, me: seat,
     seats: game.seats.map((s) => ({ id: s.id, name: s.name, bot: s.bot, title: "" })),
     role: (n) => (end.roles[n] ? roleName(game.variant, end, n) : null),
-    hands: end.hands, beans: game.beans || {}, fees: null, balances: null,
+    hands: end.hands, beans: game.beans || {}, fees: game.fees || null, balances: null,
   }));
 }
 
