@@ -150,10 +150,11 @@ def phone_landscape(new_page: PageMaker) -> Page:
 
 
 def shot(page: Page, name: str) -> Path:
-    """Save a screenshot as build/screenshots/NAME.png (gitignored) and return its path."""
+    """Save a screenshot as build/screenshots/NAME.png (gitignored) and return its path;
+    the table's effects are run to their end first (a play caught sliding in looked cut)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), animations="disabled")  # as it settles, not mid-way
     return path
 
 
