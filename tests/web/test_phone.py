@@ -46,6 +46,10 @@ def test_phone_portrait_lobby_and_table_by_tap(phone: Page) -> None:
     fits(phone)
     header = phone.locator("#top").bounding_box()
     assert header is not None and header["height"] <= 100  # was a third of the screen
+    balance = phone.locator("#who .who-beans")  # shown whole, not cut by an ellipsis
+    assert phone.evaluate("e => e.scrollWidth <= e.clientWidth", phone.locator("#who")
+                          .element_handle())
+    expect(balance).to_be_visible()
     shot(phone, "lobby-phone")
     quick_match(phone, "ddz3_happy-bots")
     play_until(phone, lambda p: p.locator(".table[data-phase='play'] #play").count() > 0)

@@ -6,6 +6,7 @@ import { api, setToken, Socket, token } from "./net.js";
 import { watchAway } from "./away.js";
 import { loadNames, nameText, titleText } from "./names.js";
 import { loadVariants } from "./variants.js";
+import { h } from "./dom.js";
 
 const screens = new Map();
 
@@ -145,8 +146,10 @@ function drawHeader() {
   nav.append(link("#/leaderboard", "nav.leaderboard"));
   if (me) nav.append(link("#/history", "nav.history"));
   const who = document.getElementById("who");
-  who.textContent = me
-    ? `${nameText(me.name)} · ${titleText(me.title)} · ${me.beans} ${t("beans")}` : "";
+  // In parts, so that a phone can drop the title before it cuts the balance.
+  who.replaceChildren(...(me ? [h("span", { class: "who-name" }, nameText(me.name)),
+    h("span", { class: "who-title" }, ` · ${titleText(me.title)}`),
+    h("span", { class: "who-beans" }, ` · ${me.beans} ${t("beans")}`)] : []));
   const sw = document.getElementById("lang");
   sw.textContent = t("lang.switch");
   sw.setAttribute("aria-label", t("lang.switch.label"));
