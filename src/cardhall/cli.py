@@ -36,6 +36,7 @@ from cardhall.cards import CardError, card_rank, deck, format_ranks
 from cardhall.client import cli as client_cli
 from cardhall.games import VARIANTS, IllegalAction, new_game, rules_of
 from cardhall.rules import RuleError, RuleSet
+from cardhall.rules.solve import solve
 from cardhall.server import cli as server_cli
 
 USAGE_ERROR = 2
@@ -66,6 +67,19 @@ def _cmd_moves(args: argparse.Namespace) -> object:
     rs = _ruleset(args)
     plays = rs.moves(args.hand) if args.last is None else rs.moves_any(args.hand, args.last)
     return {"moves": [p.to_json() for p in plays]}
+
+
+def _cmd_solve(args: argparse.Namespace) -> object:
+    rs = _ruleset(args)
+    if args.third is not None:
+        raise RuleError("three hands (a landlord against two farmers) are not solved yet: "
+                        "give two hands")
+    last = None if args.last is None else rs.parse_play(args.last)
+    verdict = solve(rs, args.to_move, args.other, last)
+    if args.json:
+        return verdict.to_json()
+    print(f"{'win' if verdict.win else 'loss'}: {verdict.move or 'every move loses'}")
+    return None
 
 
 def _cmd_variants(args: argparse.Namespace) -> object:
@@ -206,6 +220,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     moves.add_argument("--last", help="the play to beat (a move beating any reading is listed)")
     moves.set_defaults(run=_cmd_moves)
     rules_cmd.add_parser("variants", help="the variant ids").set_defaults(run=_cmd_variants)
+    solve_cmd = sub.add_parser(
+        "solve", parents=[common], help="solve an open-hand endgame (残局) exactly",
+        description="Whether the hand to move can force going out first against the "
+                    "other, both hands open, and a winning move. HAND_TO_MOVE leads, or "
+                    "answers --last, played by OTHER_HAND.")
+    solve_cmd.add_argument("variant")
+    solve_cmd.add_argument("to_move", metavar="HAND_TO_MOVE")
+    solve_cmd.add_argument("other", metavar="OTHER_HAND")
+    solve_cmd.add_argument("third", metavar="THIRD_HAND", nargs="?")
+    solve_cmd.add_argument("--last", help="the play to answer (made by OTHER_HAND)")
+    solve_cmd.add_argument("--json", action="store_true", help='{"win": …, "move": …}')
+    solve_cmd.set_defaults(run=_cmd_solve)
     play = sub.add_parser(
         "play", help="play a hand in the terminal against bots",
         description="Play one hand at one seat against bots (default: planning at every "
