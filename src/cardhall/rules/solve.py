@@ -60,7 +60,7 @@ class Solver:
         me, them = self.rs.hand(to_move), self.rs.hand(other)
         if not any(me) or not any(them):
             raise ValueError("both hands must hold cards: a side with none has gone out")
-        for play in self.rs.moves(me, last):
+        for play in self._ordered(me, last):
             rest = _without(me, play)
             if not any(rest) or not self._wins(them, rest, play):
                 return Verdict(True, action_text(play))
@@ -68,9 +68,14 @@ class Solver:
             return Verdict(True, "pass")
         return Verdict(False, None)
 
+    def _ordered(self, me: Counts, last: Play | None) -> list[Play]:
+        """The moves, the most cards first: a win found early (going out, or leaving the
+        other little to answer) cuts the search; the verdict does not depend on it."""
+        return sorted(self.rs.moves(me, last), key=lambda p: -p.size)
+
     def _search(self, me: Counts, them: Counts, last: Play | None) -> bool:
         """Whether the side holding ``me`` wins, to move against ``last`` (None: leads)."""
-        for play in self.rs.moves(me, last):
+        for play in self._ordered(me, last):
             rest = _without(me, play)
             if not any(rest) or not self._wins(them, rest, play):
                 return True
