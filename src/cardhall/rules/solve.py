@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cardhall.rules.plays import Play
-from cardhall.rules.ruleset import Cards, RuleSet
+from cardhall.rules.ruleset import Cards, RuleError, RuleSet
 
 Counts = tuple[int, ...]
 
@@ -50,7 +50,7 @@ def _without(counts: Counts, play: Play) -> Counts:
 class Solver:
     """One rule set's two-hand positions, memoised across calls (a puzzle set shares
     many positions). ``limit`` bounds the memo: a stranger's position cannot make it
-    grow without end (it is cleared when full)."""
+    grow without end (past it, the least recently used positions go)."""
 
     def __init__(self, rs: RuleSet, limit: int = 2_000_000) -> None:
         self.rs = rs
@@ -59,7 +59,7 @@ class Solver:
     def solve(self, to_move: Cards, other: Cards, last: Play | None = None) -> Verdict:
         me, them = self.rs.hand(to_move), self.rs.hand(other)
         if not any(me) or not any(them):
-            raise ValueError("both hands must hold cards: a side with none has gone out")
+            raise RuleError("both hands must hold cards: a side with none has gone out")
         for play in self._ordered(me, last):
             rest = _without(me, play)
             if not any(rest) or not self._wins(them, rest, play):
