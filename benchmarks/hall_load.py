@@ -13,6 +13,7 @@ server with py-spy over the run.
     .venv/bin/python benchmarks/hall_load.py --sweep 500,1000 --pg URL --redis redis://127.0.0.1/0 \
         --processes 2
     .venv/bin/python benchmarks/hall_load.py --clients 500 --profile profile.svg
+    .venv/bin/python benchmarks/hall_load.py --clients 1000 --spectators 200
     .venv/bin/python benchmarks/hall_load.py --clients 500 --pg URL --redis URL \
         --processes 2 --kill-at 15
 
@@ -48,6 +49,7 @@ from pathlib import Path
 
 import asyncpg
 from disk_probe import DiskProbe, DiskReport
+from spectators import Spectators
 from sqlalchemy.engine import make_url
 
 from cardhall.client.loadreport import Report, load_test, uptime
@@ -413,11 +415,16 @@ def one(n: int, args: argparse.Namespace) -> tuple[Report, float]:
             timer.start()
         scraper = Scraper([u for u, _ in served])
         meter = CpuMeter([p.pid for _, p in served])
+        watchers = Spectators(list(plan.urls), ROOM, args.spectators, args.ramp)
+        watchers.start()
         try:
             report = load_test(plan, args.variant, ROOM)
         finally:
+            seen = watchers.stop()
             scraper.stop()
             meter.stop()
+        if args.spectators:
+            print(f"  {args.spectators} spectators: {seen.summary()}", flush=True)
         window = (report.window_start, report.window_start + args.duration)
         print(f"  server p99 ms by stage over the window (bucket bounds): "
               f"{scraper.window(*window)}", flush=True)
@@ -519,6 +526,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--probe-dir", help="where the disk probe writes (default: the "
                         "run's temporary directory, the SQLite database's disk); give "
                         "PostgreSQL's data disk when it is another")
+    parser.add_argument("--spectators", type=int, default=0, help="guests who watch (观战) "
+                        "the tables, spread over them, from the end of the ramp on")
     parser.add_argument("--log-level", default="warning")
     parser.add_argument("--keep", action="store_true",
                         help="keep each run's folder (the servers' serve.log, the SQLite file)")

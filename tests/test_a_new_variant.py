@@ -42,7 +42,7 @@ from cardhall.games.ddz import Classic, common_options
 from cardhall.hall.domain.config import HallConfig, default_rooms
 from cardhall.hall.store import ledger
 from cardhall.hall.store.db import Database, upgrade
-from cardhall.hall.store.game_rows import get_game
+from cardhall.hall.store.game_reads import get_game
 from cardhall.protocol.messages import Join
 from cardhall.rules import RuleSet
 from cardhall.rules.variants import CLASSIC

@@ -1,9 +1,9 @@
 """The layers' boundaries, read from the source: each package imports only the packages
-below it. The library (cards, rules, games, bots) never reaches the hall, the server,
-the wire (``protocol``) or the protocol's client; the server runs a hall and never the
-client tools. Inside the hall, the domain and the store never import the wire; the live
-tables and the cluster import only the messages they send; the refusals become wire
-errors in the server alone."""
+below it. The library (cards, rules, games, bots, and the analysis above the bots) never
+reaches the hall, the server, the wire (``protocol``) or the protocol's client; the server
+runs a hall and never the client tools. Inside the hall, the domain and the store never
+import the wire; the live tables and the cluster import only the messages they send; the
+refusals become wire errors in the server alone."""
 
 from __future__ import annotations
 
@@ -25,9 +25,12 @@ ALLOWED: dict[str, set[str]] = {
     "rules": {"cards"},
     "games": {"cards", "rules"},
     "bots": {"cards", "rules", "games"},
+    "puzzles": {"cards", "rules", "games"},
+    "analysis": {"cards", "rules", "games", "bots"},
     "protocol": {"games"},
-    "hall": {"cards", "rules", "games", "bots", "protocol"},
-    "server": {"cards", "rules", "games", "bots", "hall", "protocol", "web", "secret_input"},
+    "hall": {"cards", "rules", "games", "bots", "analysis", "protocol", "puzzles"},
+    "server": {"cards", "rules", "games", "bots", "analysis", "hall", "protocol", "web",
+               "secret_input", "puzzles"},
     "client": {"cards", "rules", "games", "bots", "secret_input"},
     "secret_input": set(),
 }
@@ -56,7 +59,9 @@ SENT = {name for name, value in vars(messages).items()
 WIRE_ALLOWED: dict[str, dict[str, set[str] | None]] = {
     "domain": {},
     "store": {},
-    "live": {"cardhall.protocol.messages": SENT, "cardhall.protocol.peer": None},
+    # The quick chat's catalog and limits (``protocol.chat``): the lines a table sends.
+    "live": {"cardhall.protocol.messages": SENT, "cardhall.protocol.peer": None,
+             "cardhall.protocol.chat": None},
     "cluster": {"cardhall.protocol.messages": SENT, "cardhall.protocol.peer": None},
 }
 

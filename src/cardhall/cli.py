@@ -3,12 +3,15 @@
     cardhall rules classify VARIANT CARDS [--wild RANK] [--option KEY=VALUE]...
     cardhall rules moves VARIANT HAND [--last CARDS] [--wild RANK] [--option KEY=VALUE]...
     cardhall rules variants
+    cardhall solve VARIANT HAND_TO_MOVE OTHER_HAND [THIRD_HAND] [--last PLAY] [--landlord N]
+                   [--json]
     cardhall play VARIANT [--seat N] [--seed S] [--bots NAME[,NAME...]] [--save FILE]
                   [--option KEY=VALUE]...
     cardhall simulate VARIANT --games N --seed S [--bots NAME[,NAME...]] [--json]
     cardhall arena VARIANT --bots A,B --deals N --seed S [--fixed-landlord] [--option K=V]
                    [--jobs J] [--json]
     cardhall replay FILE [--seat N]
+    cardhall analyze FILE --seat N [--samples K] [--rollouts R] [--seed S] [--json]
     cardhall demo
     cardhall serve | admin | bot | loadtest   (cardhall.server.cli, cardhall.client.cli: the
                                               server extra)
@@ -31,6 +34,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from cardhall import arena, sim, terminal
+from cardhall.analysis import ROLLOUTS, SAMPLES, analyze
 from cardhall.bots import BOTS, BotError
 from cardhall.cards import CardError, card_rank, deck, format_ranks
 from cardhall.client import cli as client_cli
@@ -71,11 +75,9 @@ def _cmd_moves(args: argparse.Namespace) -> object:
 
 def _cmd_solve(args: argparse.Namespace) -> object:
     rs = _ruleset(args)
-    if args.third is not None:
-        raise RuleError("three hands (a landlord against two farmers) are not solved yet: "
-                        "give two hands")
     last = None if args.last is None else rs.parse_play(args.last)
-    verdict = solve(rs, args.to_move, args.other, last)
+    verdict = solve(rs, args.to_move, args.other, last, third=args.third,
+                    landlord=args.landlord)
     if args.json:
         return verdict.to_json()
     print(f"{'win' if verdict.win else 'loss'}: {verdict.move or 'every move loses'}")
@@ -181,12 +183,31 @@ def _cmd_play(args: argparse.Namespace) -> None:
         print("\n(interrupted)")
 
 
-def _cmd_replay(args: argparse.Namespace) -> None:
+def _record(path: str) -> dict[str, object]:
+    """A saved record, read; an unreadable file or one that is not a JSON object is a
+    one-line refusal."""
     try:
-        record = json.loads(Path(args.file).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise RuleError(f"cannot read record {args.file}: {exc}") from None
-    terminal.replay_steps(record, sys.stdout, args.seat)
+        record = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RuleError(f"cannot read record {path}: {exc}") from None
+    if not isinstance(record, dict):
+        raise RuleError(f"cannot read record {path}: a record is a JSON object")
+    return record
+
+
+def _cmd_replay(args: argparse.Namespace) -> None:
+    terminal.replay_steps(_record(args.file), sys.stdout, args.seat)
+
+
+def _cmd_analyze(args: argparse.Namespace) -> object:
+    if args.samples < 1:
+        raise RuleError("--samples takes a positive number")
+    report = analyze(_record(args.file), args.seat, args.seed, args.samples,
+                     rollouts=args.rollouts)
+    if args.json:
+        return report.to_json()
+    print("\n".join(report.lines()))
+    return None
 
 
 def _game_args(parser: argparse.ArgumentParser, bots: str, seed: int | None) -> None:
@@ -224,12 +245,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "solve", parents=[common], help="solve an open-hand endgame (残局) exactly",
         description="Whether the hand to move can force going out first against the "
                     "other, both hands open, and a winning move. HAND_TO_MOVE leads, or "
-                    "answers --last, played by OTHER_HAND.")
+                    "answers --last, played by OTHER_HAND. With THIRD_HAND, a landlord "
+                    "against two farmers who cooperate, playing in the order HAND_TO_MOVE, "
+                    "OTHER_HAND, THIRD_HAND: whether the side of the hand to move wins; "
+                    "--last is then THIRD_HAND's play and the hand to move is the landlord "
+                    "unless --landlord says which.")
     solve_cmd.add_argument("variant")
     solve_cmd.add_argument("to_move", metavar="HAND_TO_MOVE")
     solve_cmd.add_argument("other", metavar="OTHER_HAND")
     solve_cmd.add_argument("third", metavar="THIRD_HAND", nargs="?")
-    solve_cmd.add_argument("--last", help="the play to answer (made by OTHER_HAND)")
+    solve_cmd.add_argument("--last", metavar="PLAY",
+                           help="the play to answer, made by the hand before HAND_TO_MOVE "
+                                "(OTHER_HAND with two hands, THIRD_HAND with three)")
+    solve_cmd.add_argument("--landlord", type=int, choices=(1, 2, 3), metavar="N",
+                           help="three hands: which is the landlord, 1 (HAND_TO_MOVE, the "
+                                "default), 2 (OTHER_HAND) or 3 (THIRD_HAND)")
     solve_cmd.add_argument("--json", action="store_true", help='{"win": …, "move": …}')
     solve_cmd.set_defaults(run=_cmd_solve)
     play = sub.add_parser(
@@ -263,6 +293,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay_cmd.add_argument("file")
     replay_cmd.add_argument("--seat", type=int, help="also show this seat's view at each step")
     replay_cmd.set_defaults(run=_cmd_replay)
+    analyze_cmd = sub.add_parser(
+        "analyze", help="judge one seat's decisions in a finished game",
+        description="For each play decision of the seat, from its own information only: "
+                    "the win chance and expected points of the move played and of the "
+                    "best move found, the loss and a mark (inaccuracy 10%%, mistake 20%%, "
+                    "blunder 30%% of win chance lost); the game's accuracy. Exact (the "
+                    "solver) where the seat can count the other hand; 保皇, 找朋友 and an "
+                    "unknown hidden landlord by whole games played out.")
+    analyze_cmd.add_argument("file", help="a record, as cardhall play --save writes it")
+    analyze_cmd.add_argument("--seat", type=int, required=True)
+    analyze_cmd.add_argument("--samples", type=int, default=SAMPLES,
+                             help=f"deals sampled per decision (default {SAMPLES})")
+    analyze_cmd.add_argument("--rollouts", type=int, default=ROLLOUTS,
+                             help="worlds played out to the end per decision where the "
+                                  f"game is played out (保皇, 找朋友; default {ROLLOUTS})")
+    analyze_cmd.add_argument("--seed", type=int, default=0, help="the samples' seed")
+    analyze_cmd.add_argument("--json", action="store_true")
+    analyze_cmd.set_defaults(run=_cmd_analyze)
     demo = sub.add_parser("demo", help="a short tour of the rules engine")
     demo.add_argument("--seed", type=int, default=None)
     demo.set_defaults(run=_cmd_demo)

@@ -11,14 +11,17 @@ import pytest
 from cardhall import bots
 from cardhall.games import VARIANTS, new_game
 
-#: The bots a hall seats (hall.live.table.SEAT_BOT, AUTO_BOT) and the simplest one.
-HALL_BOTS = ("planning", "tuoguan", "random")
+#: The bots a hall seats (a room's ``bot``: bots.SEATABLE) and 托管 (hall.live.table.AUTO_BOT).
+HALL_BOTS = bots.SEATABLE
+#: The search bot's options here: few samples, the same reading of the view.
+QUICK = {"search": {"samples": 2, "candidates": 2}}
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_the_halls_bots_leave_their_view_as_it_was(variant: str) -> None:
     state = new_game(variant, seed=5)
-    players = {name: [bots.make(name, variant, s, seed=5) for s in range(state.players)]
+    players = {name: [bots.make(name, variant, s, seed=5, **QUICK.get(name, {}))
+                      for s in range(state.players)]
                for name in HALL_BOTS}
     for step in range(40):
         if state.over:

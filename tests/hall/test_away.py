@@ -13,7 +13,7 @@ from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.service import Hall
 from cardhall.hall.store import accounts
 from cardhall.hall.store.db import Database
-from cardhall.hall.store.game_rows import get_game
+from cardhall.hall.store.game_reads import get_game
 from cardhall.hall.store.models import LedgerEntry
 from cardhall.protocol.messages import Away, Join, Left, Next, Queued, Settled, State
 from tests.hall.test_settle_retry import ROOM, Hand, Inbox

@@ -7,8 +7,18 @@ from pathlib import Path
 
 import pytest
 
+from cardhall.bots import SEATABLE
+from cardhall.bots.sampling import searches
 from cardhall.games import VARIANTS
-from cardhall.hall.domain.config import ConfigError, Room, default_config, load_config, parse_config
+from cardhall.hall.domain.config import (
+    SEARCH_STAKE,
+    STAKES,
+    ConfigError,
+    Room,
+    default_config,
+    load_config,
+    parse_config,
+)
 
 GOOD = """
 [[rooms]]
@@ -23,6 +33,7 @@ min_beans = 1000
 double_min_beans = 5000
 turn_seconds = 15
 bot_wait_seconds = 5
+bot = "search"
 
 [[rooms]]
 id = "bh"
@@ -57,6 +68,20 @@ def test_defaults_cover_every_variant_at_growing_stakes() -> None:
     assert cfg.economy.starting_beans > 0 and cfg.limits.messages_per_second > 0
 
 
+def test_the_default_rooms_name_their_bots() -> None:
+    """The search bot fills the highest stake that bots fill, in the variants where it
+    searches (Dou Dizhu's); planning every other room, so both earn a rating."""
+    with_bots = [stake for stake in STAKES if stake[7] is not None]
+    assert SEARCH_STAKE == max(with_bots, key=lambda stake: stake[3])[0] == "junior"
+    bots = {r.id: r.bot for r in default_config().rooms}
+    assert {vid for vid in VARIANTS if searches(vid)} == {
+        "ddz2", "ddz3", "ddz4", "ddz5", "ddz3_happy", "ddz3_laizi", "ddz_emperor"}
+    for vid in VARIANTS:
+        assert bots[f"{vid}-junior"] == ("search" if searches(vid) else "planning")
+        assert bots[f"{vid}-novice"] == bots[f"{vid}-senior"] == "planning"
+    assert set(bots.values()) <= set(SEATABLE)
+
+
 def test_file_is_read_into_typed_settings(tmp_path: Path) -> None:
     path = tmp_path / "hall.toml"
     path.write_text(GOOD, encoding="utf-8")
@@ -66,6 +91,8 @@ def test_file_is_read_into_typed_settings(tmp_path: Path) -> None:
     assert (happy.N, happy.A, happy.M0, happy.min_beans, happy.double_min_beans) == (
         50, 10, 2, 1000, 5000)
     assert happy.turn_seconds == 15 and happy.bot_wait_seconds == 5
+    assert happy.bot == "search"
+    assert cfg.room("bh").bot == "planning"  # absent: the planning bot fills the seats
     assert cfg.room("bh").bot_wait_seconds is None  # absent: bots never fill the seats
     assert cfg.room("bh").name_en == "保皇"  # no English name given: the one name serves
     assert cfg.room("bh").resolved_options() == VARIANTS["baohuang"].resolve({})
@@ -85,6 +112,9 @@ def _room(**over: object) -> str:
 @pytest.mark.parametrize(("text", "message"), [
     (_room(variant='"ddz9"'), r"rooms\[0\]: .*variant 'ddz9' is unknown"),
     (_room(options='{ nonsense = 1 }'), r"rooms\[0\]: options: ddz3 has no option 'nonsense'"),
+    (_room(bot='"alphago"'), r"rooms\[0\]\.bot: 'alphago' is not a bot the hall seats "
+                             r"\(it seats: planning, search, "),
+    (_room(bot='"rlcard-rule"'), r"rooms\[0\]\.bot: 'rlcard-rule' is not a bot the hall"),
     (_room(N="0"), r"rooms\[0\]\.N: .*greater than or equal to 1"),
     (_room(N='"10"'), r"rooms\[0\]\.N: .*valid integer"),
     (_room(min_beans="DROP"), r"rooms\[0\]\.min_beans: Field required"),

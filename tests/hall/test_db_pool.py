@@ -8,7 +8,7 @@ import asyncio
 from sqlalchemy import text
 
 from cardhall.hall.domain.config import Economy
-from cardhall.hall.store import accounts, game_rows
+from cardhall.hall.store import accounts, game_reads, game_rows
 from cardhall.hall.store.db import APPLICATION, Database, upgrade
 from cardhall.hall.store.journal import ActionJournal
 from tests.conftest import new_pg_database
@@ -25,7 +25,7 @@ async def test_a_small_pool_serves_many_tasks_and_leaves_nothing_idle_in_transac
         gid = await game_rows.create_game(db, table_id="t", room_id="r", variant="ddz3",
                                       players=players, seed=1)
         # 60 units of work at once over 2 (+2 burst) connections: they wait their turn.
-        found = await asyncio.gather(*(game_rows.has_live_game(db, "t") for _ in range(60)))
+        found = await asyncio.gather(*(game_reads.has_live_game(db, "t") for _ in range(60)))
         assert all(found)
         assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
         async with db.read() as s:
@@ -37,7 +37,7 @@ async def test_a_small_pool_serves_many_tasks_and_leaves_nothing_idle_in_transac
                 {"app": APPLICATION})).scalars().all()
         assert 1 <= len(rows) <= 4, rows  # the pool's, no more
         assert "idle in transaction" not in rows, rows
-        assert await game_rows.game_fence(db, gid) == 0
+        assert await game_reads.game_fence(db, gid) == 0
     finally:
         await db.close()
 
@@ -71,7 +71,7 @@ async def test_the_action_log_writes_while_every_pooled_connection_is_held(
             await journal.append(gid, 1, "first", 0)
         release.set()
         await asyncio.gather(*holders)
-        assert await game_rows.actions(db, gid) == ["first"]
+        assert await game_reads.actions(db, gid) == ["first"]
     finally:
         await journal.close()
         await db.close()

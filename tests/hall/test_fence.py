@@ -10,7 +10,7 @@ import pytest
 
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import Fenced
-from cardhall.hall.store import accounts, game_rows
+from cardhall.hall.store import accounts, game_reads, game_rows
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.journal import ActionJournal
 
@@ -31,15 +31,15 @@ async def test_a_stale_owner_is_refused(db: Database, economy: Economy) -> None:
     assert isinstance(outcome[0], Fenced) and outcome[1] is None
     await journal.append(fenced, 2, "new owner", 1, fence=5)
     await journal.close()
-    assert await game_rows.actions(db, fenced) == ["first", "new owner"]
-    assert await game_rows.actions(db, other) == ["fine"]
+    assert await game_reads.actions(db, fenced) == ["first", "new owner"]
+    assert await game_reads.actions(db, other) == ["fine"]
     deltas = {p[0]: 10, p[1]: -5, p[2]: -5}
     points = {x: 0 for x in p}
     with pytest.raises(Fenced):  # the old owner cannot settle, nor dissolve
         await game_rows.settle_game(db, fenced, deltas, points, "ddz3", fence=1)
     with pytest.raises(Fenced):
         await game_rows.dissolve_game(db, fenced, fence=1)
-    assert (await game_rows.get_game(db, fenced)).status == "live"  # type: ignore[union-attr]
+    assert (await game_reads.get_game(db, fenced)).status == "live"  # type: ignore[union-attr]
     done = await game_rows.settle_game(db, fenced, deltas, points, "ddz3", fence=5)
     assert done.applied
     with pytest.raises(Fenced):  # settled: still not the old owner's to touch
@@ -54,4 +54,4 @@ async def test_one_process_writes_unfenced(db: Database, economy: Economy) -> No
     await asyncio.gather(journal.append(gid, 1, "a", 0), game_rows.claim_games(db, "t", 9))
     await journal.append(gid, 2, "b", 1)  # fence None: nothing is compared
     await journal.close()
-    assert await game_rows.actions(db, gid) == ["a", "b"]
+    assert await game_reads.actions(db, gid) == ["a", "b"]

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from cardhall.hall.domain.economy import settle_points
 from cardhall.hall.store import ledger
 from cardhall.hall.store.db import Database
-from cardhall.hall.store.game_rows import get_game
+from cardhall.hall.store.game_reads import get_game
 from cardhall.hall.store.models import LedgerEntry, Score
 from cardhall.protocol.messages import Join, Leave, State
 from tests.hall.test_tables import guest, make_hall, play_to_end, room

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from cardhall.hall.domain.config import Economy, Relief
 from cardhall.hall.domain.economy import bot_balance, game_beans
 from cardhall.hall.domain.errors import NotEnoughBeans, ReliefRefused
-from cardhall.hall.store import accounts, game_rows, ledger
+from cardhall.hall.store import accounts, game_reads, game_rows, ledger
 from cardhall.hall.store.db import Database, upgrade
 from cardhall.hall.store.models import Hold, LedgerEntry
 from cardhall.protocol.messages import Join, Leave, Settled, State
@@ -68,7 +68,7 @@ async def test_a_start_refuses_to_hold_beans_spent_since_they_were_read(
                                 seed=1, holds={x: 1000 for x in p})
     async with db.read() as s:
         assert await s.scalar(select(func.count()).select_from(Hold)) == 0
-    assert await game_rows.live_games(db) == []  # nothing recorded
+    assert await game_reads.live_games(db) == []  # nothing recorded
 
 
 async def test_a_dissolved_game_releases_its_holds(db: Database, economy: Economy) -> None:

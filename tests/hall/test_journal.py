@@ -9,7 +9,7 @@ import pytest
 
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import BadRequest, Conflict
-from cardhall.hall.store import accounts, game_rows
+from cardhall.hall.store import accounts, game_reads, game_rows
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.journal import ActionJournal, JournalClosed
 
@@ -29,14 +29,14 @@ async def test_appends_of_many_tables_share_transactions(db: Database,
         for seq in range(1, 6):
             await journal.append(gid, seq, f"a{seq}", seq % 3)
             # committed: another connection sees it at once
-            assert len(await game_rows.actions(db, gid)) == seq
+            assert len(await game_reads.actions(db, gid)) == seq
 
     await asyncio.gather(*(table(g) for g in gids))
     await journal.close()
     assert journal.rows == 100
     assert journal.batches < 100  # grouped: fewer transactions than rows
     for g in gids:
-        assert await game_rows.actions(db, g) == ["a1", "a2", "a3", "a4", "a5"]
+        assert await game_reads.actions(db, g) == ["a1", "a2", "a3", "a4", "a5"]
     with pytest.raises(JournalClosed):
         await journal.append(gids[0], 6, "late", 0)
 
@@ -54,8 +54,8 @@ async def test_a_bad_row_fails_alone(db: Database, economy: Economy) -> None:
     await journal.close()
     assert outcome[0] is None
     assert isinstance(outcome[1], Conflict) and isinstance(outcome[2], Conflict)
-    assert await game_rows.actions(db, good) == ["ok"]
-    assert await game_rows.actions(db, written) == ["first"]
-    assert await game_rows.actions(db, settled) == []
+    assert await game_reads.actions(db, good) == ["ok"]
+    assert await game_reads.actions(db, written) == ["first"]
+    assert await game_reads.actions(db, settled) == []
     with pytest.raises(BadRequest):
         await ActionJournal(db).append(good, 0, "x", 0)

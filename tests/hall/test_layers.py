@@ -10,7 +10,7 @@ from pathlib import Path
 import cardhall.hall
 
 SERVER_DEPS = ["sqlalchemy", "alembic", "aiosqlite", "asyncpg", "argon2", "pydantic",
-               "starlette", "uvicorn", "prometheus_client", "httpx", "websockets"]
+               "starlette", "uvicorn", "prometheus_client", "httpx", "websockets", "openskill"]
 WEB = {"starlette", "uvicorn", "prometheus_client", "cardhall.server", "cardhall.web"}
 
 BLOCK = f"""

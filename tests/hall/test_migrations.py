@@ -12,7 +12,9 @@ from cardhall.hall.store.db import Database, make_engine, upgrade
 from cardhall.hall.store.models import Base
 
 TABLES = {"players", "sessions", "ledger", "items", "games", "actions", "scores", "stats",
-          "seatings", "holds",
+          "seatings", "holds", "puzzles", "puzzle_ratings", "puzzle_attempts",
+          "analyses", "ratings", "rating_history", "friend_requests", "friendships", "blocks",
+          "events", "event_entrants", "event_tables", "event_games",
           "alembic_version"}
 
 
@@ -29,7 +31,7 @@ async def test_upgrade_empty_database_then_again(db_url: str) -> None:
             assert tables == TABLES
             assert await conn.run_sync(_diff) == []
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
-            assert version == [("0005",)]
+            assert version == [("0014",)]
     finally:
         await engine.dispose()
     await upgrade(db_url)  # again: nothing to do, nothing breaks
@@ -73,3 +75,41 @@ async def test_0004_keeps_look_alike_names_and_gives_sessions_ids(db_url: str) -
         await engine.dispose()
     assert skels == {"p1": "admln", "p2": "admln#p2"}
     assert len(set(ids)) == 2 and all(len(i) == 32 for i in ids)
+
+
+async def test_0011_keeps_one_open_puzzle_attempt(db_url: str) -> None:
+    """Attempts opened side by side before one open attempt per puzzle was kept: 0011
+    keeps the oldest open one (the rated one), deletes the others still open (no rating
+    moved by them) and leaves ended ones alone."""
+    await upgrade(db_url, "0010")
+    engine = make_engine(db_url)
+    zone = None if db_url.startswith("sqlite") else UTC
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO players (id, name, name_key, name_skeleton, is_guest, is_admin, "
+                "banned, points, created) VALUES ('p1', 'p1', 'p1', 'p1', true, false, false, "
+                "0, :c)"), {"c": datetime(2026, 1, 1, tzinfo=zone)})
+            await conn.execute(text(
+                "INSERT INTO puzzles (id, source, rules, hand, other, title, title_en, level, "
+                "winning, mu, sigma, attempts, solved, created) VALUES ('c01', 'classic', "
+                "'ddz3_happy', '466A', '77K', 't', 't', 1, 1, 25, 4, 0, 0, :c)"),
+                {"c": datetime(2026, 1, 1, tzinfo=zone)})
+            for i, (aid, status) in enumerate([("a1", "playing"), ("a2", "failed"),
+                                               ("a3", "playing"), ("a4", "playing")]):
+                await conn.execute(text(
+                    "INSERT INTO puzzle_attempts (id, player_id, puzzle_id, line, plies, "
+                    "status, rated, created) VALUES (:id, 'p1', 'c01', '[]', 0, :s, :r, :c)"),
+                    {"id": aid, "s": status, "r": i == 0,
+                     "c": datetime(2026, 1, 1 + i, tzinfo=zone)})
+    finally:
+        await engine.dispose()
+    await upgrade(db_url)
+    engine = make_engine(db_url)
+    try:
+        async with engine.connect() as conn:
+            left = (await conn.execute(text(
+                "SELECT id, status FROM puzzle_attempts ORDER BY id"))).all()
+    finally:
+        await engine.dispose()
+    assert [tuple(r) for r in left] == [("a1", "playing"), ("a2", "failed")]

@@ -13,6 +13,7 @@ from cardhall.hall.store import accounts, ledger
 from cardhall.hall.store.db import Database, upgrade
 from cardhall.hall.store.leaderboard import leaderboard
 from cardhall.hall.store.models import Game
+from cardhall.hall.store.ratings import ratings_of
 from cardhall.protocol.messages import Invite, Join, Leave, Next, Private, Settled, Start, State
 from tests.hall.test_tables import guest, make_hall, play_to_end, room
 
@@ -76,6 +77,8 @@ async def test_a_private_game_played_out_scores_points_for_the_record_only(
             await hall.handle(p, Join(type="join", code=invite.code))
         settled = (await play_to_end(hall, inbox, players, seed=2))[players[0]]
         assert settled.beans == {"0": 0, "1": 0, "2": 0}
+        assert settled.ratings is None  # a private table never moves a rating
+        assert [await ratings_of(db, p) for p in players] == [{}] * 3
         assert [await ledger.balance(db, p) for p in players] == [10_000, 10_000, 1]
         levels = [(await accounts.profile(db, p)).points for p in players]
         assert any(levels), "somebody won points"

@@ -32,8 +32,9 @@ from cardhall.hall.live.timers import SETTLE_RETRY_FIRST
 from cardhall.hall.service import Hall
 from cardhall.hall.store import accounts
 from cardhall.hall.store.db import Database, async_url, upgrade
-from cardhall.hall.store.game_rows import append_action, get_game
-from cardhall.hall.store.models import Action, LedgerEntry, Score
+from cardhall.hall.store.game_reads import get_game
+from cardhall.hall.store.game_rows import append_action
+from cardhall.hall.store.models import Action, LedgerEntry, Rating, RatingEntry, Score
 from cardhall.protocol.messages import (
     Act,
     Join,
@@ -259,6 +260,13 @@ async def test_a_settlement_under_a_held_lock_is_retried_across_a_restart_and_pa
                                         .where(LedgerEntry.game_id == game_id)) or 0)
         assert ledger == sum(settled.beans.values()) == -3 * ROOM.A  # exactly the fees
         assert await count(db, Score, game_id) == 3  # once
+        # The skill ratings moved once too: each player's in the variant and overall.
+        assert await count(db, RatingEntry, game_id) == 2 * 3
+        assert settled.ratings is not None and set(settled.ratings) == {"0", "1", "2"}
+        async with db.read() as s:
+            games = (await s.execute(select(Rating.games).where(
+                Rating.subject.in_(players)))).scalars().all()
+        assert sorted(games) == [1] * 6
     finally:
         await lock.release()
         await hall.close()

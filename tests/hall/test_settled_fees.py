@@ -9,7 +9,7 @@ from __future__ import annotations
 from cardhall.hall.domain.economy import game_split, split_points
 from cardhall.hall.store import ledger
 from cardhall.hall.store.db import Database
-from cardhall.hall.store.game_rows import get_game
+from cardhall.hall.store.game_reads import get_game
 from cardhall.protocol.messages import Invite, Join, Private, Settled
 from tests.hall.test_tables import guest, make_hall, play_to_end, room
 

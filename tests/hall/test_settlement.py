@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from cardhall.games import new_game, replay
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import BadRequest, Conflict, NotFound
-from cardhall.hall.store import accounts, game_rows, ledger
+from cardhall.hall.store import accounts, game_reads, game_rows, ledger
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.models import LedgerEntry, Score, Stat
 
@@ -37,11 +37,11 @@ async def test_action_log_rebuilds_the_game(db: Database, economy: Economy) -> N
         await game_rows.append_action(db, gid, 2, "pass", 0)    # already written
     with pytest.raises(Conflict, match="stale"):
         await game_rows.append_action(db, gid, 4, "pass", 0)    # a gap
-    (live,) = await game_rows.live_games(db)
+    (live,) = await game_reads.live_games(db)
     assert live.id == gid and live.players == [p[0], None, p[2]]
     assert len(live.record["actions"]) == 2
     assert replay(live.record).observe(0) == state.observe(0)
-    assert await game_rows.actions(db, gid) == live.record["actions"]
+    assert await game_reads.actions(db, gid) == live.record["actions"]
 
 
 async def test_settle_applies_beans_points_stats_once(db: Database, economy: Economy) -> None:
@@ -60,12 +60,12 @@ async def test_settle_applies_beans_points_stats_once(db: Database, economy: Eco
     loser = await accounts.profile(db, p[1])
     assert loser.points == 0  # floored at 0
     assert loser.record["ddz3"].points == -2 and loser.record["ddz3"].games == 1
-    stored = await game_rows.get_game(db, gid)
+    stored = await game_reads.get_game(db, gid)
     assert stored is not None and stored.status == "settled"
     assert stored.result == {"winner": "landlord"} and stored.beans == first.beans
     with pytest.raises(Conflict):
         await game_rows.append_action(db, gid, 1, "pass", 0)  # a settled game takes no actions
-    assert await game_rows.live_games(db) == []
+    assert await game_reads.live_games(db) == []
 
 
 async def test_concurrent_double_settlement_pays_once(db: Database, economy: Economy) -> None:
@@ -96,7 +96,7 @@ async def test_bad_settlement_changes_nothing(db: Database, economy: Economy) ->
         await game_rows.settle_game(db, gid, {x: 0 for x in p}, good_points, "ddz4")
     with pytest.raises(NotFound):
         await game_rows.settle_game(db, "nope", {}, {}, "ddz3")
-    stored = await game_rows.get_game(db, gid)
+    stored = await game_reads.get_game(db, gid)
     assert stored is not None and stored.status == "live"
     assert [await ledger.balance(db, x) for x in p] == [1000] * 3
     settled = await game_rows.settle_game(db, gid, {p[0]: 2, p[1]: -1, p[2]: -1}, good_points,
@@ -134,4 +134,4 @@ async def test_create_game_checks_seats(db: Database, economy: Economy) -> None:
         await _game(db, [p[0], p[0], None])
     with pytest.raises(NotFound, match="no player 'ghost'"):
         await _game(db, [p[0], "ghost", None])
-    assert await game_rows.live_games(db) == []
+    assert await game_reads.live_games(db) == []

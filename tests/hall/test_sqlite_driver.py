@@ -13,7 +13,7 @@ from sqlalchemy import select, text
 
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import Conflict, NotFound
-from cardhall.hall.store import accounts, game_rows
+from cardhall.hall.store import accounts, game_reads, game_rows
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.models import Action
 
@@ -85,7 +85,7 @@ async def test_the_logs_thread_writes_what_the_engine_reads(lite: Database,
     await game_rows.append_action(lite, gid, 3, "last", 1, final=True)
     with pytest.raises(Conflict, match="over"):
         await game_rows.append_action(lite, gid, 4, "after", 1)
-    assert await game_rows.actions(lite, gid) == ["a1", "a2", "last"]
+    assert await game_reads.actions(lite, gid) == ["a1", "a2", "last"]
 
 
 async def test_a_refused_append_leaves_no_transaction_open(lite: Database,

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import BadRequest, NotEnoughBeans, NotFound
-from cardhall.hall.store import accounts, ledger
+from cardhall.hall.store import accounts, game_reads, ledger
 from cardhall.hall.store import game_rows as games
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.game_rows import GameStart
@@ -43,10 +43,10 @@ async def test_starts_of_many_tables_share_transactions(db: Database,
     await starts.close()
     assert len(set(gids)) == 10
     assert starts.batches < 10  # grouped: fewer transactions than games
-    assert sorted(g.id for g in await games.live_games(db)) == sorted(gids)
+    assert sorted(g.id for g in await game_reads.live_games(db)) == sorted(gids)
     # and a start after close is written on its own
     late = await starts.start(_start("late", p[:3]))
-    assert late in [g.id for g in await games.live_games(db)]
+    assert late in [g.id for g in await game_reads.live_games(db)]
 
 
 async def test_a_refused_start_fails_alone(db: Database, economy: Economy) -> None:
@@ -64,7 +64,7 @@ async def test_a_refused_start_fails_alone(db: Database, economy: Economy) -> No
     assert isinstance(made[1], NotEnoughBeans) and "900 beans free" in str(made[1])
     assert isinstance(made[2], NotFound) and isinstance(made[3], BadRequest)
     assert isinstance(made[4], NotEnoughBeans) and "0 beans free" in str(made[4])
-    assert [g.id for g in await games.live_games(db)] == [made[0]]
+    assert [g.id for g in await game_reads.live_games(db)] == [made[0]]
     async with db.read() as s:
         held = (await s.execute(select(Hold.game_id, Hold.player_id))).all()
     assert sorted(held) == sorted((made[0], x) for x in p[:3])

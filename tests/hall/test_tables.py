@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
+from cardhall import bots
 from cardhall.games import replay
 from cardhall.hall.domain.config import Economy, HallConfig, Room
 from cardhall.hall.domain.errors import Refused
@@ -25,8 +27,10 @@ from cardhall.hall.live.table import QUEUE_LIMIT, Table
 from cardhall.hall.service import ADOPT_AT_ONCE, Hall
 from cardhall.hall.store import accounts, ledger
 from cardhall.hall.store.db import Database, upgrade
-from cardhall.hall.store.game_rows import append_action, get_game
-from cardhall.hall.store.models import Game
+from cardhall.hall.store.game_reads import get_game
+from cardhall.hall.store.game_rows import append_action
+from cardhall.hall.store.models import Game, RatingEntry
+from cardhall.hall.store.ratings import ratings_of
 from cardhall.protocol.messages import (
     Act,
     Join,
@@ -48,9 +52,17 @@ class Inbox:
     def __init__(self) -> None:
         self.queues: dict[str, asyncio.Queue[ServerMessage]] = {}
         self.forgotten: list[tuple[str, str]] = []  # (watcher, table) of tables closed
+        self._arrived = asyncio.Event()
 
     def send(self, player_id: str, message: ServerMessage) -> None:
         self.queue(player_id).put_nowait(message)
+        self._arrived.set()
+
+    async def arrival(self) -> None:
+        """Until a message arrives for anyone since the last ``arrival`` (at once if one
+        did): a test draining several players' queues waits on this, not on a clock."""
+        await self._arrived.wait()
+        self._arrived.clear()
 
     def closed(self, player_id: str, table: str) -> None:
         self.forgotten.append((player_id, table))
@@ -107,7 +119,8 @@ async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 
                       choose: Callable[[str, State, random.Random], str] | None = None,
                       ) -> dict[str, Settled]:
     """Every player answers its turns with a seeded choice from its view until settled
-    (or ``choose(player, state, rng)``'s)."""
+    (or ``choose(player, state, rng)``'s); a turn whose view lists no action (a free
+    lead from a big hand) gets the 托管 policy's."""
     rng = random.Random(seed)
     settled: dict[str, Settled] = {}
     acted = 0
@@ -123,10 +136,15 @@ async def play_to_end(hall: Hall, inbox: Inbox, players: list[str], seed: int = 
                         if states is not None:
                             states.append(msg)
                         view = msg.view
-                        if msg.seat in view["acting"] and view["legal"] and msg.phase == "playing":
+                        # A free lead from a big hand lists no plays (legal_complete is
+                        # false): that turn too is answered, or 托管 would take it.
+                        if (msg.seat in view["acting"] and msg.phase == "playing"
+                                and (view["legal"] or not view["legal_complete"])):
                             if stop_after is not None and acted >= stop_after:
                                 return settled
-                            action = (choose(p, msg, rng) if choose is not None
+                            action = (bots.make("tuoguan", view["variant"],
+                                                msg.seat).act(view) if not view["legal"]
+                                      else choose(p, msg, rng) if choose is not None
                                       else rng.choice(view["legal"]))
                             try:
                                 await hall.handle(p, Act(type="act", table=msg.table,
@@ -259,6 +277,10 @@ async def test_leaving_mid_game_is_an_escape(db: Database) -> None:
         settled = await inbox.next(p, Settled)
         assert settled.result["ended"] == "escape"
         assert settled.beans[str(state.seat)] <= 0
+        # Rated as the rules score it: the escaper's loss, and nobody else's rating moves.
+        assert settled.ratings is not None and set(settled.ratings) == {str(state.seat)}
+        change = settled.ratings[str(state.seat)]
+        assert change.after < change.before and change.games == 1
     finally:
         await hall.close()
 
@@ -286,6 +308,10 @@ async def test_live_tables_are_rebuilt_after_a_crash_and_settle_once(db_url: str
         stored = await get_game(db, game)
         assert stored is not None and stored.status == "settled"
         assert replay(stored.record).result() == settled[players[0]].result
+        async with db.read() as s:  # the ratings moved once, with that one settlement
+            rated = (await s.execute(select(RatingEntry.subject).where(
+                RatingEntry.game_id == game, RatingEntry.variant == "ddz3"))).scalars().all()
+        assert sorted(rated) == sorted(players)
         total = sum([await ledger.balance(db, p) for p in players])
         assert total <= 30_000
         await again.close()
@@ -477,12 +503,14 @@ async def test_a_table_all_on_auto_that_never_bids_is_dissolved_not_redealt_for_
         assert stored is not None and stored.status == "dissolved"
         assert replay(stored.record).deals > MAX_AUTO_DEALS  # type: ignore[attr-defined]
         assert [await ledger.balance(db, p) for p in players] == [10_000] * 3
+        assert [await ratings_of(db, p) for p in players] == [{}] * 3  # nothing rated
     finally:
         await hall.close()
 
 
-async def test_a_closed_tables_watcher_is_told_nothing_and_his_connection_forgets_it(
-        db: Database) -> None:
+async def test_a_closed_tables_watcher_is_told_left_and_stops_watching(db: Database) -> None:
+    """A watcher hears the table close as its seats do (``left`` with their reason), so
+    his client leaves the table and his connection forgets it; the table keeps none."""
     from cardhall.protocol.messages import Left, Watch  # noqa: PLC0415
 
     hall, inbox = await make_hall(db, room(bot_wait_seconds=None))
@@ -495,9 +523,8 @@ async def test_a_closed_tables_watcher_is_told_nothing_and_his_connection_forget
             await hall.handle(p, Act(type="act", table=table.id, action="auto on",
                                      seq=table.state_for(p).seq))
         assert (await inbox.next(players[0], Left)).reason == "dissolved"
-        assert inbox.forgotten == [(admin, table.id)]  # his delta coder drops the table
-        watched = inbox.queue(admin)
-        assert not any(isinstance(watched.get_nowait(), Left) for _ in range(watched.qsize()))
+        assert (await inbox.next(admin, Left)).reason == "dissolved"
+        assert table.watchers == set()
     finally:
         await hall.close()
 

@@ -1,14 +1,18 @@
-"""The hall's bot workers die with it: a SIGKILLed hall leaves no process behind."""
+"""The hall's bot workers die with it: a SIGKILLed hall leaves no process behind; a
+costly bot never holds more than half of them."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import random
+import threading
 from pathlib import Path
 
 import pytest
 
+from cardhall import bots
+from cardhall.bots.base import Observation
 from cardhall.bots.split import native
 from cardhall.hall.live.botpool import BotPool
 from tests.bots.scenario import random_views
@@ -137,4 +141,43 @@ async def test_spawned_workers_load_the_bots_and_their_c_search() -> None:
             assert action in view["legal"] or not view["legal_complete"]
         assert pool.fallbacks == 0
     finally:
+        pool.close()
+
+
+async def test_a_costly_bot_holds_half_the_workers_and_its_stand_in_answers_past_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search bot's decisions may take a worker for most of a second: with every
+    costly slot taken (half the workers), the next is planning's, at once, and the other
+    workers stay free for the other rooms' bots."""
+    started, release = threading.Event(), threading.Event()
+    asked: list[int] = []
+
+    class Costly(bots.Bot):
+        name = "costly"
+        stand_in = "planning"
+
+        def choose(self, observation: Observation, legal: list[str]) -> str:
+            asked.append(self.seat)
+            started.set()
+            release.wait(20)
+            return legal[0]
+
+    monkeypatch.setitem(bots.BOTS, Costly.name, Costly)
+    pool = BotPool(workers=2, cap=30, processes=False)
+    views = [v for v in random_views("ddz3", 1) if v["legal_complete"]][:3]
+    try:
+        assert pool.costly_slots == 1 and BotPool(workers=5, processes=False).costly_slots == 2
+        held = asyncio.ensure_future(pool.decide("costly", "ddz3", 0, 0, views[0]))
+        await until(started.is_set, "the costly decision to start")
+        # Its one slot is taken: planning answers the next, on the other worker.
+        stood = await pool.decide("costly", "ddz3", 1, 0, views[1])
+        assert stood in views[1]["legal"] and asked == [0] and pool.stood_in == 1
+        assert await pool.decide("planning", "ddz3", 2, 0, views[2]) in views[2]["legal"]
+        release.set()
+        assert await held == views[0]["legal"][0]
+        # The slot is free again: the costly bot answers itself.
+        await pool.decide("costly", "ddz3", 1, 0, views[1])
+        assert asked == [0, 1] and pool.stood_in == 1 and pool.fallbacks == 0
+    finally:
+        release.set()
         pool.close()

@@ -109,7 +109,8 @@ async def test_a_full_view_client_is_told_what_it_always_was(hall: HallProcess) 
     async with guests(hall.url, 3, timeout=40) as clients:
         table, firsts = await seat(clients, "ddz3-humans")
         assert all(set(s) == {"type", "table", "room", "game", "seq", "seat", "view",
-                              "deadline", "players", "phase", "code", "owner"}
+                              "deadline", "players", "phase", "code", "owner",
+                              "watchers"}  # 观战's count: an additive field
                    for s in firsts)
         await clients[0].send({"type": "resync", "table": table})
         assert (await clients[0].expect("error"))["code"] == "unknown_table"

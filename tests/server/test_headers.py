@@ -18,6 +18,8 @@ import pytest
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from cardhall.server.headers import GZIP_MIN_BYTES, SECURITY_HEADERS, HallApp
 from tests.server.conftest import CARDHALL, METRICS_TOKEN, HallProcess, running_hall
@@ -119,3 +121,25 @@ def test_a_weak_or_missing_token_file_stops_the_start(tmp_path: Path) -> None:
                              capture_output=True, text=True, timeout=60, check=False)
         assert out.returncode != 0
         assert "metrics.token_file" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(("size", "status"), [(12 * 1024, 200), (20 * 1024, 431),
+                                              (70 * 1024, 431)])
+def test_a_request_head_is_held_to_16_kib_also_when_it_arrives_whole(
+        hall: HallProcess, size: int, status: int) -> None:
+    r = httpx.get(hall.url + "/api/variants", headers={"x-pad": "a" * size})
+    assert r.status_code == status
+    has_security_headers(r.headers)
+    if status == 431:
+        assert r.json()["error"] == "too_large" and "16384" in r.json()["message"]
+
+
+async def test_a_websocket_with_a_head_over_16_kib_is_closed_before_the_app(
+        hall: HallProcess) -> None:
+    url = hall.url.replace("http", "ws", 1) + "/ws"
+    with pytest.raises(InvalidStatus):
+        async with connect(url, additional_headers={"x-pad": "a" * 20 * 1024}):
+            pass
+    async with connect(url, additional_headers={"x-pad": "a" * 1024}) as ws:
+        await ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(await ws.recv())["code"] == "not_authenticated"

@@ -65,6 +65,9 @@ async def test_accounts(hall: HallProcess) -> None:
     ("GET", "/api/leaderboard?variant=chess", None, 400, "malformed"),
     ("GET", "/api/nothing-here", None, 404, "not_found"),
     ("DELETE", "/api/rooms", None, 405, "method_not_allowed"),
+    ("GET", "/api/guest", None, 405, "method_not_allowed"),  # a POST-only route
+    ("GET", "/api/puzzles/attempts", None, 405, "method_not_allowed"),
+    ("POST", "/api/nothing-here", None, 404, "not_found"),
     ("GET", "/api/admin/tables", None, 401, "not_authenticated"),
 ])
 async def test_errors_are_json(hall: HallProcess, method: str, path: str, body: str | None,

@@ -5,6 +5,7 @@ PostgreSQL: a 4xx with a code and a reason, never a 500 (issue 25: ``limit=²`` 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 
 import httpx
@@ -95,6 +96,7 @@ def test_good_parameters_still_answer(any_hall: HallProcess, token: str) -> None
 
 #: Every GET route, and what answers it without hostile input.
 ROUTES = ["/api/me", "/api/rooms", "/api/variants", "/api/history", "/api/leaderboard",
+          "/api/ratings", "/api/ratings/bot:planning",
           "/api/admin/tables", "/healthz", "/"]
 HOSTILE = ["limit=²", "x=%00", "%00=1", "a=1&a=2", "limit=" + "9" * 5000, "=&=&&",
            "%ED%A0%80=%FF", "by[]=1", "period=%0d%0aSet-Cookie:x=1"]
@@ -119,6 +121,24 @@ def test_a_game_id_no_game_can_have_is_not_found(any_hall: HallProcess, token: s
     assert "no game" in message or "%2F" in game  # a "/" in it: no route matches
 
 
+@pytest.mark.parametrize("subject", ["%00", "bot:%00", "a%00b", "bot:%C0", "%ED%A0%80",
+                                     "bot:nobody", "bot:bot:planning", "bot:", "x" * 65,
+                                     "nobody-here", "a%20b"])
+def test_a_rated_subject_no_player_or_bot_can_be_is_not_found(
+        any_hall: HallProcess, token: str, subject: str) -> None:
+    """Checked before any query (a NUL was a 500 on PostgreSQL), and a bot the hall does
+    not know is not found either (it answered 200 with no ratings)."""
+    message = refused(get(any_hall, token, f"/api/ratings/{subject}"), 404)
+    assert "no player" in message or "no bot" in message
+
+
+def test_a_known_bot_and_player_have_ratings(any_hall: HallProcess, token: str) -> None:
+    me = get(any_hall, token, "/api/me").json()["id"]
+    for subject in (me, "bot:planning", "bot:search"):
+        r = get(any_hall, token, f"/api/ratings/{subject}")
+        assert r.status_code == 200 and r.json()["id"] == subject
+
+
 def test_the_client_sees_the_reason(any_hall: HallProcess, token: str) -> None:
     async def ask() -> HttpError:
         async with HallClient(any_hall.url, token) as c:
@@ -128,3 +148,34 @@ def test_the_client_sees_the_reason(any_hall: HallProcess, token: str) -> None:
     refusal = asyncio.run(ask())
     assert (refusal.status, refusal.code) == (400, "malformed")
     assert "limit is a whole number" in str(refusal)
+
+
+#: Puzzle ids and attempt ids no row can have: NUL (PostgreSQL refuses it), a lone
+#: surrogate (SQLite cannot bind it), other scripts' digits, a newline, too long.
+NOT_PUZZLE_IDS = ["c0\u0000", "\ud800", "ab\u0000cd", "c\n", "١٢٣", "c 01", "x" * 33]
+NOT_ATTEMPT_IDS = ["ab%00cd", "%00", "%ED%A0%80", "x" * 33, "abc%0a", "١٢٣"]
+
+
+def _post(hall: HallProcess, token: str, path: str, body: bytes) -> httpx.Response:
+    return httpx.post(hall.url + path, content=body, timeout=30,
+                      headers={"authorization": f"Bearer {token}",
+                               "content-type": "application/json"})
+
+
+@pytest.mark.parametrize("puzzle", NOT_PUZZLE_IDS)
+def test_a_puzzle_id_no_puzzle_can_have_is_refused(any_hall: HallProcess, token: str,
+                                                   puzzle: str) -> None:
+    body = json.dumps({"puzzle": puzzle}).encode()  # ASCII: "\ud800" as an escape
+    r = _post(any_hall, token, "/api/puzzles/attempts", body)
+    message = refused(r, r.status_code)
+    assert r.status_code == 400 if len(puzzle) > 32 else "no puzzle" in message
+
+
+@pytest.mark.parametrize("attempt", NOT_ATTEMPT_IDS)
+def test_an_attempt_id_no_attempt_can_have_is_not_found(any_hall: HallProcess, token: str,
+                                                        attempt: str) -> None:
+    assert "no attempt" in refused(get(any_hall, token, f"/api/puzzles/attempts/{attempt}"),
+                                   404)
+    move = json.dumps({"move": "pass", "ply": 0}).encode()
+    r = _post(any_hall, token, f"/api/puzzles/attempts/{attempt}/moves", move)
+    assert "no attempt" in refused(r, 404)

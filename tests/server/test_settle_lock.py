@@ -21,7 +21,8 @@ import pytest
 
 from cardhall.games import replay
 from cardhall.hall.store.db import Database
-from cardhall.hall.store.game_rows import append_action, live_game_of
+from cardhall.hall.store.game_reads import live_game_of
+from cardhall.hall.store.game_rows import append_action
 from tests.conftest import new_pg_database
 from tests.hall.test_settle_retry import Lock
 from tests.server.conftest import HallProcess, start_hall

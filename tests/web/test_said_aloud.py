@@ -19,7 +19,9 @@ from tests.web.helpers import enter_as_guest, quick_match
 RICH = ('[[rooms]]\nid = "ddz3-rich"\nname = "富豪场"\nname_en = "High rollers"\n'
         'variant = "ddz3"\nN = 100\nA = 30\nmin_beans = 50000\n'
         '[[rooms]]\nid = "ddz3-hurry"\nname = "快场"\nvariant = "ddz3"\nN = 10\nA = 5\n'
-        'min_beans = 0\nturn_seconds = 4\nbot_wait_seconds = 0\nbot_seconds = 1\n')
+        'min_beans = 0\nturn_seconds = 4\nbot_wait_seconds = 0\nbot_seconds = 1\n'
+        '[[rooms]]\nid = "ddz2-search"\nname = "高手机器人场"\nvariant = "ddz2"\nN = 10\n'
+        'A = 5\nmin_beans = 0\nbot_wait_seconds = 5\nbot = "search"\n')
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +45,19 @@ def test_a_room_the_player_cannot_afford_says_so(desktop: Page) -> None:
         "Quick match")
     room.locator("button.primary").click()
     expect(notice).to_contain_text("High rollers needs 50000 beans to sit down; you have 10000")
+
+
+def test_each_room_says_which_bot_fills_its_seats(desktop: Page) -> None:
+    """A player picks his opponents' strength: the bot is named (as on the rating board);
+    a room without bots names none."""
+    page = desktop
+    enter_as_guest(page)
+    bot = page.locator(".room[data-room='ddz2-search'] .bot")
+    expect(bot).to_have_text("机器人 搜索 补位")
+    expect(page.locator(".room[data-room='ddz3-hurry'] .bot")).to_have_text("机器人 规划 补位")
+    expect(page.locator(".room[data-room='ddz3-rich'] .bot")).to_have_count(0)
+    page.locator("#lang").click()
+    expect(bot).to_have_text("bots: search")
 
 
 def test_quick_match_while_playing_elsewhere_says_so(desktop: Page) -> None:

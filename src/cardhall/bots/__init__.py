@@ -28,6 +28,12 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "rlcard-rule": RLCardRule,
 }
 
+#: The bots a hall may seat at its tables (a room's ``bot``): those that play every phase
+#: of every variant and that every process knows, a spawned bot worker too (``register``
+#: adds a bot to one process only). ``rlcard-rule`` plays only ddz3's play phase, with an
+#: optional dependency.
+SEATABLE = ("planning", "search", "tuoguan", "random")
+
 
 def register(factory: type[Bot]) -> type[Bot]:
     """Add a bot class under its ``name`` so that ``make``, the arena and the command find it.
@@ -54,5 +60,5 @@ def make(name: str, variant: str, seat: int, seed: int = 0, **options: Any) -> B
     return factory(variant=variant, seat=seat, seed=seed, **options)
 
 
-__all__ = ["BOTS", "Bot", "BotError", "PlanningBot", "RLCardRule", "RandomBot", "SamplingBot",
-           "Tuoguan", "make", "register"]
+__all__ = ["BOTS", "SEATABLE", "Bot", "BotError", "PlanningBot", "RLCardRule", "RandomBot",
+           "SamplingBot", "Tuoguan", "make", "register"]

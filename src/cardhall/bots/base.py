@@ -11,7 +11,7 @@ sees them bare and its answer is given back tagged, as the game expects.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from cardhall.bots.view import legal_texts
 
@@ -33,6 +33,10 @@ class Bot:
     """Base class: a seat, a variant, and a private seeded random source."""
 
     name = "bot"
+    #: For a bot whose decision may hold a CPU for most of a second (the search bot's
+    #: rollouts): the cheaper bot whose move it would fall back to. A hall runs few such
+    #: decisions at once and has this one answer the rest (``hall.live.botpool``).
+    stand_in: ClassVar[str | None] = None
 
     def __init__(self, variant: str, seat: int, seed: int = 0) -> None:
         self.variant = variant

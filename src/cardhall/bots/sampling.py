@@ -39,6 +39,7 @@ from cardhall.bots.base import Bot, BotError, Observation
 from cardhall.bots.planning import DECISIVE, PlanningBot, Policy
 from cardhall.bots.view import View, action_text, legal_plays, read_view, rule_set, trick_game
 from cardhall.cards import NUM_RANKS, Counts
+from cardhall.games import VARIANTS
 from cardhall.rules import Play
 
 #: Sampled deals per decision (each candidate is played out once on each).
@@ -55,11 +56,20 @@ SECONDS = 0.8
 HORIZON = 200
 
 
+def searches(variant: str) -> bool:
+    """Whether the search bot searches in ``variant`` at all: a ladder game, which ends
+    when the first player goes out (every Dou Dizhu variant). Elsewhere (保皇, 找朋友)
+    every move it makes is the planning bot's, so a hall seats ``planning`` there."""
+    found = VARIANTS.get(variant)
+    return found is not None and found.rules is not None and found.rules.comparison == "ladder"
+
+
 class SamplingBot(Bot):
     """Determinised rollouts over the planning bot's best candidates. Its name as a
     player stays ``search``: a rated identity that halls, ratings and scripts know."""
 
     name = "search"
+    stand_in = PlanningBot.name
 
     def __init__(self, variant: str, seat: int, seed: int = 0, samples: int = SAMPLES,
                  candidates: int = CANDIDATES, seconds: float = SECONDS) -> None:

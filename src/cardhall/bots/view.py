@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from cardhall.bots.split import native
@@ -58,8 +59,16 @@ def ranks_of(cards: str | Sequence[str] | None) -> tuple[int, ...]:
     if not cards:
         return ()
     if isinstance(cards, str):
-        return parse_ranks(cards.translate(_SUIT_MARKS))
+        return _text_ranks(cards)
     return tuple(RANK_CHARS.index(c[0]) for c in cards)
+
+
+@lru_cache(maxsize=4096)
+def _text_ranks(text: str) -> tuple[int, ...]:
+    """``ranks_of`` a text, remembered: a view's ``played`` texts are read at every decision
+    and change one seat at a time (a game played out by bots reads them thousands of
+    times: the analysis's rollouts spent half their time here)."""
+    return parse_ranks(text.translate(_SUIT_MARKS))
 
 
 def hand_counts(obs: Observation) -> Counts:

@@ -348,6 +348,13 @@ class HallClient:
     async def watch(self, table: str) -> None:
         await self.send({"type": "watch", "table": table})
 
+    async def chat(self, table: str, say: str) -> None:
+        """Say a quick-chat id (``protocol.chat``) at ``table``."""
+        await self.send({"type": "chat", "table": table, "say": say})
+
+    async def mute(self, table: str, seat: int, on: bool = True) -> None:
+        await self.send({"type": "mute", "table": table, "seat": seat, "on": on})
+
     async def ping(self) -> None:
         await self.send({"type": "ping"})
 

@@ -16,7 +16,14 @@ from typing import Any
 
 from cardhall import rules
 from cardhall.cards import Rank
-from cardhall.games import baohuang_score, ddz5, happy, zhaopengyou_match, zhaopengyou_setup
+from cardhall.games import (
+    baohuang_score,
+    ddz5,
+    happy,
+    sides,
+    zhaopengyou_match,
+    zhaopengyou_setup,
+)
 from cardhall.games.baohuang import Baohuang
 from cardhall.games.baohuang import options as baohuang_options
 from cardhall.games.base import Action, Event, GameState, IllegalAction, Option, Variant
@@ -39,40 +46,40 @@ VARIANTS: dict[str, Variant] = {
                 "Two players, one pack, 11 dead cards; call or no-call.",
                 common_options(2), TwoPlayer, version=2, name_en="Two-player Dou Dizhu",
                 rules=rules.get("ddz2"), layout=Layout(hand=20, kitty=3, dead=11),
-                ratings=Ratings(-43.5, 11.7)),
+                ratings=Ratings(-43.5, 11.7), side=sides.landlord),
         Variant("ddz3", "三人斗地主", 3, 1,
                 "Classic three-player Dou Dizhu with 1/2/3-point bidding.",
                 common_options(3), Classic, version=2, name_en="Dou Dizhu",
                 rules=rules.get("ddz3"), layout=Layout(hand=17, kitty=3),
-                ratings=Ratings(-50.9, 12.0)),
+                ratings=Ratings(-50.9, 12.0), side=sides.landlord),
         Variant("ddz4", "四人斗地主", 4, 2,
                 "Four players, two packs, hidden 8-card kitty, big bombs double.",
                 common_options(4), FourPlayer, version=2,
                 name_en="Four-player Dou Dizhu",
                 rules=rules.get("ddz4"), layout=Layout(hand=25, kitty=8),
-                ratings=Ratings(-27.4, 11.9)),
+                ratings=Ratings(-27.4, 11.9), side=sides.landlord),
         Variant("ddz5", "五人斗地主", ddz5.PLAYERS, 2,
                 "Five players, two packs; the revealed card names an open and a hidden landlord.",
                 ddz5_options(), FivePlayer, version=2, name_en="Five-player Dou Dizhu",
                 rules=rules.get("ddz5"), layout=Layout(hand=21, kitty=3),
-                ratings=Ratings(-37.2, 12.7),
+                ratings=Ratings(-37.2, 12.7), side=sides.landlords,
                 display=Display(roles={"open landlord": ("明地主", "Open landlord"),
                                        "hidden landlord": ("暗地主", "Hidden landlord")})),
         Variant("ddz3_happy", "欢乐斗地主", 3, 1,
                 "Call and rob the landlord, show cards, double; beans with floors, caps and fee.",
                 happy_options(), Happy, version=2, name_en="Happy Dou Dizhu",
                 rules=rules.get("ddz3_happy"), layout=Layout(hand=happy.HAND, kitty=3),
-                ratings=Ratings(-50.9, 12.0)),
+                ratings=Ratings(-50.9, 12.0), side=sides.landlord),
         Variant("ddz3_laizi", "癞子斗地主", 3, 1,
                 "Happy Dou Dizhu with a wild rank drawn after robbing; soft/hard/pure bombs.",
                 happy_options(laizi=True), Laizi, version=2, name_en="Wildcard Dou Dizhu",
                 rules=rules.get("ddz3_laizi"), layout=Layout(hand=happy.HAND, kitty=3),
-                ratings=Ratings(-50.8, 12.2)),
+                ratings=Ratings(-50.8, 12.2), side=sides.landlord),
         Variant("ddz_emperor", "斗帝主", 3, 2,
                 "Three players, two packs, 16 hand types; the emperor keeps any of 6 kitty cards.",
                 common_options(3), Emperor, version=2, name_en="Dou Dizhu Emperor",
                 rules=rules.get("ddz_emperor"), layout=Layout(hand=34, kitty=6),
-                ratings=Ratings(-20.8, 10.1),
+                ratings=Ratings(-20.8, 10.1), side=sides.landlord,
                 display=Display(roles={"emperor": ("帝主", "Emperor")})),
         Variant("baohuang", "保皇", baohuang_score.PLAYERS, 4,
                 "Five players, four packs without 3/4/5: the emperor and his guard against "
@@ -81,13 +88,13 @@ VARIANTS: dict[str, Variant] = {
                 # the guard card's seat names the simple mode's guard
                 secret_options=("deal", "guard_card"),
                 rules=rules.get("baohuang"), layout=Layout(hand=34, kitty=0),
-                ratings=Ratings(-57.8, 6.7),
+                ratings=Ratings(-57.8, 6.7), side=sides.royal_side,
                 display=Display(actions={"call": ("叫侍卫 {arg}", "Call guard {arg}")})),
         Variant("zhaopengyou", "找朋友", zhaopengyou_match.PLAYERS, zhaopengyou_setup.PACKS,
                 "Five players, three packs, tricks with trumps and tractors; the dealer calls "
                 "a friend by a card; every player keeps his own level.",
                 zhaopengyou_options(), ZhaoPengyou, version=2, name_en="Find Friends",
-                suits=True,
+                suits=True, side=sides.dealer_side,
                 layout=Layout(hand=zhaopengyou_setup.HAND, kitty=zhaopengyou_setup.KITTY),
                 display=Display(sort="trump",
                                 facts=("level", "trump", "friend_call", "attacker_points"))),
@@ -127,6 +134,13 @@ def registered(v: Variant) -> Iterator[Variant]:
         yield v
     finally:
         unregister(v.id)
+
+
+def standing(result: Mapping[str, Any]) -> sides.Standing | None:
+    """A finished game's teams and ranks (``games.sides``), its sides read as its variant
+    declares; None for a game not played to a score."""
+    declared = VARIANTS.get(result["variant"])
+    return sides.standing(result, declared.side if declared is not None else None)
 
 
 def rules_of(name: str, wild: Rank | str | None = None, **options: object) -> RuleSet:
@@ -193,4 +207,4 @@ def replay(record: Mapping[str, Any]) -> GameState:
 
 __all__ = ["VARIANTS", "Action", "Display", "Event", "GameState", "IllegalAction", "Layout",
            "Option", "Ratings", "Variant", "new_game", "register", "registered", "replay",
-           "rules_of", "unregister", "variant"]
+           "rules_of", "standing", "unregister", "variant"]

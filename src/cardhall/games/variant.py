@@ -197,6 +197,10 @@ class Variant:
     #: The bots' rating scale of dealt hands; None: a neutral scale.
     ratings: Ratings | None = None
     display: Display = field(default_factory=Display)
+    #: The seats of the side a finished game was played against, read from its result's
+    #: detail (``games.sides``: the landlord, 五人's two, 找朋友's dealer and friend, 保皇's
+    #: emperor and guard), for a team-aware rating; None: the winners against the rest.
+    side: Callable[[Mapping[str, Any]], list[int]] | None = None
 
     def __post_init__(self) -> None:
         if self.rules is not None and self.rules.packs != self.packs:

@@ -33,10 +33,14 @@ from cardhall.games.errors import BadSetup
 from cardhall.hall.cluster.coordinator import Connections, Coordinator, LocalCoordinator
 from cardhall.hall.domain.config import HallConfig
 from cardhall.hall.domain.economy import bot_balance
-from cardhall.hall.domain.errors import Forbidden, NotSeated, Refused
+from cardhall.hall.domain.errors import NotAllowed, NotSeated, Refused
 from cardhall.hall.domain.levels import title_for
+from cardhall.hall.events.runner import Events
+from cardhall.hall.events.store import is_event_table
 from cardhall.hall.live import commands
 from cardhall.hall.live.botpool import BotPool
+from cardhall.hall.live.chat import ChatPace
+from cardhall.hall.live.friends import Friends
 from cardhall.hall.live.lobby import Lobby
 from cardhall.hall.live.outbox import Outbox
 from cardhall.hall.live.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
@@ -44,22 +48,20 @@ from cardhall.hall.live.table import GRACE_SECONDS, Table
 from cardhall.hall.live.timers import Scheduler, retry_seconds
 from cardhall.hall.store import accounts
 from cardhall.hall.store.db import Database
-from cardhall.hall.store.game_rows import (
-    StoredGame,
-    claim_games,
-    dealt_balances,
-    dissolve_game,
-    live_game_of,
-    live_tables,
-)
+from cardhall.hall.store.game_reads import StoredGame, live_game_of, live_tables
+from cardhall.hall.store.game_rows import claim_games, dealt_balances, dissolve_game
 from cardhall.hall.store.models import Player
 from cardhall.hall.store.table_store import DbStore
 from cardhall.protocol.messages import (
     Act,
+    Bring,
+    Chat,
+    Enter,
     HallMessage,
     Join,
     Leave,
     Left,
+    Mute,
     Next,
     Ping,
     PlayerInfo,
@@ -69,11 +71,16 @@ from cardhall.protocol.messages import (
     Start,
     Watch,
     Welcome,
+    Withdraw,
 )
 from cardhall.protocol.peer import CallKind, TableCall
 
 #: Orphaned tables rebuilt at once (each holds a database connection while it does).
 ADOPT_AT_ONCE = 8
+#: Looks in a row (a quarter lease apart) that must find a live game's table without a
+#: lease before it is adopted: three quarters of a lease, more than the third of a lease
+#: in which a living owner sets a lease Redis lost again (``adopt_orphans``).
+ORPHAN_LOOKS = 4
 
 log = logging.getLogger("cardhall.hall")
 
@@ -91,22 +98,44 @@ class Hall:
         self.bots = bots or BotPool()
         self.store = DbStore(db, gather=config.action_log.gather_ms / 1000)
         self.lobby = Lobby(config, self.store, self.coord, self.bots, grace_seconds, scheduler)
+        self.friends = Friends(db, self.lobby, self.coord)
+        self.lobby.chat_blocks = self.friends.blocked  # a block stops chat too
+        self.lobby.listening = self.friends.prime
         self._tasks: set[asyncio.Task[None]] = set()
         self._unadopted: set[str] = set()  # failed for a passing reason: tried again
+        self._orphan_looks: dict[str, int] = {}  # looks in a row that found it unleased
         self._adopt_retry: asyncio.Task[None] | None = None
+        self.events = Events(self)  # 比赛场 (hall.events)
+        #: The tables each player connected here watches (观战): his bound is
+        #: ``watching.per_player``; his connection dropping stops them.
+        self.watching: dict[str, set[str]] = {}
+        #: How often each player connected here may chat (``hall.live.chat``).
+        self.chat_pace = ChatPace(config.limits.chat_gap_seconds,
+                                  config.limits.chat_lines_per_minute)
 
     # -- life --------------------------------------------------------------------------
 
     async def open(self) -> int:
         """Rebuild every live game's table whose lease is free; returns how many."""
         await self.coord.start(self)
-        return await self.adopt_orphans()
+        adopted = await self.adopt_orphans()
+        self.events.start()
+        return adopted
 
-    async def adopt_orphans(self) -> int:
+    async def adopt_orphans(self, *, patient: bool = False) -> int:
         """Take over the live games' tables nobody runs (at start, or after a process
-        died); returns how many tables were rebuilt here."""
+        died); returns how many tables were rebuilt here.
+
+        ``patient`` (the cluster's periodic look): a table is taken only once it was
+        found without a lease at ``ORPHAN_LOOKS`` looks in a row. A lease missing at one
+        look may be one Redis lost (it restarted empty) while its owner lives: the
+        owner's next renewal, a third of a lease later, sets it again with its token,
+        and taking the table meanwhile would move a game for nothing."""
         orphans = [t for t in await self.coord.unowned(await live_tables(self.db))
                    if t not in self.lobby.tables]
+        if patient:
+            self._orphan_looks = {t: self._orphan_looks.get(t, 0) + 1 for t in orphans}
+            orphans = [t for t, n in self._orphan_looks.items() if n >= ORPHAN_LOOKS]
         # A dead process leaves hundreds of tables; each adoption is a few round trips and
         # a commit, so they go ADOPT_AT_ONCE at a time (their commits share fsyncs): its
         # players wait for the slowest, not for the sum (one by one: ~2 s for 170 tables).
@@ -168,7 +197,7 @@ class Hall:
         if game is None:
             await self.coord.release(lease)
             return False
-        room = self.lobby.rooms.get(game.room_id)
+        room = self.lobby.rooms.get(game.room_id) or self.events.room(game.room_id)
         try:
             if room is None:
                 raise BadSetup("bad_record", f"its room {game.room_id!r} is not in the config")
@@ -213,6 +242,9 @@ class Hall:
                       fence=fence, scheduler=self.lobby.scheduler)
         table.game, table.game_id = state, game.id
         table.private = game.private  # its next games too: points only (ruling 14)
+        table.spectators = not game.private  # its owner's choice is not kept: closed
+        if is_event_table(table.id):
+            await self.events.adopted(table)
         # The balances the game was dealt (held since its start), not today's: its
         # floors and caps were computed on them.
         balances = await dealt_balances(self.db, game.id) or \
@@ -228,6 +260,7 @@ class Hall:
             table._drop()
 
     async def close(self) -> None:
+        await self.events.close()
         for table in list(self.lobby.tables.values()):
             await table.stop()
         await self.lobby.close()
@@ -260,11 +293,15 @@ class Hall:
         for message in [*missed, *self.lobby.notes_of(player_id)]:
             self.outbox.send(player_id, message)
         self._connection(player_id, tables, "up")
+        self.events.hello(player_id)
 
     async def disconnected(self, player_id: str, conn: int) -> None:
         """Connection ``conn`` closed; if it still spoke for the player, he is away."""
         if not await self.coord.detach(player_id, conn):
-            return  # he is connected to another process now
+            return  # he is connected again (his watches go on there)
+        for table_id in self.watching.pop(player_id, set()):
+            self._spawn(self._tell(TableCall(table=table_id, kind="unwatch",
+                                             player=player_id)))
         self._connection(player_id, await self.lobby.all_tables_of(player_id), "down")
         await self.lobby.cancel(player_id)
 
@@ -301,31 +338,85 @@ class Hall:
             case Ping():
                 self.outbox.send(player_id, Pong())
             case Join(code=code) if code is not None:
+                await self.events.not_entered(player_id)
                 await self.lobby.join_code(player_id, code, address)
             case Join(room=room) if room is not None:
-                await self.lobby.join(player_id, room)
+                await self.events.not_entered(player_id)
+                await self.lobby.join(player_id, room, address)
             case Act(table=t, action=action, seq=seq, choose=choose):
                 await self._table(player_id, t, "act", text=action, seq=seq, choose=choose)
             case Next(table=t):
                 await self._table(player_id, t, "next")
             case Leave(table=t) if t is not None:
-                await self._table(player_id, t, "leave")
+                if t in self.watching.get(player_id, ()):
+                    await self._unwatch(player_id, t)
+                else:
+                    await self._leave(player_id, t)
             case Leave(room=room) if room is not None:
                 if not await self.lobby.cancel(player_id, room):
                     raise NotSeated(f"you are not queued in {room}")
-            case Private(room=room, bots=bots):
-                await self.lobby.private(player_id, room, bots)
+            case Private(room=room, bots=bots, spectators=spectators):
+                await self.events.not_entered(player_id)
+                await self.lobby.private(player_id, room, bots, spectators)
+            case Enter(kind=kind):
+                await self.events.enter(player_id, kind)
+            case Withdraw(event=event):
+                await self.events.withdraw(player_id, event)
             case Start(table=t):
                 await self._table(player_id, t, "start_now")
+            case Chat(table=t, say=say):
+                self.chat_pace.check(player_id)  # counted once said: a refusal is free
+                await self._table(player_id, t, "chat", text=say)
+                self.chat_pace.count(player_id)
+            case Mute(table=t, seat=seat, on=on):
+                await self._table(player_id, t, "mute", text="on" if on else "off", seat=seat)
             case Watch(table=t):
-                if not admin:
-                    raise Forbidden("only an admin may watch a table")
-                await self._table(player_id, t, "watch")
+                await self._watch(player_id, t, admin)
+            case Bring(table=t, player=friend):
+                await self.friends.bring(player_id, t, friend)
+
+    async def _watch(self, player_id: str, table_id: str, admin: bool) -> None:
+        """观战 (``watchers.py``): at most ``watching.per_player`` tables at once, those
+        that closed meanwhile not counted."""
+        watched = self.watching.setdefault(player_id, set())
+        if table_id not in watched and len(watched) >= self.config.watching.per_player:
+            live = await self.coord.unowned(sorted(watched))
+            watched.difference_update(live)  # closed since: no process runs them
+        if table_id not in watched and len(watched) >= self.config.watching.per_player:
+            raise NotAllowed(f"you watch {len(watched)} tables already, the most one "
+                             "player may: leave one first")
+        try:
+            await self.lobby.call(TableCall(table=table_id, kind="watch", player=player_id,
+                                            admin=admin))
+        finally:
+            if not watched:
+                self.watching.pop(player_id, None)
+        watched.add(table_id)
+        self.watching[player_id] = watched
+
+    async def _leave(self, player_id: str, table_id: str) -> None:
+        """Leave a seat; not seated there, stop watching it (a watch this process does
+        not know of: made through another process before a reconnect)."""
+        try:
+            await self._table(player_id, table_id, "leave")
+        except NotSeated as exc:
+            try:
+                await self._unwatch(player_id, table_id)
+            except NotSeated:
+                raise exc from None
+
+    async def _unwatch(self, player_id: str, table_id: str) -> None:
+        watched = self.watching.get(player_id, set())
+        watched.discard(table_id)
+        if not watched:
+            self.watching.pop(player_id, None)
+        await self.lobby.call(TableCall(table=table_id, kind="unwatch", player=player_id))
 
     async def _table(self, player_id: str, table_id: str, kind: CallKind, text: str = "",
-                     seq: int | None = None, choose: bool = False) -> None:
+                     seq: int | None = None, choose: bool = False,
+                     seat: int | None = None) -> None:
         await self.lobby.call(TableCall(table=table_id, kind=kind, player=player_id,
-                                        text=text, seq=seq, choose=choose))
+                                        text=text, seq=seq, choose=choose, seat=seat))
 
     # -- operators ---------------------------------------------------------------------
 
@@ -335,7 +426,10 @@ class Hall:
                  "phase": str(t.phase), "game": t.game_id, "seq": t.seq,
                  "settling": t.settling,  # its game is over, its settlement being retried
                  "players": [s.player for s in t.seats], "private": t.code is not None,
-                 "process": self.coord.process}
+                 "process": self.coord.process,
+                 # for the lobby's list of tables to watch (``watchable``)
+                 "names": [s.name for s in t.seats], "watchers": len(t.watchers),
+                 "spectators": t.spectators}
                 for t in self.lobby.tables.values()]
 
     async def live_tables(self) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from cardhall.games.errors import Param
+from cardhall.protocol.chat import Say
 
 #: The largest text message the server reads (the wire contract: up to 1 MiB gets an
 #: ``error`` and the connection stays; only larger frames may close it).
@@ -121,6 +122,8 @@ class Private(_Msg):
     type: Literal["private"]
     room: Id
     bots: bool = False
+    #: False: nobody but an admin may watch it (观战).
+    spectators: bool = True
 
 
 class Start(_Msg):
@@ -131,14 +134,56 @@ class Start(_Msg):
 
 
 class Watch(_Msg):
-    """An admin watches a table as a spectator (sees no hidden card)."""
+    """Watch a table (观战): any player, a few actions behind, the public view only;
+    ``leave`` with the table stops (docs/protocol.md, "Watching")."""
 
     type: Literal["watch"]
     table: Id
 
 
+class Chat(_Msg):
+    """Say one of the catalog's phrases or emotes (``protocol.chat``) at ``table``, where
+    the player sits: a watcher may not speak; an unknown id is malformed."""
+
+    type: Literal["chat"]
+    table: Id
+    say: Say
+
+
+class Mute(_Msg):
+    """Stop (``on``) or again hear (``on`` false) the chat of ``seat`` at ``table``."""
+
+    type: Literal["mute"]
+    table: Id
+    seat: Annotated[int, Field(ge=0, le=15)]
+    on: bool
+
+
+class Bring(_Msg):
+    """Invite a friend to the private table the sender sits at: the friend is sent a
+    ``brought`` with its code (docs/protocol.md, "Friends")."""
+
+    type: Literal["bring"]
+    table: Id
+    player: Id
+
+
 class Ping(_Msg):
     type: Literal["ping"]
+
+
+class Enter(_Msg):
+    """Enter the open event of ``kind`` (比赛场), paying its fee."""
+
+    type: Literal["enter"]
+    kind: Id
+
+
+class Withdraw(_Msg):
+    """Leave ``event`` before it starts: the fee comes back, once."""
+
+    type: Literal["withdraw"]
+    event: Id
 
 
 class Resync(_Msg):
@@ -150,14 +195,15 @@ class Resync(_Msg):
 
 
 ClientMessage = Annotated[
-    Hello | Join | Act | Next | Leave | Private | Start | Watch | Ping | Resync,
-    Field(discriminator="type")]
+    Hello | Join | Act | Next | Leave | Private | Start | Watch | Chat | Mute | Bring | Ping
+    | Resync | Enter | Withdraw, Field(discriminator="type")]
 #: What an authenticated player asks of the hall (``Hall.handle``): every client message
 #: but the connection's own, ``hello`` and ``resync`` (``server.ws`` answers those).
-HallMessage = Join | Act | Next | Leave | Private | Start | Watch | Ping
+HallMessage = (Join | Act | Next | Leave | Private | Start | Watch | Chat | Mute | Bring | Ping
+               | Enter | Withdraw)
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "join", "act", "next", "leave", "private", "start", "watch", "ping",
-                "resync")
+CLIENT_TYPES = ("hello", "join", "act", "next", "leave", "private", "start", "watch", "chat",
+                "mute", "ping", "resync", "bring", "enter", "withdraw")
 
 
 class ProtocolError(ValueError):
@@ -284,6 +330,8 @@ class State(_Msg):
     phase: Literal["playing", "between", "waiting"] = "playing"
     code: str | None = None
     owner: str | None = None
+    #: How many watch the table (观战).
+    watchers: int = 0
     #: The engine's events of the action that made this state, for this seat
     #: (``events_for``): never serialized in a ``state``; a delta client's ``delta``
     #: carries them (``server.deltas``).
@@ -312,6 +360,7 @@ class Delta(_Msg):
     phase: Literal["playing", "between", "waiting"] = "playing"
     code: str | None = None
     owner: str | None = None
+    watchers: int = 0
 
     @model_serializer(mode="wrap")
     def _without_same_players(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -321,12 +370,24 @@ class Delta(_Msg):
         return data
 
 
+class RatingChange(_Msg):
+    """One seat's skill rating in the game's variant, before and after the game (the
+    displayed numbers, hall.domain.ratings), whether it is still provisional, and its
+    rated games so far."""
+
+    before: int
+    after: int
+    provisional: bool
+    games: int
+
+
 class Settled(_Msg):
     """A game's settlement, sent once it has committed (``/api/me`` already shows it).
 
-    ``fees`` (the fee in each seated player's ``beans``) and ``balances`` (his beans
-    after it) are optional additions to this fixed message: a settlement that explains
-    itself shows the fee and "before → after" (before = balance − beans)."""
+    ``fees`` (the fee in each seated player's ``beans``), ``balances`` (his beans
+    after it) and ``ratings`` (each rated seat's skill rating, bots' too) are optional
+    additions to this fixed message: a settlement that explains itself shows the fee,
+    "before → after" (before = balance − beans) and the rating's move."""
 
     type: Literal["settled"] = "settled"
     table: str
@@ -338,11 +399,12 @@ class Settled(_Msg):
     dissolved: bool
     fees: dict[str, int] | None = None
     balances: dict[str, int] | None = None
+    ratings: dict[str, RatingChange] | None = None
 
     @model_serializer(mode="wrap")
     def _without_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        for key in ("fees", "balances"):
+        for key in ("fees", "balances", "ratings"):
             if data.get(key) is None:
                 data.pop(key, None)
         return data
@@ -377,6 +439,32 @@ class Invite(_Msg):
     table: str
     room: str
     code: str
+
+
+class Friendly(_Msg):
+    """A player as the friends messages name him (never anything private)."""
+
+    id: str
+    name: str
+    title: str
+
+
+class Friend(_Msg):
+    """Pushed when ``player`` asks to be your friend or accepts your request."""
+
+    type: Literal["friend"] = "friend"
+    event: Literal["asked", "accepted"]
+    player: Friendly
+
+
+class Brought(_Msg):
+    """A friend (``by``) invites you to his private table: ``join`` with ``code``."""
+
+    type: Literal["brought"] = "brought"
+    table: str
+    room: str
+    code: str
+    by: Friendly
 
 
 class Left(_Msg):
@@ -414,4 +502,64 @@ class Pong(_Msg):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Welcome | State | Delta | Settled | Away | Queued | Invite | Left | Error | Pong
+class Entrant(_Msg):
+    """One entrant in an ``event`` message: ``no`` his number, ``bot`` a bot's place."""
+
+    no: int
+    name: str
+    bot: bool
+    chips: int
+    status: Literal["in", "left", "out", "done"]
+    place: int | None = None
+    prize: int | None = None
+
+
+class DealLine(_Msg):
+    """One entrant's row of a duplicate event's results (``event.results``): per deal his
+    points and matchpoints (None: not shown yet: some person has not played it), his
+    matchpoints, the top he could have had and their percentage; ``games`` the deals'
+    game ids for their replays, once the event is over (None before)."""
+
+    no: int
+    points: list[int | None]
+    matchpoints: list[int | None]
+    total: int
+    top: int
+    percent: float
+    played: int
+    games: list[str | None] | None = None
+
+
+class EventState(_Msg):
+    """An event's standings, to its entrants at every change (docs/protocol.md)."""
+
+    type: Literal["event"] = "event"
+    event: str
+    kind: str
+    name: str
+    status: Literal["open", "running", "done"]
+    round: int
+    rounds: int
+    stake: int
+    deals: int
+    fee: int
+    prizes: list[int]
+    entrants: list[Entrant]
+    tables: list[list[int]]
+    format: Literal["knockout", "duplicate"] = "knockout"
+    #: A duplicate event's results, per entrant in entry order (None: a knockout).
+    results: list[DealLine] | None = None
+
+
+class Said(_Msg):
+    """Seat ``seat`` at ``table`` said ``say`` (a ``chat``): to everyone at the table who
+    has not muted that seat, the speaker too."""
+
+    type: Literal["chat"] = "chat"
+    table: str
+    seat: int
+    say: Say
+
+
+ServerMessage = (Welcome | State | Delta | Settled | Away | Queued | Invite | Left | Error
+                 | Pong | Said | Friend | Brought | EventState)

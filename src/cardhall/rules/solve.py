@@ -10,41 +10,20 @@ is reached again and again by playing the same cards in another order, and the m
 what makes ten cards a hand a matter of milliseconds rather than minutes.
 
 Issue 21 (``cardhall solve``) fixes the interface: ``solve`` answers whether the side to
-move wins and one winning action text (``"play 33"``, ``"pass"``), or None.
+move wins and one winning action text (``"play 33"``, ``"pass"``), or None. Three hands (a
+landlord against two farmers) are rules/solve3.py's; ``solve`` answers both.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from cardhall.rules.plays import Play
 from cardhall.rules.ruleset import Cards, RuleError, RuleSet
+from cardhall.rules.solve3 import HAND_TO_MOVE, ThreeHandSolver
+from cardhall.rules.verdict import Counts, Verdict, action_text, without
 
-Counts = tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """Whether the side to move can force going out first, and a move that does."""
-
-    win: bool
-    move: str | None
-
-    def to_json(self) -> dict[str, object]:
-        return {"win": self.win, "move": self.move}
-
-
-def action_text(play: Play) -> str:
-    """The game's action for a play: ``play 333+5``, a wild play with what it stands for."""
-    return f"play {play.text}" + (f"={play.as_text}" if play.as_text else "")
-
-
-def _without(counts: Counts, play: Play) -> Counts:
-    left = list(counts)
-    for rank in play.cards:
-        left[rank] -= 1
-    return tuple(left)
+__all__ = ["Solver", "Verdict", "action_text", "solve"]
 
 
 class Solver:
@@ -61,7 +40,7 @@ class Solver:
         if not any(me) or not any(them):
             raise RuleError("both hands must hold cards: a side with none has gone out")
         for play in self._ordered(me, last):
-            rest = _without(me, play)
+            rest = without(me, play)
             if not any(rest) or not self._wins(them, rest, play):
                 return Verdict(True, action_text(play))
         if last is not None and not self._wins(them, me, None):
@@ -76,13 +55,21 @@ class Solver:
     def _search(self, me: Counts, them: Counts, last: Play | None) -> bool:
         """Whether the side holding ``me`` wins, to move against ``last`` (None: leads)."""
         for play in self._ordered(me, last):
-            rest = _without(me, play)
+            rest = without(me, play)
             if not any(rest) or not self._wins(them, rest, play):
                 return True
         return last is not None and not self._wins(them, me, None)
 
 
-def solve(rs: RuleSet, to_move: Cards, other: Cards, last: Play | None = None) -> Verdict:
-    """The verdict of a two-hand position: ``to_move`` leads, or answers ``last`` (played
-    by ``other``)."""
-    return Solver(rs).solve(to_move, other, last)
+def solve(rs: RuleSet, to_move: Cards, other: Cards, last: Play | None = None, *,
+          third: Cards | None = None, landlord: int | None = None) -> Verdict:
+    """The verdict of a position, as ``cardhall solve`` gives it. Two hands: ``to_move``
+    leads, or answers ``last`` (played by ``other``). With ``third``: a landlord against
+    two farmers, ``last`` played by ``third``, ``landlord`` 1, 2 or 3 (the hand to move,
+    the default; ``other``; ``third``), and the verdict is the side of ``to_move``'s."""
+    if third is None:
+        if landlord is not None:
+            raise RuleError("a landlord is for three hands: give the third hand too")
+        return Solver(rs).solve(to_move, other, last)
+    return ThreeHandSolver(rs).solve(to_move, other, third, last,
+                                     HAND_TO_MOVE if landlord is None else landlord)

@@ -7,8 +7,6 @@ status that fits (``STATUS``), so a client can branch on ``error`` and show
 
 from __future__ import annotations
 
-import asyncio
-import json
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -17,42 +15,28 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from cardhall.bots import SEATABLE
 from cardhall.games import VARIANTS, reasons
 from cardhall.hall.domain.errors import HallError
 from cardhall.hall.domain.levels import title_for
 from cardhall.hall.domain.limits import RateLimiter
-from cardhall.hall.store import accounts, ledger, sessions
+from cardhall.hall.domain.ratings import PROVISIONAL_GAMES, bot_name
+from cardhall.hall.store import accounts, ledger, ratings, sessions
 from cardhall.hall.store.leaderboard import leaderboard
 from cardhall.hall.store.lockout import LockedOut
 from cardhall.hall.store.models import Game, Player, Score
-from cardhall.server import finished, metrics_access, params, words
+from cardhall.server import analyses, finished, metrics_access, params, watchable, words
 from cardhall.server.connection import CLOSE_SESSION_ENDED
 from cardhall.server.metrics import CONTENT_TYPE
+from cardhall.server.reading import STATUS, ApiError
+from cardhall.server.reading import authed as _authed
+from cardhall.server.reading import bearer as _bearer
+from cardhall.server.reading import caller as _player
+from cardhall.server.reading import read_json as _body
+from cardhall.server.reading import token as _token
 
 if TYPE_CHECKING:
     from cardhall.server.app import Server
-
-MAX_BODY = 16 * 1024
-
-#: HTTP status for each refusal code (anything else: 400).
-STATUS = {
-    "not_authenticated": 401, "auth_failed": 401, "bad_token": 401, "banned": 403,
-    "forbidden": 403, "not_found": 404, "name_taken": 409, "not_enough_beans": 409,
-    "relief_refused": 409, "no_item": 409, "conflict": 409, "rate_limited": 429,
-    "too_large": 413, "internal": 500, "busy": 503, "not_seated": 409, "unknown_table": 404,
-    "request_timeout": 408,
-    "session_expired": 401, "locked_out": 429,
-}
-
-
-class ApiError(Exception):
-    """A refusal of this layer (HallError covers the domain's)."""
-
-    def __init__(self, code: str, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status or STATUS.get(code, 400)
-
 
 def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
     status = status or STATUS.get(code, 400)
@@ -68,43 +52,6 @@ def _server(request: Request) -> Server:
     return server
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await _read_capped(request, _server(request).config.limits.body_seconds)
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ApiError("malformed", "the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise ApiError("malformed", "the body is a JSON object")
-    return data
-
-
-async def _read_capped(request: Request, seconds: float) -> bytes:
-    """The body, read as it streams in and refused (413) as soon as it passes
-    ``MAX_BODY``, or before any of it is read when its Content-Length says so: memory
-    never holds more than the cap, whatever a client sends. It must arrive within
-    ``seconds`` (408): a body trickled a byte at a time holds no request for long."""
-    too_large = ApiError("too_large", f"a request body is at most {MAX_BODY} bytes")
-    declared = request.headers.get("content-length", "")
-    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
-        raise too_large
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        async with asyncio.timeout(seconds):
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > MAX_BODY:
-                    raise too_large
-                chunks.append(chunk)
-    except TimeoutError:
-        raise ApiError("request_timeout", f"the request body did not arrive whole "
-                       f"within {seconds:g} s") from None
-    return b"".join(chunks)
-
-
 def _text(data: dict[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
@@ -117,31 +64,6 @@ def _bool(data: dict[str, Any], key: str) -> bool:
     if not isinstance(value, bool):
         raise ApiError("malformed", f"{key!r} is required and is true or false")
     return value
-
-
-def _bearer(request: Request) -> str | None:
-    """The Bearer token sent, if any."""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-def _token(request: Request) -> str:
-    token = _bearer(request)
-    if token is None:
-        raise ApiError("not_authenticated", "send Authorization: Bearer <token>")
-    return token
-
-
-async def _authed(request: Request) -> sessions.Authed:
-    """The caller's player and session; 401 ``bad_token`` (unknown, revoked, banned) or
-    ``session_expired`` (sessions.TokenRefused) when the token does not work."""
-    server = _server(request)
-    return await sessions.authenticate(server.db, _token(request), server.session_policy,
-                                       toucher=server.toucher)
-
-
-async def _player(request: Request) -> Player:
-    return (await _authed(request)).player
 
 
 async def _admin(request: Request) -> Player:
@@ -302,7 +224,7 @@ async def rooms(request: Request) -> Response:
                     "double_min_beans": room.double_min_beans,
                     "turn_seconds": room.turn_seconds,
                     "bot_wait_seconds": room.bot_wait_seconds,
-                    "bot_seconds": room.bot_seconds,
+                    "bot_seconds": room.bot_seconds, "bot": room.bot,
                     "waiting": live["waiting"], "tables": live["tables"]})
     return JSONResponse(out)
 
@@ -355,17 +277,48 @@ def _period_start(period: str, now: datetime) -> datetime | None:
 
 
 async def board(request: Request) -> Response:
+    """A leaderboard by points, beans or skill rating (``by=rating``: the current,
+    non-provisional ratings, bots' included, so all-time only)."""
     server = _server(request)
-    by = params.choice(request, "by", "points", ("points", "beans"))
+    by = params.choice(request, "by", "points", ("points", "beans", "rating"))
     variant = params.one(request, "variant") or None  # empty: every variant
     if variant is not None and variant not in VARIANTS:
         raise ApiError("malformed", f"unknown variant {variant[:32]!r}")
     period = params.choice(request, "period", "all", ("all", "day", "week"))
+    limit = params.integer(request, "limit", 50, 1, 1000)
+    if by == "rating":
+        if period != "all":
+            raise ApiError("malformed", "a rating board is all-time: period is all")
+        ranked = await ratings.board(server.db, variant, limit)
+        return JSONResponse({"variant": variant, "by": by, "period": period,
+                             "rows": [r.to_json() for r in ranked]})
     since = _period_start(period, datetime.now(UTC))
-    rows = await leaderboard(server.db, by, variant, since,  # type: ignore[arg-type]
-                             params.integer(request, "limit", 50, 1, 1000))
+    rows = await leaderboard(server.db, by, variant, since, limit)  # type: ignore[arg-type]
     return JSONResponse({"variant": variant, "by": by, "period": period,
                          "rows": [r.to_json() for r in rows]})
+
+
+async def player_ratings(request: Request) -> Response:
+    """A player's (or a bot's, ``bot:planning``) skill ratings by variant, ``all`` the
+    overall one, each with its history; ``/api/ratings`` alone: the caller's own."""
+    server = _server(request)
+    if "subject" not in request.path_params:
+        subject = (await _player(request)).id
+    else:
+        subject = params.subject(request)  # its form, before any query reads it
+        bot = bot_name(subject)
+        if bot is None and not await _exists(server, subject):
+            raise ApiError("not_found", f"no player {subject!r}")
+        if bot is not None and bot not in SEATABLE \
+                and not await ratings.rated(server.db, subject):
+            raise ApiError("not_found", f"no bot {bot!r} plays in this hall")
+    return JSONResponse({"id": subject, "provisional_games": PROVISIONAL_GAMES,
+                         "ratings": await ratings.ratings_of(server.db, subject)})
+
+
+async def _exists(server: Server, player_id: str) -> bool:
+    async with server.db.read() as s:
+        return await s.get(Player, player_id) is not None
 
 
 # -- economy -----------------------------------------------------------------------------
@@ -464,13 +417,19 @@ ROUTES = [
     Route("/api/sessions/{session_id}", revoke_session, methods=["DELETE"]),
     Route("/api/password", password, methods=["POST"]),
     Route("/api/rooms", rooms, methods=["GET"]),
+    Route("/api/rooms/{room_id}/tables", watchable.room_tables, methods=["GET"]),
     Route("/api/variants", variants, methods=["GET"]),
     Route("/api/reasons", refusal_reasons, methods=["GET"]),
     Route("/api/names", hall_names, methods=["GET"]),
     Route("/api/games/{game_id}", finished.game, methods=["GET"]),
     Route("/api/games/{game_id}/replay", finished.game_replay, methods=["GET"]),
+    Route("/api/games/{game_id}/analysis", analyses.request_analysis, methods=["POST"]),
+    Route("/api/games/{game_id}/analysis", analyses.analysis_status, methods=["GET"]),
+    Route("/api/games/{game_id}/whatif", analyses.what_if, methods=["POST"]),
     Route("/api/history", history, methods=["GET"]),
     Route("/api/leaderboard", board, methods=["GET"]),
+    Route("/api/ratings", player_ratings, methods=["GET"]),
+    Route("/api/ratings/{subject}", player_ratings, methods=["GET"]),
     Route("/api/relief", relief, methods=["POST"]),
     Route("/api/items/golden-eye", golden_eye, methods=["POST"]),
     Route("/api/admin/tables", admin_tables, methods=["GET"]),

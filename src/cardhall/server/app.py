@@ -21,7 +21,7 @@ from pathlib import Path
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, WebSocketRoute
+from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from cardhall.bots.split import native as native_loop
@@ -29,22 +29,26 @@ from cardhall.hall.cluster.coordinator import Coordinator
 from cardhall.hall.domain.config import HallConfig
 from cardhall.hall.domain.errors import HallError, Refused
 from cardhall.hall.domain.limits import RateLimiter
+from cardhall.hall.live.analysis_pool import AnalysisPool
 from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.live.table import GRACE_SECONDS
 from cardhall.hall.live.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.hall.service import Hall
+from cardhall.hall.store import puzzles as puzzle_store
 from cardhall.hall.store.db import POOL, Database, upgrade
 from cardhall.hall.store.lockout import LockoutPolicy
 from cardhall.hall.store.models import utcnow
 from cardhall.hall.store.sessions import SessionPolicy, Toucher
-from cardhall.server import api, expiry, ws
+from cardhall.server import api, events, expiry, friends, puzzles, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.finished import FinishedGames
 from cardhall.server.headers import GZIP, HallApp
 from cardhall.server.metrics import Metrics
 from cardhall.server.metrics_access import read_token
 from cardhall.server.params import BadParameter
+from cardhall.server.reading import ApiError
 from cardhall.server.refusals import wire_error
+from cardhall.server.watchable import Census
 
 log = logging.getLogger("cardhall.server")
 
@@ -65,11 +69,15 @@ class Server:
     metrics: Metrics = field(default_factory=Metrics)
     _db: Database | None = None
     _hall: Hall | None = None
+    _analyses: AnalysisPool | None = None
     toucher: Toucher | None = None
     #: The wall clock sessions' ends are compared with (``expiry``).
     clock: Callable[[], datetime] = utcnow
     _watch: asyncio.Task[None] | None = None
+    #: The hall's tables as the lobby's list of tables to watch last saw them.
+    census: Census = field(default_factory=Census)
     _expiry: asyncio.Task[None] | None = None
+    _miner: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         self.metrics_token = read_token(self.config.metrics.token_file)
@@ -77,13 +85,23 @@ class Server:
         self.finished = FinishedGames(limits.replay_cache_mb * 2**20, limits.replays_per_minute)
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
+        self.whatif_limiter = RateLimiter(limits.whatifs_per_minute, 60.0)
         self.session_policy = SessionPolicy.of(self.config.accounts)
         self.lockout_policy = LockoutPolicy.of(self.config.accounts)
+        self.puzzles = puzzles.PuzzleDesk()
 
     @property
     def db(self) -> Database:
         assert self._db is not None, "the server has not started"
         return self._db
+
+    @property
+    def analyses(self) -> AnalysisPool:
+        """The post-game analysis worker and its queue, started at the first request."""
+        if self._analyses is None:
+            self._analyses = AnalysisPool(
+                per_address=self.config.limits.analyses_per_address)
+        return self._analyses
 
     @property
     def hall(self) -> Hall:
@@ -94,6 +112,7 @@ class Server:
         await upgrade(self.db_url)
         self._db = Database.open(self.db_url, pool=self.db_pool)
         self.toucher = Toucher(self._db)
+        await puzzle_store.ensure_classic(self._db)
         coordinator: Coordinator | None = None
         if self.redis_url is not None:
             from cardhall.hall.cluster.redis_coordinator import RedisCoordinator  # noqa: PLC0415 (with --redis)
@@ -113,6 +132,10 @@ class Server:
         self._hall = hall
         self._watch = asyncio.get_running_loop().create_task(self.metrics.watch_loop(),
                                                              name="loop-lag")
+        self._miner = asyncio.get_running_loop().create_task(
+            puzzles.mine_loop(self._db, self.puzzles,
+                              hall.coord.job(puzzles.MINE_JOB, puzzles.MINE_HOLD_SECONDS),
+                              utcnow()), name="puzzle-miner")
         self._expiry = asyncio.get_running_loop().create_task(expiry.expire_loop(
             self.registry, self._db, self.session_policy, self.clock, self.toucher),
             name="session-expiry")
@@ -124,10 +147,12 @@ class Server:
                                      else "python"})
 
     async def close(self) -> None:
-        for task in (self._watch, self._expiry):
+        for task in (self._watch, self._expiry, self._miner):
             if task is not None:
                 task.cancel()
         self.registry.close_all(CLOSE_SHUTDOWN, "the server is shutting down")
+        if self._analyses is not None:
+            await self._analyses.close()
         if self._hall is not None:
             await self._hall.close()
         if self.toucher is not None:
@@ -172,7 +197,7 @@ async def _hall_error(request: Request, exc: Exception) -> Response:
 
 
 async def _api_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, api.ApiError)
+    assert isinstance(exc, ApiError)
     request.app.state.server.metrics.http_errors.labels(exc.code).inc()
     return api.error_response(exc.code, str(exc), exc.status)
 
@@ -207,6 +232,21 @@ async def _internal(request: Request, exc: Exception) -> Response:
     return api.error_response("internal", "the server failed; the error is logged")
 
 
+def _unrouted(api_routes: list[BaseRoute]) -> Route:
+    """``/api/...`` that no route takes: 405 when a route has the path for other methods
+    (a GET on a POST-only one), else 404, both as JSON. Without it such a request fell
+    through to the static files, whose 404 does not say the method is what is wrong."""
+
+    async def answer(request: Request) -> Response:
+        scope = {**request.scope, "method": "OPTIONS"}  # a method no API route takes
+        if any(r.matches(scope)[0] == Match.PARTIAL for r in api_routes):
+            raise HTTPException(405, f"{request.method} is not allowed on {request.url.path}")
+        raise HTTPException(404, f"no such resource: {request.url.path}")
+
+    return Route("/api/{rest:path}", answer, methods=["GET", "HEAD", "POST", "PUT", "PATCH",
+                                                     "DELETE", "OPTIONS"])
+
+
 def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_SECONDS,
                bot_workers: int = 1, on_ready: Callable[[], None] | None = None,
                redis_url: str | None = None,
@@ -228,12 +268,13 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
         finally:
             await server.close()
 
-    routes = [*api.ROUTES, WebSocketRoute("/ws", ws.endpoint)]
+    api_routes: list[BaseRoute] = [*api.ROUTES, *puzzles.ROUTES, *events.ROUTES, *friends.ROUTES]
+    routes = [*api_routes, _unrouted(api_routes), WebSocketRoute("/ws", ws.endpoint)]
     root = web_root()
     if root is not None:
         routes.append(Mount("/", StaticFiles(directory=root, html=True), name="web"))
     app = HallApp(routes=routes, lifespan=lifespan, middleware=[GZIP], exception_handlers={
-        HallError: _hall_error, api.ApiError: _api_error, Refused: _refused,
+        HallError: _hall_error, ApiError: _api_error, Refused: _refused,
         HTTPException: _http_error, BadParameter: _bad_parameter, Exception: _internal})
     app.state.server = server
     return app

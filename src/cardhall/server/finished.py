@@ -32,9 +32,10 @@ from cardhall.games import IllegalAction
 from cardhall.hall.domain import replays
 from cardhall.hall.domain.errors import Conflict, NotFound
 from cardhall.hall.domain.limits import RateLimiter
+from cardhall.hall.events.store import is_event_table, replay_closed
 from cardhall.hall.live.seats import BOT_NAMES, BOT_TITLE
-from cardhall.hall.store import accounts
-from cardhall.hall.store.game_rows import LIVE, StoredGame, get_game
+from cardhall.hall.store import accounts, ratings
+from cardhall.hall.store.game_reads import LIVE, StoredGame, get_game, private_players
 from cardhall.server import params
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
 IMMUTABLE = "public, max-age=31536000, immutable"
 #: The replay's head can (names, titles): keep it, but ask again (a 304 when unchanged).
 REVALIDATE = "no-cache"
+#: A private table's game: its players' browsers may keep it, no shared cache may.
+PRIVATE = "private, no-cache"
 
 
 def dumps(value: Any) -> bytes:
@@ -151,11 +154,11 @@ def _server(request: Request) -> Server:
     return server
 
 
-def _address(request: Request) -> str:
+def address_of(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-async def _account(request: Request, server: Server) -> str | None:
+async def account_of(request: Request, server: Server) -> str | None:
     """The account a valid Bearer token names, if any (an invalid one counts as none)."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -173,7 +176,7 @@ def _refused(server: Server, limited: Limited) -> Response:
         status_code=429, headers={"Retry-After": str(limited.seconds)})
 
 
-async def _finished(server: Server, game_id: str) -> StoredGame:
+async def finished_game(server: Server, game_id: str) -> StoredGame:
     """The finished game; a live game is not found (only its players see it, through
     the WebSocket, each his own cards)."""
     stored = await get_game(server.db, game_id)
@@ -182,7 +185,25 @@ async def _finished(server: Server, game_id: str) -> StoredGame:
     if stored.status == LIVE:
         raise NotFound(f"game {game_id} is still being played: only finished games are "
                        "served (its players see it through the WebSocket)")
+    if await replay_closed(server.db, stored.table_id):
+        raise NotFound(f"game {game_id} is a deal of a duplicate event still being played: "
+                       "its games are shown to everyone once the event is over")
     return stored
+
+
+async def _private(request: Request, server: Server, game_id: str) -> bool:
+    """Whether the game was played at a private table (好友房). Only its players read
+    such a game (its owner may have closed the table to spectators, and what friends
+    play among themselves is theirs); anyone else is told there is no such game, as for
+    an id that names none, so that its existence is not confirmed either. An event's
+    tables play points only too, but their games are the event's, shown as its rules say
+    (``replay_closed``), not a private table's."""
+    found = await private_players(server.db, game_id)
+    if found is None or is_event_table(found[0]):
+        return False
+    if await account_of(request, server) not in found[1]:
+        raise NotFound(f"no game {game_id!r}")
+    return True
 
 
 async def _gated(request: Request, server: Server, key: str,
@@ -192,7 +213,7 @@ async def _gated(request: Request, server: Server, key: str,
     cached = finished.cache.get(key)
     if cached is not None:
         return cached
-    limited = finished.gate.check(_address(request), await _account(request, server))
+    limited = finished.gate.check(address_of(request), await account_of(request, server))
     if limited is not None:
         return _refused(server, limited)
     return await finished.body(key, render)
@@ -209,32 +230,37 @@ def _answer(request: Request, body: bytes, cache_control: str) -> Response:
 async def game(request: Request) -> Response:
     server = _server(request)
     game_id = params.game_id(request)
+    private = await _private(request, server, game_id)
 
     async def render() -> bytes:
-        stored = await _finished(server, game_id)
+        stored = await finished_game(server, game_id)
         server.metrics.replay_renders.labels("game").inc()
         return dumps(stored.to_json())
 
     body = await _gated(request, server, f"game:{game_id}", render)
-    return body if isinstance(body, Response) else _answer(request, body, IMMUTABLE)
+    return body if isinstance(body, Response) \
+        else _answer(request, body, PRIVATE if private else IMMUTABLE)
 
 
 async def game_replay(request: Request) -> Response:
     """Every step of a finished game with all hands (cardhall.hall.domain.replays)."""
     server = _server(request)
     game_id = params.game_id(request)
+    private = await _private(request, server, game_id)
 
     async def render() -> bytes:
-        stored = await _finished(server, game_id)
+        stored = await finished_game(server, game_id)
         try:
             frames = await asyncio.to_thread(replays.frames, stored.record)
         except IllegalAction:  # a record of another rules version than this hall's
             raise Conflict(f"this hall cannot replay game {stored.id}: it was played "
                            "under rules this version does not play") from None
         server.metrics.replay_renders.labels("replay").inc()
+        moved = await ratings.of_game(server.db, stored.id, stored.variant, stored.players)
         head = {"id": stored.id, "variant": stored.variant, "room": stored.room_id,
                 "status": stored.status, "players": stored.players,
                 "result": stored.result, "beans": stored.beans, "fees": stored.fees,
+                "ratings": {seat: c.to_json() for seat, c in moved.items()},
                 "ended": stored.ended.isoformat() if stored.ended else None}
         return dumps(head) + b"\n" + await asyncio.to_thread(dumps, frames)
 
@@ -252,6 +278,6 @@ async def game_replay(request: Request) -> Response:
     body = (dumps({"id": head["id"], "variant": head["variant"], "room": head["room"],
                    "status": head["status"], "seats": seats, "result": head["result"],
                    "beans": head["beans"], "fees": head.get("fees"),
-                   "ended": head["ended"]})[:-1]
+                   "ratings": head.get("ratings") or {}, "ended": head["ended"]})[:-1]
             + b',"frames":' + frames_bytes + b"}")
-    return _answer(request, body, REVALIDATE)
+    return _answer(request, body, PRIVATE if private else REVALIDATE)

@@ -12,6 +12,8 @@ which the policy allows), no frame around it, no plugin, no ``<base>``.
 
 from __future__ import annotations
 
+import json
+
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -39,6 +41,11 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = tuple(
         ("cross-origin-opener-policy", "same-origin"),
     ))
 
+#: The most a request's head (target and headers) may hold. uvicorn's h11 limit of the
+#: same size bounds only a head that arrives in pieces; one that arrives whole in a
+#: read passed it (a 70 KiB head was served), so the app holds every head to it too.
+HEAD_MAX_BYTES = 16 * 1024
+
 #: Bodies smaller than this go out as they are: gzip would save little and cost a
 #: round of CPU for nothing.
 GZIP_MIN_BYTES = 512
@@ -46,16 +53,35 @@ GZIP_MIN_BYTES = 512
 GZIP_LEVEL = 6
 
 
+def head_bytes(scope: Scope) -> int:
+    """About what the request's head took on the wire: its target and header lines."""
+    target = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+    return target + sum(len(k) + len(v) + 4 for k, v in scope.get("headers") or ())
+
+
 class SecurityHeaders:
     """ASGI middleware: ``SECURITY_HEADERS`` on every HTTP response (a header the
-    application set itself is kept)."""
+    application set itself is kept), and a head over ``HEAD_MAX_BYTES`` refused before
+    anything reads it: 431 over HTTP, a close (1009, too big) for a WebSocket."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and head_bytes(scope) > HEAD_MAX_BYTES:
+            await send({"type": "websocket.close", "code": 1009})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if head_bytes(scope) > HEAD_MAX_BYTES:
+            body = json.dumps({"error": "too_large", "message":
+                               f"a request head is at most {HEAD_MAX_BYTES} bytes"}).encode()
+            await send({"type": "http.response.start", "status": 431,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode()),
+                                    (b"connection", b"close"), *SECURITY_HEADERS]})
+            await send({"type": "http.response.body", "body": body})
             return
 
         async def with_headers(message: Message) -> None:

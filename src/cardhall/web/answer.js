@@ -1,8 +1,7 @@
-// An answer on its way. In a window where several seats answer at once, a state for
-// another seat's answer can arrive before the player's own answer has landed; his
-// buttons must stay off meanwhile (a second tap sent twice), and come back as soon as it
-// has, even where the next step asks him again with the same word (the deal's second 明牌
-// offer closing into his call: the buttons once stayed off there until time ran out).
+// An answer on its way. Where several seats answer at once, a state for another seat's
+// answer can arrive before the player's own has landed: his buttons stay off meanwhile
+// (no second send), and come back as soon as it has, even when the next step asks him
+// the same word again (the deal's second 明牌 offer).
 
 /** What to remember of the state an answer was sent on (null: nothing to wait for). */
 export function pendingOf(st, action) {

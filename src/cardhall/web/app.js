@@ -1,7 +1,7 @@
 // The shell: session, header, notices and the hash router. A screen is a module that
 // calls registerScreen(name, {mount(root, ctx, params)}); "#/NAME/p1/p2" mounts it with
 // params [p1, p2]; mount may return a cleanup function, called when the route changes.
-import { addStrings, lang, setLang, t } from "./i18n.js";
+import { lang, setLang, t } from "./i18n.js";
 import { api, setToken, Socket, token } from "./net.js";
 import { watchAway } from "./away.js";
 import { loadNames, nameText, titleText } from "./names.js";
@@ -143,7 +143,8 @@ function drawHeader() {
   nav.append(link("#/", "nav.lobby"));
   if (!me || me.guest) nav.append(link("#/login", "nav.login"), link("#/register", "nav.register"));
   if (me) nav.append(link("#/profile", "nav.profile"));
-  nav.append(link("#/leaderboard", "nav.leaderboard"));
+  if (me && !me.guest) nav.append(link("#/friends", "nav.friends"));
+  nav.append(link("#/events", "nav.events"), link("#/puzzle", "nav.puzzle"), link("#/leaderboard", "nav.leaderboard"));
   if (me) nav.append(link("#/history", "nav.history"));
   const who = document.getElementById("who");
   // In parts, so that a phone can drop the title before it cuts the balance.
@@ -215,7 +216,6 @@ socket.on("close", (ev) => {
   if (ev.code === 4401) sessionEnded("bad_token");
 });
 
-addStrings({ zh: {}, en: {} });
 window.addEventListener("hashchange", route);
 window.addEventListener("langchange", () => {
   drawHeader();

@@ -1,8 +1,6 @@
-// Avatars drawn here, from the player's id (or a bot's name): a small SVG face made of
-// circles and paths picked by a hash, so the same player has the same face on every
-// page and nothing is fetched or licensed from elsewhere. People get a round face with
-// hair; bots a robot head on a square tile, so a bot is told from a person at a glance.
-// The SVG uses presentation attributes only (fill, stroke): the CSP refuses `style=`.
+// Avatars drawn here: a small SVG face picked by a hash of the player's id, the same on
+// every page, nothing fetched. People get a round face, bots a robot head on a square
+// tile, told apart at a glance. Presentation attributes only: the CSP refuses `style=`.
 
 const NS = "http://www.w3.org/2000/svg";
 const SKIN = ["#f6d5b8", "#eec39a", "#e0ac7e", "#c68b59", "#9c6644"];

@@ -1,33 +1,9 @@
 // What happened while the player was away (docs/protocol.md, `away`; platform ruling 13):
-// his connection dropped during a game, 托管 played his seat meanwhile. Told once, when
-// he comes back, in a box under the header wherever he is (the table if he still sits
-// there, else the lobby): how many turns 托管 took, and, if the game ended meanwhile,
-// his result (points and beans) with a link to the game's full settlement (its replay).
-// Each box stays until he dismisses it (or follows its link); a language switch redraws.
-import { addStrings, t } from "./i18n.js";
+// told once he is back, in a box under the header: how many turns 托管 took and, if the
+// game ended meanwhile, his result with a link to its replay. Each box stays until he
+// dismisses it (or follows its link).
+import { t } from "./i18n.js";
 import { h } from "./dom.js";
-
-addStrings({
-  zh: {
-    "away.turns": "您断线期间由托管代打了 {n} 手。",
-    "away.none": "您断线期间托管替您看着座位，还没轮到您出牌。",
-    "away.over": "您离开期间牌局已结束：",
-    "away.won": "您赢了", "away.lost": "您输了",
-    "away.result": "{outcome}，积分 {points}，欢乐豆 {beans}。",
-    "away.pending": "结算完成后会通知您。",
-    "away.see": "查看本局结算", "away.ok": "知道了", "away.label": "断线期间发生的事",
-  },
-  en: {
-    "away.turns": "While you were away, autoplay played {n} turns for you.",
-    "away.turns1": "While you were away, autoplay played 1 turn for you.",
-    "away.none": "While you were away, autoplay kept your seat; no turn of yours came up.",
-    "away.over": "The game ended while you were away: ",
-    "away.won": "you won", "away.lost": "you lost",
-    "away.result": "{outcome}, points {points}, beans {beans}.",
-    "away.pending": "You will see its settlement once it is recorded.",
-    "away.see": "See the settlement", "away.ok": "Got it", "away.label": "While you were away",
-  },
-});
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 

@@ -1,6 +1,6 @@
 // Card faces drawn with CSS from card text: suited ("3s", "Ts"), bare ranks ("3", as
 // climbing plays are written) and the jokers "X" (小王) and "D" (大王).
-import { lang } from "./i18n.js";
+import { t } from "./i18n.js";
 import { display } from "./variants.js";
 
 export const RANKS = "3456789TJQKA2XD";
@@ -22,8 +22,7 @@ function rankLabel(r) {
 /** The accessible name: "♠3", "♥10", "大王" / "Big Joker", a bare rank "3". */
 export function cardName(card) {
   const r = rankOf(card);
-  if (r === "X") return lang() === "en" ? "Small Joker" : "小王";
-  if (r === "D") return lang() === "en" ? "Big Joker" : "大王";
+  if (r === "X" || r === "D") return t(`card.${r}`);
   return (SUITS[suitOf(card)] || "") + rankLabel(r);
 }
 
@@ -84,9 +83,9 @@ export function cardEl(card, opts = {}) {
     const tag = document.createElement("span");
     tag.className = "wildtag";
     tag.setAttribute("aria-hidden", "true");
-    tag.textContent = opts.stands ? rankLabel(opts.stands) : lang() === "en" ? "W" : "癞";
+    tag.textContent = opts.stands ? rankLabel(opts.stands) : t("card.wild.tag");
     el.append(tag);
-    el.title = lang() === "en" ? "wild card" : "癞子";
+    el.title = t("card.wild");
   }
   return el;
 }

@@ -1,22 +1,15 @@
 // 记牌器: how many of each rank (and, where plays follow suit, of each suit) are still out,
 // from public cards only: the deck less the cards every seat has played (view.played) and
 // the own hand. Nobody's hidden cards enter.
-import { addStrings, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { RANKS, rankOf, splitCards, suitOf } from "./cards.js";
 import { h } from "./dom.js";
-
-addStrings({
-  zh: { "counter.title": "记牌器", "counter.help": "其他玩家手中（及未亮的底牌）还有的牌" },
-  en: { "counter.title": "Card counter", "counter.help": "cards still out: in other hands or unseen" },
-});
 
 const SUITS = "shcd";
 const SUIT_SIGN = { s: "♠", h: "♥", c: "♣", d: "♦" };
 
-/**
- * Cards still out: {ranks: {rank: n}, suits: {suit: n}} (suits: the jokers aside), from
- * `deck`, the variant's cards per rank (describe().deck: 保皇 has no 3, 4 or 5).
- */
+/** Cards still out: {ranks: {rank: n}, suits: {suit: n}}, from `deck`, the variant's
+ * cards per rank (保皇 has no 3, 4 or 5). */
 export function remaining(view, deck) {
   const ranks = {};
   const suits = {};
@@ -53,10 +46,3 @@ export function counterEl(view, described) {
     ...(suits ? [...SUITS].map((s) => cell({ "data-suit": s }, "suit", SUIT_SIGN[s],
       t(`suit.${s}`), left.suits[s])) : []));
 }
-
-addStrings({
-  zh: { "lang.x": "小", "lang.d": "大", "suit.s": "黑桃", "suit.h": "红桃", "suit.c": "梅花",
-    "suit.d": "方块" },
-  en: { "lang.x": "SJ", "lang.d": "BJ", "suit.s": "Spades", "suit.h": "Hearts", "suit.c": "Clubs",
-    "suit.d": "Diamonds" },
-});

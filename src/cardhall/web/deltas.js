@@ -1,11 +1,8 @@
-// Deltas (docs/protocol.md, "Deltas"): the port of cardhall/games/deltas.py. The socket
-// says hello with deltas on; after a table's first full `state`, each change comes as a
-// `delta` whose events, applied to the last view, give the new one. Its hash is checked;
-// a delta that does not rebuild (another base, a wrong hash, a patch that does not fit)
-// asks for a `resync`, and the deltas that follow are dropped until the full state it
-// brings arrives. A resync refused (`rate_limited`, `unknown_table`: an error that comes
-// while one is pending) is asked again after a wait that doubles; after RESYNC_TRIES
-// refusals the socket reconnects instead, its hello bringing every table in full.
+// Deltas (docs/protocol.md, "Deltas"): the port of cardhall/games/deltas.py. After a
+// table's first full `state`, each change is a `delta` whose events, applied to the last
+// view, give the new one, its hash checked. One that does not rebuild asks for a
+// `resync`, and later deltas are dropped until the full state comes. A refused resync is
+// asked again after a doubling wait; after RESYNC_TRIES the socket reconnects instead.
 
 /** Errors a resync may be refused with (errors name no request: one that comes while a
  * resync is pending counts as its refusal). */

@@ -1,23 +1,12 @@
 // The table's liveliness: what just happened, animated and sounded. The table is drawn
-// anew from each `state` (table.js), so after each draw `liven` compares the state with
-// the last one it saw of that table and marks the elements already drawn: the hand
-// dealt (fx-deal) or grown (fx-new), the slot of a play (fx-play, fx-bomb, fx-rocket)
-// or a pass (fx-pass), and for a bomb, the rocket and a spring a short burst in a layer
-// of its own over the page. What happened comes from the state's `events` (the engine's,
-// kept by deltas.js) or, for a full state, from the change of the view (the seats' last
-// words, the multiplier's bomb causes). The marks are classes only: the animations are
-// CSS (fx.css), on only while the player keeps effects on and his system does not ask
-// for reduced motion. Sounds (sound.js) follow the same happenings.
-import { addStrings, t } from "./i18n.js";
+// anew from each `state`, so after each draw `liven` compares it with the last state of
+// that table and marks the elements drawn (fx-deal, fx-new, fx-play, fx-bomb, fx-pass…),
+// with a burst over the page for a bomb, the rocket, a spring. What happened comes from
+// the state's `events`, or for a full state from the change of the view. The marks are
+// classes only: the animations are CSS (fx.css), off with effects or reduced motion.
+import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { muted, setMuted, sound } from "./sound.js";
-
-addStrings({
-  zh: { "fx.bomb": "炸弹！", "fx.rocket": "王炸！", "fx.spring": "春天！", "fx.antispring": "反春！",
-    "fx.sound": "声音", "fx.effects": "特效" },
-  en: { "fx.bomb": "Bomb!", "fx.rocket": "Rocket!", "fx.spring": "Spring!", "fx.antispring": "Anti-spring!",
-    "fx.sound": "Sound", "fx.effects": "Effects" },
-});
 
 const KEY = "cardhall.fx";
 /** How long a mark is kept over a redraw of the same state (the longest animation). */
@@ -100,10 +89,8 @@ function happenings(seen, st) {
   return out;
 }
 
-/**
- * Per table, the last state livened: its game, seq and view, the marks it made and when.
- * @type {Map<string, {game: string, seq: number, view: object, marks: Array<[Element, string[]]>, at: number}>}
- */
+/** Per table, the last state livened and the marks it made, when.
+ * @type {Map<string, {game: string, seq: number, view: object, marks: Array<[Element, string[]]>, at: number}>} */
 const livened = new Map();
 
 let layer = null;
@@ -161,11 +148,8 @@ function findAgain(screen, old) {
   return null;
 }
 
-/**
- * Mark what just happened at this table on the screen `table.js` has just drawn for
- * `st`, and sound it. Called after every draw; a redraw of the state already seen only
- * carries its marks on.
- */
+/** Mark and sound what just happened, on the screen just drawn for `st`; a redraw of the
+ * state already seen only carries its marks on. */
 export function liven(screen, st) {
   if (!st || !st.view || !st.view.hand) return;
   const last = livened.get(st.table);

@@ -65,13 +65,9 @@ export function takes(view, text, selected) {
   return key(playCards(text), isSuited) === key(selected, isSuited);
 }
 
-/**
- * Every reading of the selected cards, as the play texts to send ([] if they are no legal
- * play). Listed plays: each listed text that takes exactly these cards, in the listed
- * order (3339 as 333+9 and as the soft bomb 3333). The diagram only says whether the
- * cards are legal, not how they read: one text, the cards alone, which 出牌 sends asking
- * the server to list the readings if there are several.
- */
+/** Every reading of the selected cards as play texts ([] if no legal play): each listed
+ * text that takes exactly these cards (3339 as 333+9 and as 3333); from the diagram, one
+ * text of the cards alone, for which the server lists the readings if there are several. */
 export function readingsFor(view, selected) {
   if (!selected.length) return [];
   const isSuited = suited(view);
@@ -82,11 +78,6 @@ export function readingsFor(view, selected) {
   if (Object.keys(counts).some((k) => !view.plays.labels.includes(k))) return [];
   if (!walk(view.plays, counts)) return [];
   return [`play ${isSuited ? [...selected].sort().join(" ") : rankText(counts)}`];
-}
-
-/** The first reading of the selected cards, or null if they are no legal play. */
-export function playFor(view, selected) {
-  return readingsFor(view, selected)[0] || null;
 }
 
 /**

@@ -1,37 +1,12 @@
 // The lobby: guest entry, every variant's rooms with stakes and live counts, quick
 // match (join → queued, with the bots' countdown), private tables and joining by code.
 import { ENDED, registerScreen, store } from "./app.js";
-import { addStrings, lang, t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { h, countdown } from "./dom.js";
 import { loadVariants, variantInfo } from "./variants.js";
 import { refusalText } from "./reasons.js";
-
-addStrings({
-  zh: {
-    "lobby.guest": "游客进入", "lobby.guest.hint": "无需注册，一键开玩",
-    "lobby.or": "或", "lobby.rooms": "选择游戏", "lobby.players": "{n}人",
-    "lobby.stake": "底分 {N} · 服务费 {A}", "lobby.min": "入场 {n} 豆", "lobby.nomin": "无门槛",
-    "lobby.live": "{w} 人等待 · {t} 桌进行中", "lobby.quick": "快速开始",
-    "lobby.private": "好友房", "lobby.rules": "规则", "lobby.queued": "正在匹配 {room}…",
-    "lobby.botsin": "{s} 秒后机器人补位", "lobby.cancel": "取消",
-    "lobby.code": "输入邀请码", "lobby.join": "加入", "lobby.bots": "好友房空位由机器人补上",
-    "lobby.poor": "{room} 入场需要 {n} 豆，你现在有 {have} 豆",
-    "lobby.seated": "你还在另一桌的牌局中：打完或离开那一桌，再开新局",
-    "lobby.back": "回到牌桌", "lobby.atTable": "你有一桌{v}正在进行",
-  },
-  en: {
-    "lobby.guest": "Play as guest", "lobby.guest.hint": "No sign-up, one click",
-    "lobby.or": "or", "lobby.rooms": "Choose a game", "lobby.players": "{n} players",
-    "lobby.stake": "stake {N} · fee {A}", "lobby.min": "min {n} beans", "lobby.nomin": "open to all",
-    "lobby.live": "{w} waiting · {t} tables", "lobby.quick": "Quick match",
-    "lobby.private": "Private table", "lobby.rules": "Rules", "lobby.queued": "Finding a table in {room}…",
-    "lobby.botsin": "bots fill in {s} s", "lobby.cancel": "Cancel",
-    "lobby.code": "Invite code", "lobby.join": "Join", "lobby.bots": "Bots fill a private table's empty seats",
-    "lobby.poor": "{room} needs {n} beans to sit down; you have {have}",
-    "lobby.seated": "You are still in a game at another table: finish it or leave it first",
-    "lobby.back": "Back to the table", "lobby.atTable": "Your {v} table is under way",
-  },
-});
+import { botText } from "./names.js";
+import { watchList } from "./watch.js";
 
 /** Variant names from /api/variants, fetched once: {id: {name, name_en, players, …}}. */
 export function variantNames(api) {
@@ -98,13 +73,16 @@ function mount(root, ctx) {
     });
     const go = () => code.value.trim() && ctx.navigate(`#/join/${code.value.trim().toUpperCase()}`);
     code.addEventListener("keydown", (e) => e.key === "Enter" && go());
-    const bots = h("input", { type: "checkbox", id: "private-bots",
-      checked: localStorage.getItem("cardhall.privatebots") !== "0" });
-    bots.addEventListener("change", () =>
-      localStorage.setItem("cardhall.privatebots", bots.checked ? "1" : "0"));
+    // A private table's two choices, kept for the next one: bots fill, others may watch.
+    const pref = (id, key) => {
+      const box = h("input", { type: "checkbox", id, checked: localStorage.getItem(key) !== "0" });
+      box.addEventListener("change", () => localStorage.setItem(key, box.checked ? "1" : "0"));
+      return box;
+    };
     root.append(h("section", { class: "joincode" },
-      h("label", { class: "check" }, bots, t("lobby.bots")), code,
-      h("button", { type: "button", onclick: go }, t("lobby.join"))));
+      h("label", { class: "check" }, pref("private-bots", "cardhall.privatebots"), t("lobby.bots")),
+      h("label", { class: "check" }, pref("private-watch", "cardhall.privatewatch"), t("lobby.watchable")),
+      code, h("button", { type: "button", onclick: go }, t("lobby.join"))));
   }
   const status = h("div", { id: "queue" });
   const back = h("div", { id: "back" }); // the way back to a table he sits at
@@ -113,8 +91,11 @@ function mount(root, ctx) {
   const roomNames = {};
   const minBeans = {};
   let asked = null; // the room of the last quick match or private table asked for
+  const open = new Set(); // the rooms whose tables to watch are shown (观战)
   const draw = async () => {
     const [v, rooms] = await Promise.all([variantNames(ctx.api), ctx.api("GET", "/api/rooms")]);
+    const lists = Object.fromEntries(await Promise.all([...open].map(async (id) =>
+      [id, await watchList(id).catch(() => null)])));
     list.replaceChildren();
     const byVariant = new Map();
     for (const r of rooms) {
@@ -135,6 +116,9 @@ function mount(root, ctx) {
             h("strong", {}, roomName(r)),
             h("span", {}, t("lobby.stake", { N: r.N, A: r.A })),
             h("span", {}, r.min_beans ? t("lobby.min", { n: r.min_beans }) : t("lobby.nomin")),
+            // Which bot fills the empty seats: a player picks his opponent's strength
+            // (each bot a rated identity on the rating board).
+            r.bot_wait_seconds === null ? null : h("span", { class: "bot" }, t("lobby.bot", { name: botText(r.bot) })),
             h("span", { class: "live" }, t("lobby.live", { w: r.waiting, t: r.tables }))));
         if (me) {
           row.append(h("div", { class: "acts" },
@@ -147,11 +131,16 @@ function mount(root, ctx) {
               onclick: () => {
                 asked = r.id;
                 ctx.ws.send({ type: "private", room: r.id,
-                  bots: localStorage.getItem("cardhall.privatebots") !== "0" });
+                  bots: localStorage.getItem("cardhall.privatebots") !== "0",
+                  spectators: localStorage.getItem("cardhall.privatewatch") !== "0" });
               },
-            }, t("lobby.private"))));
+            }, t("lobby.private")),
+            r.tables ? h("button", { type: "button", class: "watch-rooms", "aria-expanded": String(open.has(r.id)),
+              onclick: () => { if (!open.delete(r.id)) open.add(r.id); draw().catch(() => null); },
+            }, t("watch.button")) : null));
         }
         card.append(row);
+        if (lists[r.id]) card.append(lists[r.id]);
       }
       list.append(card);
     }

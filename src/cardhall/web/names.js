@@ -1,9 +1,7 @@
-// The names the hall gives in Chinese, in the reader's language: level titles (头衔), its
-// bots' names and title, guests' names (游客 and six digits). The hall's messages carry
-// them in Chinese; GET /api/names (docs/protocol.md, server/words.py) gives each in
-// English, fetched once when the page starts (app.js). A name a player chose is shown
-// as he wrote it: the hall reserves 游客 and 机器人, so no chosen name is taken for one.
-import { lang } from "./i18n.js";
+// The names the hall gives in Chinese (level titles, bots, guests: 游客 and six digits) in
+// the reader's language, from GET /api/names, fetched once. A name a player chose is shown
+// as he wrote it: the hall reserves 游客 and 机器人, so none is taken for one.
+import { lang, t } from "./i18n.js";
 
 let table = null; // {titles: {zh: en}, bots: {zh: en}, guest: {zh, en}}, once fetched
 let loading = null;
@@ -33,4 +31,12 @@ export function nameText(name) {
   const { zh, en } = table.guest;
   return name.startsWith(zh) && /^\d+$/.test(name.slice(zh.length))
     ? `${en}${name.slice(zh.length)}` : name;
+}
+
+/** A bot by its rated name (planning, search: docs/rulings.md, "Skill ratings") in the
+ * reader's words; a bot the catalog does not know keeps its name. */
+export function botText(name) {
+  const key = `bot.kind.${name}`;
+  const said = t(key);
+  return said === key ? name : said;
 }

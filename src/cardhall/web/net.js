@@ -1,8 +1,6 @@
 // The hall's two channels: the HTTP API (JSON, Bearer token) and one WebSocket that
-// reconnects by itself. A dropped socket shows a notice and retries with backoff; on
-// every (re)connection the hello brings the welcome and a state for every table. The
-// hello opts into deltas: each `delta` is rebuilt into the `state` it stands for
-// (deltas.js) and emitted as that `state`, so the screens see states only.
+// reconnects with backoff, each hello bringing a state for every table. Each `delta` is
+// rebuilt into the `state` it stands for (deltas.js): the screens see states only.
 import { t } from "./i18n.js";
 import { Deltas } from "./deltas.js";
 

@@ -1,45 +1,12 @@
-// Decisions made by clicking cards, not by reading a list (issue 26): 斗帝主's kitty (keep
-// any of the six cards), 找朋友's friend call (a card of the 54 faces, then which copy of
-// it), 保皇's guard call (one of the cards he holds three of). Each draws the cards it
-// chooses among as large toggle buttons and one confirm button that names what it will
-// send; what it sends is always a text the view lists as legal, built from the cards
-// clicked, so a picker never offers what the server would refuse.
-//
-// A click draws the picker again in place. The controls around it are drawn again on
-// every state and every change of the hand's selection: what was clicked is kept here,
-// per decision (memo), and either way the focus goes back to the button that had it,
-// so that a keyboard player keeps his place.
-import { addStrings, t } from "./i18n.js";
+// Decisions made by clicking cards, not by reading a list (issue 26): 斗帝主's kitty,
+// 找朋友's friend call (a face, then which copy), 保皇's guard call. Cards are toggle
+// buttons, and one confirm button names what it sends: always a text the view lists as
+// legal, so a picker never offers what the server would refuse.
+// The controls are redrawn on every state and selection change: what was clicked is kept
+// per decision (memo), and the focus goes back to the button that had it.
+import { t } from "./i18n.js";
 import { RANKS, cardEl, cardName, rankOf, splitCards } from "./cards.js";
 import { h } from "./dom.js";
-
-addStrings({
-  zh: {
-    "picks.kitty": "底牌（点选要拿的牌）", "picks.take": "拿这 {n} 张",
-    "picks.takenone": "一张不拿", "picks.all": "全选", "picks.none": "全不选",
-    "picks.faces": "叫哪张牌", "picks.suits": "花色", "picks.which": "第几张",
-    "picks.nth": "第{n}张", "picks.friend": "叫朋友：第{n}张 {card}",
-    "picks.friend.choose": "请先点一张牌", "picks.guard": "叫侍卫 {card}",
-    "picks.guard.choose": "点一张牌叫侍卫", "picks.guards": "可叫的侍卫牌",
-    "picks.held": "你有{n}张", "picks.held.short": "有{n}张",
-    "picks.hidden": "四张都在你手里：暗独保", "picks.trump": "主", "picks.jokers": "王",
-    "picks.suit.s": "黑桃", "picks.suit.h": "红桃", "picks.suit.c": "梅花", "picks.suit.d": "方块",
-    "picks.suit.j": "王",
-  },
-  en: {
-    "picks.kitty": "Kitty (click the cards to keep)", "picks.take": "Keep these {n}",
-    "picks.takenone": "Keep none", "picks.all": "Select all", "picks.none": "Select none",
-    "picks.faces": "Card to call", "picks.suits": "Suit", "picks.which": "Which copy",
-    "picks.nth": "Copy {n}", "picks.friend": "Call friend: copy {n} of {card}",
-    "picks.friend.choose": "Click a card first", "picks.guard": "Call guard {card}",
-    "picks.guard.choose": "Click a card to call your guard",
-    "picks.guards": "Cards you can call", "picks.held": "you hold {n}",
-    "picks.held.short": "have {n}", "picks.hidden": "you hold all four: a hidden solo",
-    "picks.trump": "trump", "picks.jokers": "JK",
-    "picks.suit.s": "Spades", "picks.suit.h": "Hearts", "picks.suit.c": "Clubs",
-    "picks.suit.d": "Diamonds", "picks.suit.j": "Jokers",
-  },
-});
 
 /** An action text as listed: "@2 call 7s" → {prefix: "@2 ", verb: "call", args: ["7s"]}. */
 function parse(text) {
@@ -71,11 +38,8 @@ function refocus(box, name) {
 /** How many copies of `card` the hand holds. */
 const held = (hand, card) => hand.filter((c) => c === card).length;
 
-/**
- * A card face as a toggle button of the picker (44 px and more: CSS .picks), with
- * `held`, how many of it the hand holds, written under it (on the face it would hide
- * the corner or the pip of a phone-sized card).
- */
+/** A card face as a toggle button, with how many the hand holds written under it (on
+ * the face it would hide a phone-sized card's corner). */
 function pickCard(card, { pressed, label, held: n = 0, focus, onclick }) {
   const b = cardEl(card, { button: true });
   b.classList.add("pick-card");
@@ -92,10 +56,8 @@ function rove(rowEl, target) {
   for (const b of rowEl.querySelectorAll("button")) b.tabIndex = b === target ? 0 : -1;
 }
 
-/**
- * A row of toggle buttons that Tab enters and leaves in one step (at the pressed one,
- * else the first) and the arrow keys move along, as in a toolbar.
- */
+/** A row of toggle buttons that Tab enters and leaves in one step and the arrow keys
+ * move along, as in a toolbar. */
 function row(label, cls, items) {
   const el = h("div", { class: `pick-row ${cls}`, role: "group", "aria-label": label }, ...items);
   rove(el, el.querySelector("button[aria-pressed='true']") || el.querySelector("button"));
@@ -139,10 +101,8 @@ function firstOfEachRank(cards, kept) {
 }
 
 function kittyPicker(view, legal, ui, redraw) {
-  // With their suits where the view gives them (kitty_cards). What is sent is ranks, and
-  // the game keeps the kitty's first cards of each rank: so the picker counts per rank
-  // and shows those pressed (a click on the second A presses the first), never a suit
-  // the hand will not get.
+  // What is sent is ranks, and the game keeps the kitty's first cards of each rank: so
+  // the picker counts per rank and presses those, never showing a suit the hand won't get.
   const d = view.detail || {};
   const kitty = d.kitty_cards || splitCards(d.kitty || "");
   if (!kitty.length) return null;
@@ -228,19 +188,15 @@ function guardPicker(view, legal, ui, redraw) {
     h("div", { class: "pick-go" }, confirmButton(chosen, label, ui, legal))];
 }
 
-/** Which legal actions each picker takes over (by verb: the protocol's words, as in
- * actions.js) and how it draws its children. */
+/** Which legal actions each picker takes over, and how it draws them. */
 const PICKERS = [
   { verb: "take", takes: (a) => a.verb === "take", draw: kittyPicker },
   { verb: "call-friend", takes: (a) => a.verb === "call-friend", draw: friendPicker },
   { verb: "call", takes: (a) => a.verb === "call" && a.args.length === 1, draw: guardPicker },
 ];
 
-/**
- * The picker for this decision if some of its legal actions are a card choice, else
- * null. `rest(actions)` draws the buttons of the other answers (保皇's 独保), which go
- * beside the confirm button.
- */
+/** The picker for this decision if some of its legal actions are a card choice, else
+ * null; `rest(actions)` draws the other answers (保皇's 独保) beside the confirm button. */
 export function pickerFor(view, legal, ui, rest = () => []) {
   for (const p of PICKERS) {
     const mine = legal.filter((a) => p.takes(parse(a)));
@@ -259,8 +215,7 @@ export function pickerFor(view, legal, ui, rest = () => []) {
     };
     const had = focusedPick();
     if (!render()) return null;
-    // Drawn again from outside (a state, the hand): the controls put this box in place
-    // of the old one once this returns, so the focus follows then.
+    // The controls put this box in place of the old one once this returns: refocus then.
     if (had) queueMicrotask(() => refocus(box, had));
     return box;
   }

@@ -1,29 +1,9 @@
-// A play reading in words, for the chooser that 出牌 opens when the selected cards read
-// more than one way (癞子: 3339 as 三带一 333+9 or as the soft bomb 3333). The kind is
-// named from the reading's shape (what the cards stand for, main part and kickers), so
-// that the words follow the text the server will apply, never a guess of our own.
-import { addStrings, t } from "./i18n.js";
+// A play reading in words, for the chooser 出牌 opens when the cards read more than one
+// way (癞子: 3339 as 三带一 333+9 or as the soft bomb 3333). The kind is named from the
+// reading's own shape, so the words follow the text the server will apply.
+import { t } from "./i18n.js";
 import { cardName, rankOf, splitCards } from "./cards.js";
 import { h } from "./dom.js";
-
-addStrings({
-  zh: {
-    "kind.single": "单张", "kind.straight": "顺子", "kind.pair": "对子", "kind.pairs": "连对",
-    "kind.trio": "三张", "kind.trio1": "三带一", "kind.trio2": "三带二", "kind.plane": "飞机",
-    "kind.plane+": "飞机带翅膀", "kind.bomb": "炸弹", "kind.soft": "软炸", "kind.four2": "四带二",
-    "kind.rocket": "王炸", "kind.other": "出牌", "reading.as": "（{cards} 当作 {as}）",
-    "reading.title": "这手牌有几种出法，请选择", "reading.cancel": "取消",
-  },
-  en: {
-    "kind.single": "Single", "kind.straight": "Straight", "kind.pair": "Pair",
-    "kind.pairs": "Pair chain", "kind.trio": "Trio", "kind.trio1": "Trio with a single",
-    "kind.trio2": "Trio with a pair", "kind.plane": "Plane", "kind.plane+": "Plane with wings",
-    "kind.bomb": "Bomb", "kind.soft": "Soft bomb", "kind.four2": "Four with two",
-    "kind.rocket": "Rocket", "kind.other": "Play", "reading.as": " ({cards} as {as})",
-    "reading.title": "These cards can be played several ways: choose one",
-    "reading.cancel": "Cancel",
-  },
-});
 
 /** The kind word of a reading: main part and kickers as the cards stand. */
 function kindOf(main, kickers, soft) {

@@ -1,14 +1,9 @@
 // The way back to a table the player sits at, on every screen but the table itself and
 // the lobby (which draws its own): the rules, the leaderboard or 我的 in the middle of a
 // game must never be a dead end (issue 26).
-import { addStrings, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { variantName, variantNames } from "./lobby.js";
-
-addStrings({
-  zh: { "seated.text": "你有一桌{v}正在进行", "seated.back": "回到牌桌" },
-  en: { "seated.text": "Your {v} game is under way", "seated.back": "Back to the table" },
-});
 
 /** The tables the player is seated at with a game dealt: [id, state]. */
 function seatedAt(store) {

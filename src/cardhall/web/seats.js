@@ -1,7 +1,7 @@
 // The seats around the table: name, title, role badge, card count, the one/two-card
 // warning, 保皇's places, 托管 and offline marks, and the turn timer. What a seat played
 // is drawn in front of it, in the middle of the felt (trick.js).
-import { addStrings, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { cardEl, splitCards } from "./cards.js";
 import { actionLabel } from "./actions.js";
 import { playCards } from "./judge.js";
@@ -10,31 +10,12 @@ import { display, ownRoleLabel } from "./variants.js";
 import { avatarEl } from "./avatar.js";
 import { nameText, titleText } from "./names.js";
 
-addStrings({
-  zh: {
-    "role.landlord": "地主", "role.farmer": "农民", "role.emperor": "皇帝", "role.guard": "侍卫",
-    "role.rebel": "造反", "role.dealer": "庄家", "role.friend": "朋友", "role.attacker": "闲家",
-    "seat.cards": "剩{n}张", "seat.warn1": "报单", "seat.warn2": "报双", "seat.auto": "托管中",
-    "seat.offline": "离线", "seat.bot": "机器人", "seat.empty": "空位", "seat.you": "我",
-    "seat.left": "已离开", "seat.turn": "轮到 {name}", "seat.secs": "{s}秒", "seat.place": "第{n}名出完",
-    "seat.shown": "明牌",
-  },
-  en: {
-    "role.landlord": "Landlord", "role.farmer": "Farmer", "role.emperor": "Emperor",
-    "role.guard": "Guard", "role.rebel": "Rebel", "role.dealer": "Dealer", "role.friend": "Friend",
-    "role.attacker": "Attacker", "seat.cards": "{n} cards",
-    "seat.warn1": "1 card!", "seat.warn2": "2 cards!", "seat.auto": "autoplay", "seat.offline": "offline",
-    "seat.bot": "Bot", "seat.empty": "empty", "seat.you": "me", "seat.left": "left",
-    "seat.turn": "{name}'s turn", "seat.secs": "{s}s", "seat.place": "Out #{n}",
-    "seat.shown": "Open hand",
-  },
-});
-
 /** Where the other seats sit, going round from the right (下家) to the left (上家). */
 const POSITIONS = { 1: [], 2: ["top"], 3: ["right", "left"], 4: ["right", "top", "left"],
   5: ["right", "topright", "topleft", "left"] };
 
 export function positionOf(seat, me, n) {
+  if (me < 0) me = 0; // a watcher sees the table from seat 0's side
   if (seat === me) return "me";
   return POSITIONS[n][(seat - me + n) % n - 1];
 }

@@ -1,21 +1,13 @@
-// The settlement at the table: the outcome, the board that explains it (settle/board.js:
-// points, beans before → after, fee, every multiplier cause, the cards left) and "play
-// again" (next) at the same table. Drawn as soon as the game is over, from the view's
-// result; the hall's `settled` (beans, fees, balances, titles) fills it in when it comes.
-import { addStrings, t } from "./i18n.js";
+// The settlement at the table: the outcome, the board that explains it (settle/board.js)
+// and "play again". Drawn as soon as the game is over, from the view's result; the hall's
+// `settled` (beans, fees, balances, titles) fills it in when it comes.
+import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { roleLabel } from "./seats.js";
 import { boardEl, outcomeOf, outcomeText } from "./settle/board.js";
 import { titleText } from "./names.js";
 
 export { causeLabel, multiplierText } from "./settle/explain.js";
-
-addStrings({
-  zh: { "settle.title": "本局结算", "settle.again": "再来一局", "settle.lobby": "返回大厅",
-    "settle.dissolved": "牌桌已解散" },
-  en: { "settle.title": "Result", "settle.again": "Play again", "settle.lobby": "Back to lobby",
-    "settle.dissolved": "The table breaks up" },
-});
 
 /** Each seat's cards at the end: the view's detail names them by rank once the game is
  * over; the reader's own, suited, from his hand. */
@@ -42,6 +34,7 @@ export function settleEl(st, msg, { again, lobby }) {
     beans: settled ? msg.beans : null,
     fees: settled ? msg.fees || null : null,
     balances: settled ? msg.balances || null : null,
+    ratings: settled ? msg.ratings || null : null,
   });
   return h("div", { class: "settle", role: "dialog", "aria-modal": "false", "aria-labelledby": "settle-h",
     "data-settled": settled ? "1" : "0", "data-outcome": outcome || "" },

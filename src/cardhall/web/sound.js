@@ -1,8 +1,6 @@
-// Short sounds made by the page itself (WebAudio oscillators and noise; no audio file):
-// a play, a pass, a bomb, the rocket, the deal, your turn, a spring, a win and a loss.
-// Muted or not is remembered in localStorage. Browsers let a page sound only after a
-// gesture (the autoplay policy), and this page never tries before one: no AudioContext
-// is made until the player has clicked, tapped or pressed a key, and none while muted.
+// Short sounds made by the page itself (WebAudio, no audio file); muted or not is kept in
+// localStorage. Browsers let a page sound only after a gesture (the autoplay policy): no
+// AudioContext is made before a click, tap or key, and none while muted.
 
 const KEY = "cardhall.sound";
 /** @type {AudioContext | null} */

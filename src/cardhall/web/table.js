@@ -2,7 +2,7 @@
 // store. Everything drawn comes from the latest `state` (its view is exactly what this
 // seat may know) and, after a game, its `settled`.
 import { currentRoute, registerScreen, store, ctx } from "./app.js";
-import { addStrings, lang, t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { load as loadRules } from "./screens/rules.js";
 import { cardEl, sortCards, splitCards } from "./cards.js";
 import { h } from "./dom.js";
@@ -19,65 +19,13 @@ import { pendingOf, stillWaiting } from "./answer.js";
 import { nameText } from "./names.js";
 import { loadReasons, refusalText } from "./reasons.js";
 import { fxTools, liven } from "./fx.js";
-
-addStrings({
-  zh: {
-    "table.hand": "我的手牌（{n}张）", "table.hint": "提示", "table.play": "出牌", "table.pass": "不出",
-    "table.auto": "托管", "table.auto.locked": "托管已锁定", "table.counter": "记牌器",
-    "table.auto.off": "取消托管", "table.auto.on": "超时未出牌，已为你托管：点“取消托管”收回",
-    "table.autoplaying": "托管中：机器人替你出牌",
-    "table.again.asked": "等待其他玩家…", "table.again.status": "再来一局：{ready}/{n} 人已准备{who}",
-    "table.again.waiting": "，等待 {names}", "table.leave": "离开", "table.rules": "规则", "table.rules.close": "回到牌局", "table.mult": "倍数", "table.kitty": "底牌",
-    "table.wait": "等待 {name}…", "table.waitall": "等待其他玩家…",
-    "table.pick": "请选择 {n} 张牌（已选 {k} 张）",
-    "table.nosuch": "您不在这张牌桌。", "table.gone": "您离开期间牌局已结束。",
-    "table.requeued": "有玩家离开了牌桌，正在为您重新匹配…", "table.back": "返回大厅", "table.keys":
-      "键盘：Tab / ←→ 移动，空格或回车选牌，P 出牌，X 不出，H 提示，Esc 清除选择",
-    "table.invite": "邀请码", "table.share": "分享链接", "table.copy": "复制", "table.start": "开始（机器人补位）",
-    "table.waiting": "等待好友加入…", "table.wild": "癞子：{r}", "table.level": "打{r}",
-    "table.trump": "主：{s}", "table.friendcall": "找朋友：第{n}张 {c}", "table.score": "闲家得分：{n}",
-    "table.revealed": "明牌：{c}", "table.joining": "正在加入 {code}…", "table.leave.confirm":
-      "游戏进行中离开会被判逃跑并扣分，确定离开吗？",
-    "table.leave.quit": "游戏进行中离开算强行退出：扣 40 分，这一局由托管替您打完。确定离开吗？",
-    "phase.bid": "叫分", "phase.call": "叫地主", "phase.rob": "抢地主", "phase.double": "加倍",
-    "phase.play": "出牌", "phase.ready": "准备", "phase.deal": "发牌", "phase.identity": "亮明身份",
-    "phase.emperor": "登基", "phase.guard": "保皇", "phase.disclose": "明保暗保", "phase.declare": "亮主",
-    "phase.bury": "扣底", "phase.friend": "找朋友", "phase.kitty": "选底牌", "phase.over": "结束",
-    "phase.solo": "独保", "phase.rebellion": "造反", "phase.show": "明牌",
-  },
-  en: {
-    "table.hand": "My hand ({n} cards)", "table.hint": "Hint", "table.play": "Play", "table.pass": "Pass",
-    "table.auto": "Autoplay", "table.auto.locked": "Autoplay locked", "table.counter": "Card counter",
-    "table.auto.off": "Stop autoplay", "table.autoplaying": "Autoplay is playing for you",
-    "table.auto.on": "Your time ran out: autoplay is playing for you. Press “Stop autoplay” to take over",
-    "table.again.asked": "Waiting for the others…",
-    "table.again.status": "Play again: {ready} of {n} ready{who}", "table.again.waiting": "; waiting for {names}",
-    "table.leave": "Leave", "table.rules": "Rules", "table.rules.close": "Back to the game", "table.mult": "Multiplier", "table.kitty": "Kitty",
-    "table.wait": "Waiting for {name}…", "table.waitall": "Waiting for the others…",
-    "table.pick": "Pick {n} cards ({k} picked)", "table.nosuch": "You are not at this table.",
-    "table.gone": "The game ended while you were away.",
-    "table.requeued": "A player left the table; finding you another…",
-    "table.back": "Back to lobby", "table.keys":
-      "Keys: Tab / ←→ move, Space or Enter picks a card, P play, X pass, H hint, Esc clear",
-    "table.invite": "Invite code", "table.share": "Share link", "table.copy": "Copy",
-    "table.start": "Start (bots fill)", "table.waiting": "Waiting for friends…", "table.wild": "Wild: {r}",
-    "table.level": "Level {r}", "table.trump": "Trump: {s}", "table.friendcall": "Friend: copy {n} of {c}",
-    "table.score": "Attackers' points: {n}", "table.revealed": "Revealed: {c}", "table.joining": "Joining {code}…",
-    "table.leave.confirm": "Leaving mid-game counts as escaping and costs points. Leave?",
-    "table.leave.quit": "Leaving mid-game is a forced quit: it costs 40 points, and autoplay "
-      + "plays your hand to the end. Leave?",
-    "phase.bid": "Bidding", "phase.call": "Calling", "phase.rob": "Robbing", "phase.double": "Doubling",
-    "phase.play": "Play", "phase.ready": "Ready", "phase.deal": "Deal", "phase.identity": "Identity",
-    "phase.emperor": "Emperor", "phase.guard": "Guard", "phase.disclose": "Disclose", "phase.declare": "Trump",
-    "phase.bury": "Burying", "phase.friend": "Friend call", "phase.kitty": "Kitty", "phase.over": "Over",
-    "phase.solo": "Solo", "phase.rebellion": "Rebellion", "phase.show": "Show hand",
-  },
-});
+import { unwatch, watching } from "./watch.js";
+import { chatOf } from "./chat.js";
 
 function follow(tableId) {
   const { name, params } = currentRoute();
   if (name === "table" && params[0] === tableId) return;
-  if (["lobby", "join", "table"].includes(name)) ctx.navigate(`#/table/${tableId}`);
+  if (["lobby", "join", "table", "events"].includes(name)) ctx.navigate(`#/table/${tableId}`);
 }
 
 ctx.ws.on("queued", (msg) => { store.queued = msg; });
@@ -101,7 +49,7 @@ ctx.ws.on("welcome", (msg) => {
   for (const id of [...store.tables.keys()]) if (!msg.tables.includes(id)) store.tables.delete(id);
   restoring = new Set(msg.tables);
   const { name, params } = currentRoute();
-  if (name === "table" && !msg.tables.includes(params[0])) {
+  if (name === "table" && !msg.tables.includes(params[0]) && !watching.has(params[0])) {
     ctx.notice(t("table.gone"), "warn");
     ctx.navigate("#/");
   }
@@ -145,7 +93,7 @@ ctx.ws.on("left", (msg) => {
   store.tables.delete(msg.table);
   if (!here) return;
   if (msg.reason === "a player left") ctx.notice(t("table.requeued"), "warn");
-  ctx.navigate("#/");
+  ctx.navigate(msg.reason === "round_over" ? "#/events" : "#/");
 });
 
 const SUITS = { s: "♠", h: "♥", c: "♣", d: "♦" };
@@ -261,6 +209,7 @@ function mount(root, c, [tableId]) {
   loadReasons(c.api);
 
   const st = () => store.tables.get(tableId);
+  const chat = chatOf(c, tableId, screen, st);
   const waiting = (msg) => stillWaiting(pending, msg);
   /** Send an action; `choose`: bare cards, which the server refuses with their readings
    * when they have several (docs/protocol.md), to open the chooser with those. */
@@ -326,11 +275,15 @@ function mount(root, c, [tableId]) {
       screen.append(h("div", { class: "felt" }, ...s.players.filter((_, i) => i !== s.seat)
         .map((p) => seatEl(s, p.seat, null)), h("div", { class: "center" }, inviteEl(s, c))),
         seatEl(s, s.seat, null));
+      chat.decorate();
       return;
     }
     const view = s.view;
     const wild = view.detail && view.detail.wild;
+    const seen = s.seat < 0; // watching (观战): the public table, nothing to play
     const bar = h("div", { class: "bar" }, factsEl(view, names),
+      seen ? h("strong", { class: "watching", role: "status" }, t("watch.on")) : null,
+      s.watchers ? h("span", { class: "watchers" }, t("watch.count", { n: s.watchers })) : null,
       h("div", { class: "tools" },
         h("button", { type: "button", id: "rules", onclick: () => rulesOver(view.variant) },
           t("table.rules")),
@@ -338,7 +291,9 @@ function mount(root, c, [tableId]) {
           onclick: () => { counterOn = !counterOn; localStorage.setItem("cardhall.counter", counterOn ? "1" : "0"); draw(); },
         }, t("table.counter")),
         ...fxTools(draw),
-        h("button", {
+        seen ? h("button", { type: "button", id: "leave", onclick: () => { unwatch(tableId); c.navigate("#/"); } },
+          t("watch.stop")) : null,
+        seen ? null : h("button", {
           type: "button", id: "auto", "aria-pressed": String(view.auto[s.seat]),
           disabled: view.auto_locked[s.seat] || s.phase !== "playing",
           title: view.auto_locked[s.seat] ? t("table.auto.locked") : null,
@@ -346,18 +301,20 @@ function mount(root, c, [tableId]) {
             action: autoWanted(tableId, !view.auto[s.seat]) ? "auto on" : "auto off" }),
         }, view.auto_locked[s.seat] ? t("table.auto.locked")
           : t(view.auto[s.seat] ? "table.auto.off" : "table.auto")),
-        h("button", { type: "button", id: "leave", onclick: () => {
+        seen ? null : h("button", { type: "button", id: "leave", onclick: () => {
           const warning = FORCED_QUIT.has(view.variant) ? "table.leave.quit" : "table.leave.confirm";
           if (s.phase === "playing" && !window.confirm(t(warning))) return;
           c.ws.send({ type: "leave", table: tableId });
           c.navigate("#/");
         } }, t("table.leave"))));
     const felt = h("div", { class: "felt" });
-    for (let seat = 0; seat < n; seat++) if (seat !== s.seat) felt.append(seatEl(s, seat, s.deadline));
+    const me = seen ? 0 : s.seat;
+    for (let seat = 0; seat < n; seat++) if (seat !== me) felt.append(seatEl(s, seat, s.deadline));
     const lastTrick = JSON.stringify((view.detail || {}).last_trick || null);
     if (peek && lastTrick !== peekedAt) peek = false;
     felt.append(pitEl(s, { peek, onPeek: () => { peek = !peek; peekedAt = lastTrick; draw(); } }));
-    screen.append(bar, felt, seatEl(s, s.seat, s.deadline));
+    screen.append(bar, felt, seatEl(s, me, s.deadline));
+    if (seen) { liven(screen, s); return; }
     if (counterOn && view.phase === "play" && names && names[view.variant]) {
       screen.append(counterEl(view, names[view.variant]));
     }
@@ -380,6 +337,7 @@ function mount(root, c, [tableId]) {
       screen.append(box);
     }
     liven(screen, s);
+    chat.decorate();
   }
 
   const offs = [
@@ -436,6 +394,7 @@ function mount(root, c, [tableId]) {
     for (const d of document.querySelectorAll("dialog.rules-over")) d.remove();
     stopClocks();
     hand.detach();
+    chat.off();
     offs.forEach((off) => off());
     document.removeEventListener("keydown", keys);
   };
@@ -460,4 +419,3 @@ registerScreen("join", {
     });
   },
 });
-

@@ -1,35 +1,13 @@
-// The middle of the felt: each seat's play in front of it, as the halls draw it. A slot
-// per seat sits on the seat's side of the middle; in the play phase it holds only what
-// belongs to the trick on the table (a climbing game's `table.acted`, a trick game's
-// `table.plays`) and the play that wins it is highlighted; a trick game's plays are
-// numbered in playing order, the leader marked. Between tricks the finished one stays, dimmed: who took it and, in
-// 找朋友, what it was worth; while a trick is under way the last one can be peeked at.
-// Outside the play phase the slots are the seats' last words (bids, calls, answers).
-import { addStrings, t } from "./i18n.js";
+// The middle of the felt: a slot per seat on its side, holding in the play phase only the
+// trick on the table (`table.acted` or `table.plays`), the winning play highlighted, a
+// trick game's plays numbered. Between tricks the finished one stays, dimmed, with who
+// took it; during a trick the last one can be peeked at. Outside the play phase the
+// slots are the seats' last words (bids, calls, answers).
+import { t } from "./i18n.js";
 import { cardEl, splitCards } from "./cards.js";
 import { h } from "./dom.js";
 import { lastEl, positionOf } from "./seats.js";
 import { nameText } from "./names.js";
-
-addStrings({
-  zh: {
-    "pit.lead": "首", "pit.win": "大", "pit.took": "收", "pit.leader": "{name} 首出",
-    "pit.winning": "{name} 最大", "pit.last": "上一轮：{name} 收", "pit.points": "{n} 分",
-    "pit.peek": "看上一轮", "pit.peek.off": "回到本轮", "pit.peeking": "上一轮（{name} 收）",
-    "pit.suit": "{suit}", "pit.called": "叫的牌", "pit.friend": "朋友：{name}",
-    "pit.friend.unknown": "朋友还没出现", "pit.guard": "侍卫：{name}",
-    "pit.guard.unknown": "侍卫还没亮明", "pit.order": "第{n}个出",
-  },
-  en: {
-    "pit.lead": "Lead", "pit.win": "Top", "pit.took": "Took", "pit.leader": "{name} led",
-    "pit.winning": "{name} is winning", "pit.last": "Last trick: {name} took it",
-    "pit.points": "{n} points", "pit.peek": "Last trick", "pit.peek.off": "Back to this trick",
-    "pit.peeking": "Last trick ({name} took it)", "pit.suit": "{suit}", "pit.called": "Called card",
-    "pit.friend": "Friend: {name}", "pit.friend.unknown": "Friend not yet shown",
-    "pit.guard": "Guard: {name}", "pit.guard.unknown": "Guard not yet shown",
-    "pit.order": "played {n}",
-  },
-});
 
 const nameOf = (st, seat) => (st.players[seat] && nameText(st.players[seat].name)) || `#${seat}`;
 

@@ -1,8 +1,6 @@
-// Every variant as /api/variants describes it (the server's Variant.describe()): names,
-// seats, deck, and the display hints a screen reads instead of switching on a variant's
-// id: its own role and button labels, how a hand is sorted, which facts of the view are
-// shown, and whether plays name suited cards. Fetched once; a screen drawn before it arrives draws
-// again when it has (table.js), meanwhile with the plain hints below.
+// Every variant as /api/variants describes it: names, seats, deck, and the display hints a
+// screen reads instead of switching on a variant's id (labels, sorting, facts shown,
+// suited plays). Fetched once; a screen drawn before it arrives uses the plain hints.
 import { lang } from "./i18n.js";
 
 let variants = null;

@@ -14,10 +14,13 @@ which keeps the same things in Redis. The hall's code is the same in both.
 
 from __future__ import annotations
 
+import ipaddress
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cardhall.hall.cluster.jobs import Job, LocalJob
 from cardhall.hall.domain.errors import UnknownTable
 from cardhall.hall.live.outbox import Outbox
 from cardhall.protocol.messages import ServerMessage
@@ -72,15 +75,19 @@ class Connections(Protocol):
 class MatchQueues(Protocol):
     """The quick-match queues, one per room: each change is atomic."""
 
-    async def add(self, room: str, player: str, need: int, table_id: str) -> Joined:
-        """Queue ``player`` in ``room`` (out of any other room's queue); a full table's
-        worth leaves the queue as ``group``. ``not_allowed`` if he sits at a table."""
+    async def add(self, room: str, player: str, need: int, table_id: str,
+                  address: str = "") -> Joined:
+        """Queue ``player`` in ``room`` (out of any other room's queue), connected from
+        ``address``; a full table's worth leaves the queue as ``group``: the earliest
+        players of distinct addresses (``apart``). ``not_allowed`` if he sits at a table."""
     async def remove(self, player: str, room: str | None = None) -> str | None:
         """Take ``player`` out of ``room``'s queue (any room's if None); the room, or None."""
     async def where(self, player: str) -> str | None: ...
     async def take_due(self, room: str, wait: float, table_id: str) -> Joined:
-        """Everyone in ``room``'s queue as ``group`` if its first player has waited
-        ``wait`` seconds; otherwise nothing leaves."""
+        """Everyone in ``room``'s queue of distinct addresses (the earliest of each) as
+        ``group`` if its first player has waited ``wait`` seconds; otherwise nothing
+        leaves. The bots fill the rest of the table; a second player from an address
+        waits for the next."""
     async def waiting(self) -> dict[str, int]: ...
 
 
@@ -134,6 +141,40 @@ class Coordinator(Protocol):
         """Every live table of every process (``Hall.local_tables``'s rows)."""
     async def table_counts(self) -> dict[str, int]:
         """Tables open per room, over every process."""
+    def job(self, name: str, seconds: float) -> Job:
+        """The hall-wide job ``name``, held ``seconds`` at a time (``jobs.py``): work one
+        process does at a time."""
+
+
+def kept_apart(address: str) -> str:
+    """The address quick match keeps apart: the connection's, except one of this host
+    (loopback: the operator's own clients, a load test, a proxy on the host not listed
+    in ``trusted_proxies``), which keeps nobody apart ("") rather than everyone."""
+    try:
+        return "" if ipaddress.ip_address(address).is_loopback else address
+    except ValueError:  # not an address at all ("?", a test's name): unknown
+        return ""
+
+
+def apart(waiting: Sequence[str], addresses: Mapping[str, str],
+          need: int | None = None) -> list[str]:
+    """The earliest of ``waiting`` (in arrival order) whose addresses differ, at most
+    ``need``: two accounts of one person (one address) never share a matched table,
+    where one could lose to the other on purpose (ratings, ruling "Skill ratings"). An
+    unknown address ("") keeps nobody apart. The Redis queues do the same in Lua
+    (``redis_keys.APART``)."""
+    group: list[str] = []
+    seen: set[str] = set()
+    for p in waiting:
+        address = addresses.get(p, "")
+        if address:
+            if address in seen:
+                continue
+            seen.add(address)
+        group.append(p)
+        if need is not None and len(group) == need:
+            break
+    return group
 
 
 class LocalQueues:
@@ -141,16 +182,20 @@ class LocalQueues:
 
     def __init__(self) -> None:
         self.rooms: dict[str, dict[str, float]] = {}
+        self.addresses: dict[str, str] = {}
 
-    async def add(self, room: str, player: str, need: int, table_id: str) -> Joined:
+    async def add(self, room: str, player: str, need: int, table_id: str,
+                  address: str = "") -> Joined:
         await self.remove(player)
         q = self.rooms.setdefault(room, {})
         q[player] = time.time()
-        group: list[str] = []
-        if len(q) >= need:
-            group = list(q)[:need]
-            for p in group:
-                del q[p]
+        self.addresses[player] = address
+        group = apart(list(q), self.addresses, need)
+        if len(group) < need:
+            group = []
+        for p in group:
+            del q[p]
+            self.addresses.pop(p, None)
         return self._joined(room, group)
 
     def _joined(self, room: str, group: list[str]) -> Joined:
@@ -160,6 +205,7 @@ class LocalQueues:
     async def remove(self, player: str, room: str | None = None) -> str | None:
         for r, q in self.rooms.items():
             if (room is None or r == room) and q.pop(player, None) is not None:
+                self.addresses.pop(player, None)
                 return r
         return None
 
@@ -169,8 +215,10 @@ class LocalQueues:
     async def take_due(self, room: str, wait: float, table_id: str) -> Joined:
         q = self.rooms.get(room, {})
         if q and min(q.values()) + wait <= time.time() + DUE_SLACK:
-            group = list(q)
-            q.clear()
+            group = apart(list(q), self.addresses)
+            for p in group:
+                del q[p]
+                self.addresses.pop(p, None)
             return self._joined(room, group)
         return self._joined(room, [])
 
@@ -189,6 +237,7 @@ class LocalCoordinator:
         self.queues = LocalQueues()
         self._codes: dict[str, str] = {}
         self._hall: Hall | None = None
+        self._jobs: dict[str, LocalJob] = {}
 
     async def start(self, hall: Hall) -> None:
         self._hall = hall
@@ -225,7 +274,9 @@ class LocalCoordinator:
         return []
 
     async def present(self, players: list[str]) -> set[str]:
-        return set()  # a table rebuilt at start: nobody is connected yet
+        # At start (a table rebuilt) nobody is connected yet; later, whoever is here.
+        held = self.connections
+        return set() if held is None else {p for p in players if held.holds(p)}
 
     async def attach(self, player: str, conn: int) -> None:
         return None
@@ -254,3 +305,6 @@ class LocalCoordinator:
     async def table_counts(self) -> dict[str, int]:
         assert self._hall is not None
         return self._hall.local_counts()
+
+    def job(self, name: str, seconds: float) -> Job:
+        return self._jobs.setdefault(name, LocalJob())

@@ -15,8 +15,10 @@ connected elsewhere ``forwarding.py``'s; this module holds the rest.
   that lapsed with nobody taking it is set again, and kept if the game still
   carries its token.
 - **Failover.** Every process looks, every quarter lease, for live games whose table
-  has no lease (its owner died or stalled past the lease) and adopts them from
-  the action log: turn timers start anew there (a finished game is settled).
+  has no lease (its owner died or stalled past the lease) and adopts one found so
+  at four looks in a row (a lease Redis lost is set again by a living owner within a
+  third of a lease) from the action log: turn timers start anew there (a finished
+  game is settled).
 - **Routing.** A command for a table held elsewhere goes to its owner's channel as
   a ``TableCall`` and its answer comes back as a ``CallReply``; messages for a
   player connected elsewhere go, batched and in order, to the channel of the
@@ -46,6 +48,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from cardhall.hall.cluster import redis_keys as rk
 from cardhall.hall.cluster.coordinator import Connections, Lease
 from cardhall.hall.cluster.forwarding import ClusterOutbox
+from cardhall.hall.cluster.jobs import Job, RedisJob
 from cardhall.hall.cluster.leases import LeaseKeeper, Renewal
 from cardhall.hall.cluster.owners import OwnerCache
 from cardhall.hall.cluster.presence import KeyWriter
@@ -54,7 +57,7 @@ from cardhall.hall.domain.errors import Busy, Refused, UnknownTable, rebuilt
 from cardhall.hall.live.notes import RedisNotes
 from cardhall.hall.live.timers import LEASE_SECONDS, REDIS_POOL
 from cardhall.hall.store.failures import as_refusal
-from cardhall.hall.store.game_rows import game_fence, has_live_game
+from cardhall.hall.store.game_reads import game_fence, has_live_game
 from cardhall.protocol.messages import ServerMessage
 from cardhall.protocol.peer import (
     CallReply,
@@ -106,6 +109,7 @@ class RedisCoordinator:
         self._keeper: LeaseKeeper | None = None
         self._owners = OwnerCache()
         self._pubsub: Any = None
+        self._jobs: dict[str, RedisJob] = {}
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -145,6 +149,8 @@ class RedisCoordinator:
         if self._hall is not None:
             for lease in list(self._hall.lobby.leases.values()):
                 await self.release(lease)  # a clean stop: the others adopt at once
+        for job in self._jobs.values():
+            await job.release()  # the others take it at their next round
         await self.keys.close()
         if self._pubsub is not None:
             await self._pubsub.aclose()
@@ -242,10 +248,16 @@ class RedisCoordinator:
         while True:
             await asyncio.sleep(self.lease_seconds / 4)
             try:
-                await self._hall.adopt_orphans()
+                await self._hall.adopt_orphans(patient=True)
             except Exception:  # Redis or the database away, or one bad record: the
                 # adoption loop must outlive it (failover depends on it); retried next round
                 log.exception("adopting orphaned tables failed")
+
+    def job(self, name: str, seconds: float) -> Job:
+        if name not in self._jobs:
+            self._jobs[name] = RedisJob(self.redis, prefix=self.prefix, process=self.process,
+                                        name=name, seconds=seconds)
+        return self._jobs[name]
 
     # -- leases ------------------------------------------------------------------------
 

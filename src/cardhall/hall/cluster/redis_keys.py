@@ -16,10 +16,13 @@ Keys (``P`` is the prefix, ``cardhall:`` unless configured):
 - ``P seat:{player}`` = table id: where the player sits;
 - ``P presence:{player}`` = ``"{process} {connection}"``: where he is connected;
 - ``P q:{room}`` (sorted set, score = when he joined, ms), ``P queued`` (hash player →
-  room): the quick-match queues; ``P codes`` (hash code → table): invite codes;
+  room), ``P qaddr`` (hash player → the address he queued from): the quick-match
+  queues; ``P codes`` (hash code → table): invite codes;
 - ``P count:{process}``, expiring: the tables that process runs, per room (JSON);
 - ``P notes:{player}`` (list of JSON messages), expiring: what he missed while away
   (``notes.py``), taken by his next hello through any process;
+- ``P job:{name}`` = process, expiring: who does that hall-wide work now; ``P
+  job:{name}:progress``: where it has got to (``jobs.py``);
 - channel ``P p:{process}``: the typed messages for that process (``peer.py``).
 """
 
@@ -111,6 +114,7 @@ local function take(q, queued, group, prefix, table_id, proc, ms)
   for _, p in ipairs(group) do
     redis.call('zrem', q, p)
     redis.call('hdel', queued, p)
+    redis.call('hdel', prefix .. 'qaddr', p)
     redis.call('set', prefix .. 'seat:' .. p, table_id)
   end
   return lease(prefix .. 'lease:' .. table_id, prefix .. 'fence', proc, ms)
@@ -123,8 +127,24 @@ local function prune(q, queued, prefix)
     if not proc or redis.call('exists', prefix .. 'alive:' .. proc) == 0 then
       redis.call('zrem', q, p)
       redis.call('hdel', queued, p)
+      redis.call('hdel', prefix .. 'qaddr', p)
     end
   end
+end
+-- The earliest of the queue whose addresses differ, at most need (nil: any number):
+-- coordinator.apart, the same rule (two accounts of one address never share a table).
+local function apart(q, prefix, need)
+  local group, seen = {}, {}
+  for _, p in ipairs(redis.call('zrange', q, 0, -1)) do
+    local a = redis.call('hget', prefix .. 'qaddr', p)
+    local known = a and a ~= ''
+    if not (known and seen[a]) then
+      if known then seen[a] = true end
+      group[#group + 1] = p
+      if need and #group == need then break end
+    end
+  end
+  return group
 end
 local function after(q, group)
   local first = redis.call('zrange', q, 0, 0, 'WITHSCORES')
@@ -133,7 +153,7 @@ end
 """
 
 #: Lua: KEYS = queue of the room, ``queued``; ARGV = player, room, need, now (ms), new
-#: table id, prefix, process, lease ms. Refuses a player seated at a live table.
+#: table id, prefix, process, lease ms, address. Refuses a player seated at a live table.
 JOIN = _TAKE + """
 local player, room, need = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local prefix = ARGV[6]
@@ -145,23 +165,29 @@ local old = redis.call('hget', KEYS[2], player)
 if old then redis.call('zrem', prefix .. 'q:' .. old, player) end
 redis.call('zadd', KEYS[1], ARGV[4], player)
 redis.call('hset', KEYS[2], player, room)
+redis.call('hset', prefix .. 'qaddr', player, ARGV[9])
 prune(KEYS[1], KEYS[2], prefix)
 local group = {}
 if redis.call('zcard', KEYS[1]) >= need then
-  group = redis.call('zrange', KEYS[1], 0, need - 1)
-  take(KEYS[1], KEYS[2], group, prefix, ARGV[5], ARGV[7], ARGV[8])
+  group = apart(KEYS[1], prefix, need)
+  if #group < need then
+    group = {}
+  else
+    take(KEYS[1], KEYS[2], group, prefix, ARGV[5], ARGV[7], ARGV[8])
+  end
 end
 return after(KEYS[1], group)
 """
 
 #: Lua: KEYS = queue, ``queued``; ARGV = wait (ms), now (ms), new table id, prefix,
-#: process, lease ms. Everyone waiting leaves as the group once the first waited enough.
+#: process, lease ms. Everyone waiting (the earliest of each address: ``apart``) leaves
+#: as the group once the first waited enough.
 TAKE_DUE = _TAKE + """
 prune(KEYS[1], KEYS[2], ARGV[4])
 local first = redis.call('zrange', KEYS[1], 0, 0, 'WITHSCORES')
 local group = {}
 if first[2] and tonumber(first[2]) + tonumber(ARGV[1]) <= tonumber(ARGV[2]) then
-  group = redis.call('zrange', KEYS[1], 0, -1)
+  group = apart(KEYS[1], ARGV[4], nil)
   take(KEYS[1], KEYS[2], group, ARGV[4], ARGV[3], ARGV[5], ARGV[6])
 end
 return after(KEYS[1], group)
@@ -173,5 +199,6 @@ local room = redis.call('hget', KEYS[1], ARGV[1])
 if not room or (ARGV[2] ~= '' and room ~= ARGV[2]) then return nil end
 redis.call('zrem', ARGV[3] .. 'q:' .. room, ARGV[1])
 redis.call('hdel', KEYS[1], ARGV[1])
+redis.call('hdel', ARGV[3] .. 'qaddr', ARGV[1])
 return room
 """

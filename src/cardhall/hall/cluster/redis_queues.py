@@ -28,11 +28,12 @@ class RedisQueues:
         self.c = coord
         self.rooms: list[str] = []
 
-    async def add(self, room: str, player: str, need: int, table_id: str) -> Joined:
+    async def add(self, room: str, player: str, need: int, table_id: str,
+                  address: str = "") -> Joined:
         c = self.c
         out = await c.script(rk.JOIN, [c.key(f"q:{room}"), c.key("queued")],
                              [player, room, need, rk.ms(time.time()), table_id, c.prefix,
-                              c.process, c.lease_ms])
+                              c.process, c.lease_ms, address])
         if out[0] == "seated":
             raise NotAllowed("you sit at a table: finish or leave it first")
         return _joined(out)

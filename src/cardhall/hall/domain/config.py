@@ -23,12 +23,16 @@ import ipaddress
 import re
 import tomllib
 from collections.abc import Mapping
+from itertools import pairwise
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from cardhall.bots import SEATABLE, SamplingBot
+from cardhall.bots.sampling import searches
 from cardhall.games import VARIANTS, IllegalAction
+from cardhall.hall.domain.ratings import SEAT_BOT
 
 
 class ConfigError(ValueError):
@@ -51,7 +55,7 @@ class Room(_Strict):
     the initial multiplier, ``min_beans`` the balance needed to sit down,
     ``double_min_beans`` the balance a player must exceed to double (欢乐 rooms),
     ``bot_wait_seconds`` how long a queue waits before bots fill the empty seats
-    (None: never).
+    (None: never), ``bot`` the bot that fills them (a rated identity of its own).
     """
 
     id: str
@@ -72,6 +76,11 @@ class Room(_Strict):
     #: The least time a bot (or a seat on 托管) takes to answer, so that a person at the
     #: table can follow the play and take his seat back from 托管; 0: at once.
     bot_seconds: float = Field(default=0.0, ge=0, le=10)
+    #: The bot that fills the empty seats (one of ``bots.SEATABLE``); a seat on 托管 is
+    #: answered by the 托管 policy whatever this says.
+    bot: str = SEAT_BOT
+    #: Actions a watcher (观战) is behind the table; None: the hall's ``watching.delay``.
+    watch_delay: int | None = Field(default=None, ge=0, le=100)
 
     @model_validator(mode="before")
     @classmethod
@@ -85,6 +94,14 @@ class Room(_Strict):
         elif not data.get("name_en"):
             data = {**data, "name_en": data["name"]}
         return data
+
+    @field_validator("bot")
+    @classmethod
+    def _seatable(cls, bot: str) -> str:
+        if bot not in SEATABLE:
+            raise ValueError(f"{bot!r} is not a bot the hall seats "
+                             f"(it seats: {', '.join(SEATABLE)})")
+        return bot
 
     @model_validator(mode="after")
     def _check_game(self) -> Self:
@@ -103,6 +120,122 @@ class Room(_Strict):
     def resolved_options(self) -> dict[str, Any]:
         """The options with the variant's defaults filled in (what a game is started with)."""
         return VARIANTS[self.variant].resolve(self.options)
+
+
+#: The variants an event (比赛场) plays: three-seat games first (docs/rulings.md, "Events").
+EVENT_VARIANTS = ("ddz3", "ddz3_happy")
+
+
+#: A duplicate event's most entrants and deals: its message carries every entrant's
+#: result on every deal to every entrant, at each deal anyone finishes (~10 KB at most).
+DUPLICATE_ENTRANTS, DUPLICATE_DEALS = 32, 24
+
+
+class EventKind(_Strict):
+    """One kind of event (比赛场) the hall runs again and again: a sit-and-go knockout
+    (``format``) of ``entrants`` players (bots fill after ``bot_wait_seconds``; None:
+    never) who pay ``fee`` beans each. ``prizes`` are the places' shares of the fees
+    paid, in percent, and ``house`` the hall's: they sum to 100. Every entrant starts
+    with ``chips`` event chips (never beans); round ``r`` plays ``deals`` games at each
+    table at ``stakes[r]`` chips a point, then only the best ``field[r + 1]`` by chips
+    go on; the last round is one table.
+
+    ``format = "duplicate"`` (复式, ``hall.events.duplicate``): every entrant plays the
+    same ``deals`` deals alone with bots, at the same seat, and is ranked by comparison
+    on each deal (matchpoints); ``entrants`` is any number from 2, there is one round
+    (``field`` is the entrants, ``stakes`` 1) and ``chips`` is unused."""
+
+    id: str
+    name: str = ""
+    name_en: str = ""
+    format: Literal["knockout", "duplicate"] = "knockout"
+    variant: str = "ddz3"
+    entrants: int = Field(default=6, ge=1, le=300)
+    fee: int = Field(default=1_000, ge=0, le=10**12)
+    prizes: tuple[int, ...] = (60, 30, 10)
+    house: int = Field(default=0, ge=0, le=100)
+    chips: int = Field(default=1_000, ge=1, le=10**9)
+    deals: int = Field(default=3, ge=1, le=50)
+    field_: tuple[int, ...] = Field(default=(), alias="field")
+    stakes: tuple[int, ...] = ()
+    bot_wait_seconds: float | None = Field(default=60.0, ge=0)
+    turn_seconds: float = Field(default=20.0, gt=0, le=600)
+    bot_seconds: float = Field(default=1.0, ge=0, le=10)
+    #: Seconds a table waits after a deal before it deals the next (the result is read).
+    between_seconds: float = Field(default=3.0, ge=0, le=60)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _defaults(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        if not data.get("name"):
+            data["name"] = f"比赛 {data.get('id', '')}"
+        if not data.get("name_en"):
+            data["name_en"] = f"Event {data.get('id', '')}" if data["name"].startswith(
+                "比赛") else data["name"]
+        seats = VARIANTS[data["variant"]].players if data.get("variant") in VARIANTS else 3
+        entrants = data.get("entrants", 6)
+        if data.get("format") == "duplicate" and isinstance(entrants, int):
+            data.setdefault("field", (entrants,))  # one round: everyone plays every deal
+            data.setdefault("stakes", (1,))
+        if not data.get("field") and isinstance(entrants, int) and entrants >= seats:
+            field, n = [entrants], entrants
+            while n > seats:  # about half go on each round, whole tables
+                n = max(seats, (n // 2) // seats * seats)
+                field.append(n)
+            data["field"] = tuple(field)
+        if not data.get("stakes") and isinstance(data.get("field"), tuple):
+            data["stakes"] = tuple(2 ** r for r in range(len(data["field"])))
+        return data
+
+    @model_validator(mode="after")
+    def _check_event(self) -> Self:
+        if not ROOM_ID.match(self.id) or len(self.id) > 28:
+            raise ValueError(f"id {self.id!r}: lower-case letters, digits, _ and -, "
+                             "at most 28, starting with a letter or digit")
+        if self.variant not in EVENT_VARIANTS:
+            raise ValueError(f"variant {self.variant!r}: events play "
+                             f"{', '.join(EVENT_VARIANTS)}")
+        seats = VARIANTS[self.variant].players
+        f = self.field_
+        if self.format == "duplicate":
+            if not 2 <= self.entrants <= DUPLICATE_ENTRANTS or f != (self.entrants,) \
+                    or self.stakes != (1,) or self.deals > DUPLICATE_DEALS:
+                raise ValueError(f"a duplicate event: 2 to {DUPLICATE_ENTRANTS} entrants, "
+                                 f"at most {DUPLICATE_DEALS} deals, one round "
+                                 "(field = [entrants], stakes = [1])")
+        elif not f or f[0] != self.entrants or f[-1] != seats or any(
+                n % seats or n >= before for before, n in pairwise(f)) \
+                or f[0] % seats:
+            raise ValueError(f"field {list(f)}: the players in each round, from entrants "
+                             f"({self.entrants}) down to one table ({seats}), each fewer "
+                             f"and a multiple of {seats}")
+        if len(self.stakes) != len(f) or any(s < 1 for s in self.stakes):
+            raise ValueError(f"stakes: one chips-a-point of at least 1 per round ({len(f)})")
+        if any(p < 1 for p in self.prizes) or len(self.prizes) > self.entrants \
+                or sum(self.prizes) + self.house != 100:
+            raise ValueError("prizes (percent per place, each at least 1, no more places "
+                             "than entrants) and house must sum to 100")
+        return self
+
+    @property
+    def seats(self) -> int:
+        return VARIANTS[self.variant].players
+
+    def room(self) -> Room:
+        """The room its tables play in: no beans (its games are points only), its pace."""
+        return Room(id=f"ev-{self.id}", name=self.name, name_en=self.name_en,
+                    variant=self.variant, N=1, A=0, min_beans=0,
+                    turn_seconds=self.turn_seconds, bot_seconds=self.bot_seconds)
+
+
+def default_events() -> tuple[EventKind, ...]:
+    """A six-player knockout of each event variant (6 → 3), 1 000 beans in."""
+    return tuple(EventKind(id=f"{v}-sng6", name=f"{VARIANTS[v].name} 六人淘汰赛",
+                           name_en=f"{VARIANTS[v].name_en or v} 6-player knockout",
+                           variant=v) for v in EVENT_VARIANTS)
 
 
 class Relief(_Strict):
@@ -148,6 +281,17 @@ class Limits(_Strict):
     #: Wrong invite codes a player may try per hour, and all players of one address.
     code_failures_per_hour: int = Field(default=10, ge=1)
     code_failures_per_hour_per_address: int = Field(default=30, ge=1)
+    #: Post-game analyses one client address may have queued or running at once (the
+    #: queue holds 8 in all): guests are free, so a per-account bound alone let one
+    #: address fill the queue with a few guest tokens.
+    analyses_per_address: int = Field(default=2, ge=1)
+    #: What-if lines one client address may ask for a minute (each is a bot playout in
+    #: the analysis worker, 8 at once for everyone).
+    whatifs_per_minute: int = Field(default=20, ge=1)
+    #: Quick chat (docs/protocol.md, "Quick chat"): a player's lines at least this many
+    #: seconds apart, and at most this many a minute.
+    chat_gap_seconds: float = Field(default=2.0, gt=0, le=60)
+    chat_lines_per_minute: int = Field(default=10, ge=1, le=60)
 
     #: Seconds a WebSocket has to say a valid ``hello`` before it is closed (4002).
     hello_seconds: float = Field(default=5.0, gt=0, le=300)
@@ -242,6 +386,16 @@ class Accounts(_Strict):
         return self
 
 
+class Watching(_Strict):
+    """观战: how far behind the table a watcher sees it (``delay`` actions, unless the
+    room says ``watch_delay``), and the bounds on what watchers make the hall spend:
+    watchers per table (each is sent every change) and tables one player watches."""
+
+    delay: int = Field(default=3, ge=0, le=100)
+    per_table: int = Field(default=20, ge=1, le=1000)
+    per_player: int = Field(default=3, ge=1, le=64)
+
+
 class HallConfig(_Strict):
     """Everything a hall is configured with."""
 
@@ -251,6 +405,8 @@ class HallConfig(_Strict):
     action_log: ActionLog = Field(default_factory=ActionLog)
     metrics: MetricsAccess = Field(default_factory=MetricsAccess)
     accounts: Accounts = Field(default_factory=Accounts)
+    events: tuple[EventKind, ...] = Field(default_factory=default_events)
+    watching: Watching = Field(default_factory=Watching)
 
     @model_validator(mode="after")
     def _unique_rooms(self) -> Self:
@@ -259,6 +415,8 @@ class HallConfig(_Strict):
             if room.id in seen:
                 raise ValueError(f"room id {room.id!r} is used twice")
             seen.add(room.id)
+        if len({e.id for e in self.events}) != len(self.events):
+            raise ValueError("an event id is used twice")
         return self
 
     def room(self, room_id: str) -> Room:
@@ -282,6 +440,16 @@ STAKES: tuple[tuple[str, str, str, int, int, int, int, float | None], ...] = (
 #: The built-in rooms' pace: bots answer after a second, as in the big halls, so a game
 #: against bots (or a seat on 托管) does not flash past the person watching it.
 BOT_SECONDS = 1.0
+#: The stake whose default rooms seat the search bot: the highest one that bots fill
+#: (高级场 has none), so the strongest bot meets the strongest players and ``bot:search``
+#: earns a rating in a default hall. Only where it searches (``sampling.searches``: the
+#: Dou Dizhu variants); elsewhere its every move is planning's, and planning sits there.
+SEARCH_STAKE = "junior"
+
+
+def default_bot(variant: str, stake: str) -> str:
+    """The bot of a default room (``SEARCH_STAKE``)."""
+    return SamplingBot.name if stake == SEARCH_STAKE and searches(variant) else SEAT_BOT
 
 
 def default_rooms() -> tuple[Room, ...]:
@@ -290,7 +458,7 @@ def default_rooms() -> tuple[Room, ...]:
         Room(id=f"{vid}-{suffix}", name=f"{v.name} {title}",
              name_en=f"{v.name_en or vid} {title_en}", variant=vid, N=n, A=a,
              min_beans=min_beans, double_min_beans=double, bot_wait_seconds=wait,
-             bot_seconds=BOT_SECONDS)
+             bot_seconds=BOT_SECONDS, bot=default_bot(vid, suffix))
         for vid, v in VARIANTS.items()
         for suffix, title, title_en, n, a, min_beans, double, wait in STAKES
     )
@@ -313,6 +481,8 @@ def from_mapping(data: Mapping[str, Any]) -> HallConfig:
     elif isinstance(data["rooms"], list):
         # TOML arrays arrive as lists; a tuple field in strict mode wants a tuple.
         data["rooms"] = tuple(data["rooms"])
+    if isinstance(data.get("events"), list):
+        data["events"] = tuple(data["events"])
     try:
         return HallConfig.model_validate(data)
     except ValidationError as exc:

@@ -31,8 +31,8 @@ async def maybe_next(t: Table) -> None:
     settled. A player who is disconnected does not hold up the others (as in the
     big halls): he is taken off the table, the others go back to the room's queue
     (a new table, as when anyone leaves between games), and he is told on return."""
-    if t.phase != TablePhase.BETWEEN or t.settling:
-        return
+    if t.phase != TablePhase.BETWEEN or t.settling or t.pace is not None:
+        return  # an event's table is dealt by the event
     seated = [s for s in t.seats if s.human and not s.left]
     present = [s for s in seated if s.connected]
     if not present or not all(s.wants_next for s in present):
@@ -109,7 +109,7 @@ def note(t: Table, player: str, message: ServerMessage) -> None:
 
 def check_idle(t: Table) -> None:
     """Between games with none of its players connected: close after the grace."""
-    if t.phase != TablePhase.BETWEEN or t._idle is not None:
+    if t.phase != TablePhase.BETWEEN or t._idle is not None or t.pace is not None:
         return
     if any(s.connected for s in t.seats if s.human and not s.left):
         return

@@ -7,6 +7,15 @@ sockets. If the bot fails or overruns ``cap`` seconds, the 托管 policy answers
 instead (cheap, in this process): a table never waits on a bot for longer
 than the cap and never stalls on one's error.
 
+A costly bot (one with a ``stand_in``: the search bot, whose rollouts may take a
+worker for 0.8 s a decision) runs in at most half the workers at once (one with a
+single worker), so a room of it cannot take every worker from the other rooms' bots:
+with one worker another bot's decision waits behind one search at most (under a
+second, well within the cap), with more the other half stays free. A costly decision
+that finds those slots taken is answered at once by its stand-in (planning, whose
+move the search would have refined) rather than queued past the cap, so a busy
+search room plays the planning bot's moves, never 托管's.
+
 The workers are *spawned* (a fresh interpreter), never forked from the hall: a
 forked worker would inherit every socket open at that moment (the listening
 socket, players' keep-alive connections and WebSockets) and keep them open after
@@ -25,6 +34,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from cardhall import bots
+from cardhall.bots import Bot
 from cardhall.bots.view import legal_texts
 
 log = logging.getLogger("cardhall.hall.bots")
@@ -50,7 +60,7 @@ def decide(name: str, variant: str, seat: int, seed: int, view: dict[str, Any]) 
 PARENT_CHECK_SECONDS = 0.5
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
     """In a worker: exit once the hall process is gone (killed with SIGKILL, say), so no
     orphaned worker outlives it waiting on a queue nobody will ever write to."""
 
@@ -69,16 +79,28 @@ def _loaded() -> bool:
     return native.NATIVE
 
 
+def stand_in(name: str) -> str | None:
+    """The bot that answers for the costly bot ``name`` when its slots are taken (None: a
+    bot cheap enough to run anywhere, or a name the workers will refuse)."""
+    factory = bots.BOTS.get(name)
+    return factory.stand_in if isinstance(factory, type) and issubclass(factory, Bot) else None
+
+
 class BotPool:
     """Runs decisions in ``workers`` processes (threads with ``processes=False``)."""
 
     def __init__(self, workers: int = 1, cap: float = 2.0, processes: bool = True) -> None:
         self.cap = cap
         self.workers = workers
+        #: Costly decisions (``stand_in``) that may run at once, and those running.
+        self.costly_slots = max(1, workers // 2)
+        self._costly = 0
+        #: Costly decisions answered by their stand-in, the slots being taken.
+        self.stood_in = 0
         # "spawn", not the default "fork": the worker owns nothing of the hall's (module
         # docstring). A spawned worker costs ~0.3 s to start, once (``warm``).
         self._executor: Executor = (
-            ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent,
+            ProcessPoolExecutor(max_workers=workers, initializer=watch_parent,
                                 initargs=(os.getpid(),),
                                 mp_context=multiprocessing.get_context("spawn"))
             if processes else ThreadPoolExecutor(max_workers=workers))
@@ -95,8 +117,16 @@ class BotPool:
 
     async def decide(self, name: str, variant: str, seat: int, seed: int,
                      view: dict[str, Any]) -> str:
-        """The bot's action text, or the 托管 policy's when the bot fails or overruns."""
+        """The bot's action text, or the 托管 policy's when the bot fails or overruns (a
+        costly bot's stand-in's when its slots are taken: module docstring)."""
         loop = asyncio.get_running_loop()
+        substitute = stand_in(name)
+        costly = substitute is not None
+        if substitute is not None and self._costly >= self.costly_slots:
+            name, costly = substitute, False
+            self.stood_in += 1
+        if costly:
+            self._costly += 1
         try:
             future = loop.run_in_executor(self._executor, decide, name, variant, seat, seed,
                                           view)
@@ -106,6 +136,9 @@ class BotPool:
                         variant, seat)
         except Exception:  # a bot's bug must not stop a table: log it, answer by policy
             log.exception("bot %s failed in %s seat %d: 托管 answers", name, variant, seat)
+        finally:
+            if costly:
+                self._costly -= 1
         self.fallbacks += 1
         try:
             return decide("tuoguan", variant, seat, seed, view)

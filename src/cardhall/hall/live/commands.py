@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
 from cardhall.hall.domain.errors import Unfit
+from cardhall.protocol.chat import SAYINGS
 
 if TYPE_CHECKING:
     from cardhall.protocol.peer import TableCall
@@ -82,11 +83,43 @@ class StartNow:
 
 
 @dataclass(frozen=True, slots=True)
+class Say:
+    """The player says a catalog id (the wire's ``chat``) at the table."""
+
+    player: str
+    say: str
+
+
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """The player (seated or watching) stops or resumes hearing ``seat``'s chat."""
+
+    player: str
+    seat: int
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Connection:
     """The player's connection went up or down (somewhere in the hall)."""
 
     player: str
     up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """The player watches the table (观战); ``admin``: he may watch any table."""
+
+    player: str
+    admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Unwatch:
+    """The watcher stops watching (``leave`` by a watcher, or his connection dropped)."""
+
+    player: str
 
 
 # -- the table's own ------------------------------------------------------------------
@@ -122,6 +155,11 @@ class Expire:
 
 
 @dataclass(frozen=True, slots=True)
+class Recount:
+    """Tell the seats and watchers how many watch now (``watchers.py``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Idle:
     """The grace between games, set after ``game``, ran out with nobody connected."""
 
@@ -143,11 +181,12 @@ class SettleAgain:
     game: str | None
 
 
-TableCommand = (Play | PlayOn | Leave | Free | Kick | Sit | StartNow | Connection | Begin
-                | Resume | BotAnswer | Expire | Idle | SettlementDone | SettleAgain)
+TableCommand = (Play | PlayOn | Leave | Free | Kick | Sit | StartNow | Say | Mute | Connection
+                | Watch | Unwatch | Recount | Begin | Resume | BotAnswer | Expire | Idle
+                | SettlementDone | SettleAgain)
 
 #: Commands only a player seated at the table may give (checked once, by the table).
-SEATED = (Play, PlayOn, Leave, StartNow)
+SEATED = (Play, PlayOn, Leave, StartNow, Say)
 
 
 @dataclass(slots=True)
@@ -182,7 +221,17 @@ def from_call(call: TableCall) -> TableCommand:
             if call.text not in ("up", "down"):
                 raise Unfit("a connection is up or down")
             return Connection(call.player, call.text == "up")
+        case "chat":
+            if call.text not in SAYINGS:
+                raise Unfit("say one of the chat catalog's ids")
+            return Say(call.player, call.text)
+        case "mute":
+            if call.seat is None or call.text not in ("on", "off"):
+                raise Unfit("a mute names a seat and is on or off")
+            return Mute(call.player, call.seat, call.text == "on")
         case "watch":
-            raise Unfit("watching is not a table command")
+            return Watch(call.player, call.admin)
+        case "unwatch":
+            return Unwatch(call.player)
         case _:
             assert_never(call.kind)

@@ -35,7 +35,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from cardhall.games import VARIANTS
-from cardhall.hall.cluster.coordinator import Coordinator, Joined, Lease
+from cardhall.hall.cluster.coordinator import Coordinator, Joined, Lease, kept_apart
 from cardhall.hall.domain.config import HallConfig, Room
 from cardhall.hall.domain.errors import (
     BelowMinimum,
@@ -49,11 +49,12 @@ from cardhall.hall.domain.errors import (
 from cardhall.hall.domain.limits import CodeTries
 from cardhall.hall.live import commands
 from cardhall.hall.live.botpool import BotPool
+from cardhall.hall.live.chat import Blocks, nobody_blocked
 from cardhall.hall.live.notes import NOTED_PLAYERS, NOTES_PER_PLAYER
 from cardhall.hall.live.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
 from cardhall.hall.live.table import GRACE_SECONDS, Table
 from cardhall.hall.live.timers import SETTLE_WAIT, LoopScheduler, Scheduler, retry_seconds
-from cardhall.hall.store.game_rows import has_live_game
+from cardhall.hall.store.game_reads import has_live_game
 from cardhall.hall.store.table_store import DbStore
 from cardhall.protocol.messages import Invite, Queued, ServerMessage
 from cardhall.protocol.peer import TableCall
@@ -64,6 +65,10 @@ log = logging.getLogger("cardhall.hall.lobby")
 #: them: 2^40 codes, against a few dozen wrong tries per hour (limits.CodeTries).
 CODE_CHARS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
+
+
+def _nobody(players: list[str]) -> None:
+    return None
 
 
 def new_table_id() -> str:
@@ -107,6 +112,12 @@ class Lobby:
         self._opening: set[str] = set()  # tables whose seats are claimed, not yet adopted
         self.latency_hook: Callable[[str, float], None] | None = None
         self.settled_hook: Callable[[], None] | None = None  # a game's end was committed
+        #: Whether a listener blocks a speaker (player ids), for every table's chat
+        #: (``hall.live.chat.hears``): the hook a block list kept elsewhere sets.
+        self.chat_blocks: Blocks = nobody_blocked
+        #: Told the players who come to listen at a table here (seated or watching), so
+        #: that the hook can read their block lists before they hear anyone.
+        self.listening: Callable[[list[str]], None] = _nobody
         self.code_tries = CodeTries(config.limits.code_failures_per_hour,
                                     config.limits.code_failures_per_hour_per_address)
 
@@ -150,7 +161,11 @@ class Lobby:
 
     # -- quick match -------------------------------------------------------------------
 
-    async def join(self, player: str, room_id: str) -> None:
+    async def join(self, player: str, room_id: str, address: str = "") -> None:
+        """Queue ``player`` for a table in ``room_id``; ``address`` (his connection's) keeps
+        him apart from another account of the same address (``coordinator.apart``). A
+        player put back in the queue because another of his group sat down elsewhere
+        meanwhile (``_matched``) goes back without it: rare, and never a lost place."""
         room = self.room(room_id)
         await self._free_for_new_table(player)
         balance = (await self.store.balances([player]))[player]
@@ -158,7 +173,7 @@ class Lobby:
             raise BelowMinimum(f"{room.name} needs {room.min_beans} beans; you hold {balance}")
         table_id = new_table_id()
         joined = await self.queues.add(room.id, player, VARIANTS[room.variant].players,
-                                       table_id)
+                                       table_id, kept_apart(address))
         elsewhere = await self._matched(room, joined, table_id)
         if player in elsewhere:
             raise seated_elsewhere(elsewhere[player])
@@ -246,9 +261,7 @@ class Lobby:
         """A table command for a table of this process (from here or another process)."""
         table = self.table(call.table)
         if call.kind == "watch":
-            table.watchers.add(call.player)
-            self.outbox.send(call.player, table.state_for(call.player))
-            return
+            self.listening([call.player])  # a watcher hears the table's chat
         cmd = commands.from_call(call)
         if isinstance(cmd, commands.Connection):
             table.submit(cmd)  # nobody waits for it: the table sends the state
@@ -307,10 +320,19 @@ class Lobby:
         table.on_seats = self._seats
         table.on_drop = self._dropped
         table.on_note = self.note
+        watching = self.config.watching
+        table.watch_cap = watching.per_table
+        table.watch_delay = table.room.watch_delay if table.room.watch_delay is not None \
+            else watching.delay
+        table.chat.blocks = self._blocks
+        self.listening(table.humans())
         self.tables[table.id] = table
         self.leases[table.id] = lease
         await self.coord.seated(table.id, table.humans(), [])
         table.start()
+
+    def _blocks(self, listener: str, speaker: str) -> bool:
+        return self.chat_blocks(listener, speaker)  # as the hook is now, not at adoption
 
     async def _seats(self, table: Table, players: list[str], gone: list[str]) -> None:
         """The table's seats changed: the database's claims first (a player seated
@@ -322,6 +344,7 @@ class Lobby:
             await asyncio.wait({self._background(self._release(table.id, gone))},
                                timeout=SETTLE_WAIT)
         if players:
+            self.listening(players)
             taken = await self.store.claim_seats(table.id, players, self._gone)
             if taken:
                 raise seated_elsewhere(next(iter(taken.values())))
@@ -409,7 +432,8 @@ class Lobby:
 
     # -- private tables ----------------------------------------------------------------
 
-    async def private(self, player: str, room_id: str, bots: bool) -> Table:
+    async def private(self, player: str, room_id: str, bots: bool,
+                      spectators: bool = True) -> Table:
         room = self.room(room_id)
         await self._free_for_new_table(player)
         await self.cancel(player)
@@ -419,6 +443,7 @@ class Lobby:
                                      bots_allowed=bots, start=False)
         except SeatedElsewhere as exc:
             raise seated_elsewhere(exc.others[player]) from None
+        table.spectators = spectators
         await self.coord.set_code(code, table.id)
         self.outbox.send(player, Invite(table=table.id, room=room.id, code=code))
         self.outbox.send(player, table.state_for(player))

@@ -55,6 +55,9 @@ async def on_free(t: Table, cmd: c.Free) -> None:
 async def leave(t: Table, seat: int, forced: bool, reason: str) -> None:
     player = t.seats[seat].player
     assert player is not None
+    if t.pace is not None and reason != "kicked":
+        raise NotAllowed("an event's table cannot be left: your seat plays on 托管 while "
+                         "you are away (the exit button), and you may come back")
     game = t.game
     if t.phase == TablePhase.PLAYING and game is not None and not game.over \
             and not game.left[seat]:
@@ -103,6 +106,7 @@ async def on_sit(t: Table, cmd: c.Sit) -> None:
         raise NotAllowed("that table is full")
     await t._seats_changed([cmd.player], [])  # refused if he sits elsewhere
     t.seats[free] = Seat(player=cmd.player, name=cmd.name, title=cmd.title)
+    t.watchers.discard(cmd.player)  # a watcher who sits watches no more
     for p in t.humans():
         t._send_state(p)
     if all(s.human for s in t.seats):

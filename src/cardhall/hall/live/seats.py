@@ -45,6 +45,16 @@ class Seat:
         return self.player is not None
 
 
+class Pace(Protocol):
+    """Who deals a table's next game instead of its players' 再来一局 (an event,
+    ``hall.events.runner``): told after each settled game."""
+
+    async def after_game(self, table: Table) -> None: ...
+
+    def seed(self, table: Table) -> int | None:
+        """The next deal's seed (a duplicate event's fixed deals); None: any deal."""
+
+
 class TableStore(Protocol):
     """Where a table's games live: the action log and the settlement."""
 

@@ -32,7 +32,7 @@ from cardhall.hall.live import away
 from cardhall.hall.live import commands as c
 from cardhall.hall.live.seats import TablePhase
 from cardhall.hall.live.timers import SETTLE_WAIT, retry_seconds
-from cardhall.protocol.messages import Settled
+from cardhall.protocol.messages import RatingChange, Settled
 
 if TYPE_CHECKING:
     from cardhall.hall.live.table import Table
@@ -87,6 +87,12 @@ def fees(t: Table, result: dict[str, Any], beans: dict[str, int]) -> dict[str, i
     games take none: they move no beans)."""
     taken = split(t, result).fees
     return {seat: 0 if t.private else taken[int(seat)] for seat in beans}
+
+
+def ratings(done: dict[str, Any]) -> dict[str, RatingChange] | None:
+    """Each rated seat's rating change (None when the game rated nobody: omitted)."""
+    moved = done.get("ratings") or {}
+    return {seat: RatingChange(**c) for seat, c in moved.items()} or None
 
 
 async def on_settlement(t: Table, cmd: c.SettlementDone) -> None:
@@ -148,7 +154,8 @@ async def committed(t: Table, done: dict[str, Any]) -> None:
     message = Settled(table=t.id, game=t.game_id or "", result=result,
                       beans=done["beans"], points=done["points"], titles=done["titles"],
                       dissolved=bool(result["dissolve"]),
-                      fees=fees(t, result, done["beans"]), balances=done.get("balances"))
+                      fees=fees(t, result, done["beans"]), balances=done.get("balances"),
+                      ratings=ratings(done))
     t.last_settled = message
     # Sent to the ones away too (dropped unless they are back): they hear of it again
     # when they come back, in their ``away`` message or with the table's state.
@@ -158,6 +165,8 @@ async def committed(t: Table, done: dict[str, Any]) -> None:
     if t._close_after is not None:
         reason, requeue = t._close_after
         await t._close(reason, requeue)
+    elif t.pace is not None:
+        await t.pace.after_game(t)
     elif result["dissolve"] or not t.humans():
         await t._close("dissolved" if result["dissolve"] else "empty", requeue=False)
     else:

@@ -35,16 +35,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, assert_never
 
-from cardhall.games import Action, GameState, IllegalAction, new_game, replay
+from cardhall.games import Action, GameState, IllegalAction, replay
 from cardhall.games.base import Event
 from cardhall.games.errors import Ambiguous, NotYourTurn, excerpt
 from cardhall.hall.domain.config import Room
-from cardhall.hall.domain.economy import bot_balance
 from cardhall.hall.domain.errors import (
     Busy,
     Fenced,
@@ -56,11 +54,11 @@ from cardhall.hall.domain.errors import (
     Stale,
     UnknownTable,
 )
-from cardhall.hall.live import away, seat_commands, settlement
+from cardhall.hall.live import away, chat, dealing, seat_commands, settlement, watchers
 from cardhall.hall.live import commands as c
 from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.live.outbox import Outbox
-from cardhall.hall.live.seats import Seat, TablePhase, TableStore
+from cardhall.hall.live.seats import Pace, Seat, TablePhase, TableStore
 from cardhall.hall.live.timers import Cancellable, LoopScheduler, Scheduler, decision_seconds
 from cardhall.hall.live.views import Views
 from cardhall.hall.store.failures import as_refusal
@@ -70,8 +68,9 @@ log = logging.getLogger("cardhall.hall.table")
 
 #: Commands a table may hold before refusing more (a flood is refused, not queued).
 QUEUE_LIMIT = 256
-#: The bot that fills empty seats, and the policy that answers for a seat on 托管.
-SEAT_BOT, AUTO_BOT = "planning", "tuoguan"
+#: The policy that answers for a seat on 托管 (an empty seat is filled by the room's bot,
+#: ``Room.bot``, whose name is a rated identity: ``hall.domain.ratings``).
+AUTO_BOT = "tuoguan"
 #: Seconds a table between games waits with none of its players connected before it
 #: closes (nothing is lost: no game runs; a disconnect during a game is never a leave).
 GRACE_SECONDS = 30.0
@@ -105,6 +104,8 @@ class Table:
         self.fence = fence
         #: A private table (好友房): its games are played for points only (ruling 14).
         self.private = code is not None
+        #: An event's table: the event deals its games and closes it; it cannot be left.
+        self.pace: Pace | None = None
         #: Where the settlement's retries and the idle close are timed (a test's hand).
         self.scheduler: Scheduler = scheduler or LoopScheduler()
         #: Told a message for a player who will not see it here (he is away and the
@@ -127,7 +128,16 @@ class Table:
         self._window_from = 0
         self.deadline: int | None = None  # ms since the epoch
         self.queue: asyncio.Queue[c.Queued] = asyncio.Queue(QUEUE_LIMIT)
+        #: Who watches (观战, ``watchers.py``): they see ``lag``, ``watch_delay`` actions
+        #: behind; at most ``watch_cap`` of them; ``spectators`` False: admins only.
         self.watchers: set[str] = set()
+        self.lag = watchers.Lag()
+        self.watch_delay = room.watch_delay if room.watch_delay is not None else 3
+        self.watch_cap = 20
+        self.spectators = True
+        self.recount: Cancellable | None = None  # the watcher count's next telling
+        self.told_watchers = 0  # the count the last broadcast told
+        self.chat = chat.TableChat()  # its listeners' mutes, the block hook, its bots' pace
         self._timer: asyncio.TimerHandle | None = None
         self._idle: Cancellable | None = None
         #: Seat → decisions 托管 took for it since its player's connection dropped.
@@ -294,8 +304,18 @@ class Table:
                 await seat_commands.on_sit(self, cmd)
             case c.StartNow():
                 await seat_commands.on_start_now(self, cmd)
+            case c.Say():
+                chat.on_say(self, cmd)
+            case c.Mute():
+                chat.on_mute(self, cmd)
             case c.Connection():
                 await away.on_connection(self, cmd)
+            case c.Watch():
+                await watchers.on_watch(self, cmd)
+            case c.Unwatch():
+                await watchers.on_unwatch(self, cmd)
+            case c.Recount():
+                watchers.on_recount(self)
             case c.Idle():
                 await away.on_idle(self, cmd)
             case c.SettlementDone():
@@ -389,7 +409,7 @@ class Table:
 
     async def _start_game(self) -> None:
         for attempt in range(START_TRIES):
-            game = await self._deal()
+            game = await dealing.deal(self)
             try:
                 # Holds each player's dealt balance (ruling 15), refused if he spent some
                 # since it was read: then deal again on what he has now.
@@ -405,34 +425,6 @@ class Table:
         self.phase = TablePhase.PLAYING
         self._asked.clear()
         self._after_change()
-
-    async def _deal(self) -> GameState:
-        """A new game on the seated players' balances (and Golden Eyes) as they are now."""
-        humans = self.humans()
-        balances = await self.store.balances(humans) if humans else {}
-        for s in self.seats:
-            s.wants_next = not s.human
-            s.balance = balances.get(s.player, 0) if s.player else bot_balance(
-                self.room.min_beans)
-        eyes: dict[str, int] = {}
-        if humans and "golden_eye" in self.room.resolved_options():
-            eyes = await self.store.golden_eyes(humans)
-        return new_game(self.room.variant, secrets.randbits(63), self._game_options(eyes))
-
-    def _game_options(self, eyes: dict[str, int]) -> dict[str, Any]:
-        """The room's options, with the seated players' beans (and Golden Eyes) where the
-        game uses them: what a player holds at the start is what the game may spend."""
-        options = dict(self.room.resolved_options())
-        names = set(options)
-        economy = {"N": self.room.N, "A": self.room.A, "M0": self.room.M0,
-                   "double_min_beans": self.room.double_min_beans,
-                   "balances": [s.balance for s in self.seats],
-                   "golden_eye": [eyes.get(s.player, 0) if s.player else 0 for s in self.seats]}
-        options.update({k: v for k, v in economy.items() if k in names})
-        if self.private:  # points only (ruling 14): the game settles no beans itself
-            for key in ("N", "A"):
-                options.pop(key, None)
-        return options
 
     def restore(self, game_id: str, record: dict[str, Any]) -> None:
         """Rebuild the running game from its stored record (every logged action)."""
@@ -472,6 +464,7 @@ class Table:
         self.actions_accepted += 1
         if game.over:
             await settlement.settle(self)
+            chat.at_end(self)
         elif all(game.auto) and int(getattr(game, "deals", 0)) > MAX_AUTO_DEALS:
             await self.store.abandon(self, game)  # nobody will ever bid: no game, no score
             await self._close("dissolved", requeue=False)
@@ -494,8 +487,10 @@ class Table:
         await self._seats_changed([], remaining)
         for player in remaining:
             self.outbox.send(player, Left(table=self.id, reason=reason))
-        for player in self.watchers:  # told nothing (as ever): their connections forget it
-            self.outbox.closed(player, self.id)
+        for player in self.watchers:  # their connections forget it
+            self.outbox.send(player, Left(table=self.id, reason=reason))
+        self.watchers.clear()
+        self.lag.forget()
         if self.on_close is not None:
             # Only players still connected go back to the queue: a disconnected one
             # would be matched into a game he cannot see.
@@ -539,7 +534,7 @@ class Table:
         assert game is not None
         seq = self.seq
         self._asked.add((seq, seat))
-        name = SEAT_BOT if not self.seats[seat].human else AUTO_BOT
+        name = self.room.bot if not self.seats[seat].human else AUTO_BOT
         view = self.views.of(game, seat)  # shared with the seat's messages: bots only read
 
         async def ask() -> None:
@@ -563,24 +558,31 @@ class Table:
         seat = self.seat_of(player)
         view = None
         events = None
-        if self.game is not None:
-            view = self.views.of(self.game, seat) if seat is not None else \
-                self.views.public(self.game)
+        seq, deadline = self.seq, self.deadline
+        if self.game is not None and seat is None:  # a watcher: the game as it was
+            seq, view, deadline = watchers.seen(self)
+        elif self.game is not None and seat is not None:
+            view = self.views.of(self.game, seat)
+        if self.game is not None and seq == self.seq:
             told = self._told
             if told is not None and told[:2] == (self.game_id, self.seq):
                 events = self.game.events_for(told[2], -1 if seat is None else seat)
         phase = {TablePhase.PLAYING: "playing", TablePhase.BETWEEN: "between"}.get(
             self.phase, "waiting")
-        return State(table=self.id, room=self.room.id, game=self.game_id, seq=self.seq,
-                     seat=-1 if seat is None else seat, view=view, deadline=self.deadline,
+        return State(table=self.id, room=self.room.id, game=self.game_id, seq=seq,
+                     seat=-1 if seat is None else seat, view=view, deadline=deadline,
                      players=players or self.seat_infos(),
                      phase=phase,  # type: ignore[arg-type]
-                     code=self.code, owner=self.owner, events=events)
+                     # a watcher is not told the invite code: it would seat him
+                     code=self.code if seat is not None else None, owner=self.owner,
+                     watchers=len(self.watchers),
+                     events=events)
 
     def _send_state(self, player: str) -> None:
         self.outbox.send(player, self.state_for(player))
 
     def _broadcast(self) -> None:
+        self.told_watchers = len(self.watchers)
         players = self.seat_infos()
         for player in self._audience():
             if player in self.humans() and not self.seats[self.seat_of(player) or 0].connected:

@@ -59,13 +59,17 @@ from cardhall.hall.domain.errors import (
     NotEnoughBeans,
     NotFound,
 )
+from cardhall.hall.domain.ratings import Change
+from cardhall.hall.store import ratings
 from cardhall.hall.store.accounts import new_id
 from cardhall.hall.store.db import Database
+from cardhall.hall.store.game_reads import LIVE
 from cardhall.hall.store.ledger import GOLDEN_EYE, add_entry, balances_in, held_of, lock_players
 from cardhall.hall.store.log_thread import GameAt, LogRow, append_one, append_rows
 from cardhall.hall.store.models import Action, Game, Hold, ItemEntry, Player, Score, Stat, utcnow
+from cardhall.hall.store.ratings import Rated
 
-LIVE, SETTLED, DISSOLVED = "live", "settled", "dissolved"
+SETTLED, DISSOLVED = "settled", "dissolved"
 
 
 @dataclass(frozen=True)
@@ -332,98 +336,6 @@ def _sqlite_stamp() -> Callable[[datetime], str]:
 _created_on_sqlite = _sqlite_stamp()
 
 
-async def actions(db: Database, game_id: str) -> list[str]:
-    """The game's accepted actions, in order."""
-    async with db.transaction() as s:
-        return list((await s.execute(select(Action.action).where(Action.game_id == game_id)
-                                     .order_by(Action.seq))).scalars())
-
-
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A game as stored; ``record`` includes every logged action (replayable)."""
-
-    id: str
-    table_id: str
-    room_id: str
-    variant: str
-    players: list[str | None]
-    record: dict[str, Any]
-    result: dict[str, Any] | None
-    beans: dict[str, int] | None
-    status: str
-    started: datetime
-    ended: datetime | None
-    fence: int = 0
-    private: bool = False
-    #: The fee in each seat's ``beans`` (None: settled before the hall kept it).
-    fees: dict[str, int] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The shape of ``GET /api/games/{id}``."""
-        return {"id": self.id, "table": self.table_id, "room": self.room_id,
-                "variant": self.variant, "players": self.players, "record": self.record,
-                "result": self.result, "beans": self.beans, "status": self.status,
-                "started": self.started.isoformat(),
-                "ended": self.ended.isoformat() if self.ended else None}
-
-
-async def _stored(s: AsyncSession, game: Game) -> StoredGame:
-    record = dict(game.record or {})
-    if game.status == LIVE or not record.get("actions"):
-        record["actions"] = list((await s.execute(
-            select(Action.action).where(Action.game_id == game.id).order_by(Action.seq)))
-            .scalars())
-    return StoredGame(game.id, game.table_id, game.room_id, game.variant, list(game.players),
-                      record, game.result, game.beans, game.status, game.started, game.ended,
-                      game.fence, game.private, game.fees)
-
-
-async def get_game(db: Database, game_id: str) -> StoredGame | None:
-    """Any game, live or finished (the server decides what it may show)."""
-    async with db.read() as s:
-        game = await s.get(Game, game_id)
-        return None if game is None else await _stored(s, game)
-
-
-async def live_games(db: Database) -> list[StoredGame]:
-    """Every live game with its logged actions: what a restarting server rebuilds (a
-    read: it takes no write lock, so a locked database does not stop the adoption)."""
-    async with db.read() as s:
-        games = (await s.execute(select(Game).where(Game.status == LIVE)
-                                 .order_by(Game.started))).scalars().all()
-        return [await _stored(s, g) for g in games]
-
-
-async def live_game_of(db: Database, table_id: str) -> StoredGame | None:
-    """The table's live game with its logged actions, if it has one (a read)."""
-    async with db.read() as s:
-        game = (await s.execute(select(Game).where(Game.table_id == table_id,
-                                                   Game.status == LIVE)
-                                .order_by(Game.started.desc()).limit(1))).scalar_one_or_none()
-        return None if game is None else await _stored(s, game)
-
-
-async def has_live_game(db: Database, table_id: str) -> bool:
-    async with db.read() as s:
-        return await s.scalar(select(Game.id).where(Game.table_id == table_id,
-                                                    Game.status == LIVE).limit(1)) is not None
-
-
-async def game_fence(db: Database, game_id: str) -> int | None:
-    """The token stored on a game (its owner's), or None if there is no such game."""
-    async with db.read() as s:
-        fence = await s.scalar(select(Game.fence).where(Game.id == game_id))
-        return None if fence is None else int(fence)
-
-
-async def live_tables(db: Database) -> list[str]:
-    """The tables that have a live game (each needs an owner)."""
-    async with db.read() as s:
-        return list((await s.execute(select(Game.table_id).where(Game.status == LIVE)
-                                     .distinct())).scalars())
-
-
 async def _finish(s: AsyncSession, game_id: str, status: str, now: datetime,
                   result: Mapping[str, Any] | None, record: Mapping[str, Any] | None,
                   fence: int | None = None, release: bool = True) -> bool:
@@ -480,6 +392,9 @@ class Settlement:
     #: Player id → bean balance after it, read in the same transaction (what a
     #: settlement shows as "before → after"); empty when ``applied`` is False.
     balances: dict[str, int] = field(default_factory=dict)
+    #: Seat (as text) → its rating change in the variant (``store.ratings.apply``): the
+    #: seats the game rated, also when ``applied`` is False (read back then).
+    ratings: dict[str, Change] = field(default_factory=dict)
 
 
 def _check_players(what: str, given: Mapping[str, int], seated: set[str]) -> None:
@@ -546,6 +461,7 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
                       winners: Collection[str] | None = None, reason: str = "game",
                       items_used: Mapping[str, int] | None = None,
                       fees_by_player: Mapping[str, int] | None = None,
+                      rated: Rated | None = None,
                       now: datetime | None = None, fence: int | None = None) -> Settlement:
     """Apply a finished game's beans, points and stats exactly once, in one transaction
     with marking it settled.
@@ -560,6 +476,8 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
     A loser with no hold (a game started before holds existed) loses at most his
     balance. A private game moves no beans, whatever it is given; its points reach the
     players' records and levels but not the leaderboards' ``ranked_`` values.
+    ``rated`` (None: the game moves no rating) moves the skill ratings, in the same
+    transaction (``store.ratings``); a private game moves none, whatever it is given.
 
     Bad input (unknown game or player, a variant that is not the game's) raises and
     changes nothing. A second call, even a concurrent one, changes nothing and returns
@@ -577,7 +495,9 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
         if not flipped:
             if game.status == DISSOLVED:
                 raise Conflict(f"game {game_id} was dissolved; it cannot be settled")
-            return Settlement(game_id, False, dict(game.beans or {}), {})
+            again = {} if rated is None else await ratings.moved(
+                s, game_id, game.variant, rated.subjects)
+            return Settlement(game_id, False, dict(game.beans or {}), {}, ratings=again)
         if variant != game.variant:
             raise BadRequest(f"game {game_id} is {game.variant}, not {variant}")
         seats = {pid: seat for seat, pid in enumerate(game.players) if pid is not None}
@@ -619,6 +539,8 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
         if fees_by_player is not None:  # kept for the replay's account of the settlement
             game.fees = {str(seats[pid]): 0 if game.private else int(fees_by_player[pid])
                          for pid in sorted(seats, key=seats.__getitem__)}
+        moved = {} if rated is None or game.private else await ratings.apply(
+            s, game_id, variant, rated.subjects, rated.standing, now)
         try:
             await s.flush()
         except IntegrityError:
@@ -626,4 +548,4 @@ async def settle_game(db: Database, game_id: str, deltas_by_player: Mapping[str,
             # which only a settlement can write. Refuse rather than pay twice.
             raise Conflict(f"game {game_id} already has ledger entries") from None
         after = await balances_in(s, seats)
-        return Settlement(game_id, True, beans, applied, totals, after)
+        return Settlement(game_id, True, beans, applied, totals, after, moved)

@@ -1,4 +1,5 @@
-"""Leaderboards (排行榜) per variant and overall, by points or by beans.
+"""Leaderboards (排行榜) per variant and overall, by points or by beans (by skill
+rating: ``store.ratings.board``).
 
 The ordering follows the platform rules (docs/rules-platform.md, leaderboard): the
 larger value first; on a tie, the player with fewer games; then the one who reached

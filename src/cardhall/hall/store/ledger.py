@@ -24,11 +24,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import BadRequest, NoItem, NotEnoughBeans, NotFound, ReliefRefused
 from cardhall.hall.store.db import Database
-from cardhall.hall.store.models import Hold, ItemEntry, LedgerEntry, Player, utcnow
+from cardhall.hall.store.models import (
+    Event,
+    EventEntrant,
+    Hold,
+    ItemEntry,
+    LedgerEntry,
+    Player,
+    utcnow,
+)
 
 #: Why beans moved. ``game``/``escape`` entries carry the game id and are unique per
 #: (game, player, reason), the guard that makes a settlement impossible to repeat.
-REASONS = ("start", "relief", "game", "escape", "purchase", "admin")
+REASONS = ("start", "relief", "game", "escape", "purchase", "admin",
+           "event_fee", "event_refund", "event_prize")  # an event's: hall.events.store
 
 #: The most beans one entry may move, and the most an operator may bring a balance to:
 #: 10^15, below 2^53, so every amount reaches the browser exact (a JavaScript number),
@@ -184,13 +193,15 @@ async def grant_relief(db: Database, player_id: str, economy: Economy,
     Refused (ReliefRefused, nothing granted) when the balance is not below
     ``economy.relief.below`` or the player has had ``per_day`` grants this UTC day.
     The balance here includes the beans a game in progress holds: they are his until
-    the game ends, so holding them does not make him poor.
+    the game ends, so holding them does not make him poor; and an entry fee he may still
+    take back (an event not yet started): else enter, claim, withdraw minted 1 000 beans
+    a time (an attacker's finding).
     """
     now = now or utcnow()
     rule = economy.relief
     async with db.transaction() as s:
         await lock_player(s, player_id)
-        have = await balance_in(s, player_id)
+        have = await balance_in(s, player_id) + await _refundable_fees(s, player_id)
         if have >= rule.below:
             raise ReliefRefused(f"relief is for balances below {rule.below} beans; "
                                 f"you have {have}")
@@ -200,6 +211,16 @@ async def grant_relief(db: Database, player_id: str, economy: Economy,
                                 f"(at most {rule.per_day} per day)")
         add_entry(s, player_id, rule.amount, "relief", now=now)
         return have + rule.amount
+
+
+async def _refundable_fees(s: AsyncSession, player_id: str) -> int:
+    """Entry fees the player may still withdraw (his entries in events still open)."""
+    total = await s.scalar(
+        select(func.coalesce(func.sum(EventEntrant.fee), 0))
+        .join(Event, Event.id == EventEntrant.event_id)
+        .where(EventEntrant.player_id == player_id, EventEntrant.status == "in",
+               Event.status == "open"))
+    return int(total or 0)
 
 
 async def items_in(session: AsyncSession, player_id: str, kind: str) -> int:

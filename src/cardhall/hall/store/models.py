@@ -27,6 +27,8 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Dialect,
+    Double,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -36,6 +38,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -264,3 +267,250 @@ class Stat(Base):
     ranked_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     ranked_points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     ranked_points_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class PuzzleRow(Base):
+    """A 残局 puzzle (cardhall.puzzles): the built-in ones (``source`` "classic", id as in
+    ``puzzles.classic``) and those mined from finished games (``game_id`` and ``ply``:
+    the decision the player missed). ``mu``/``sigma`` are its openskill rating, moved
+    by each rated attempt of a registered player (a guest's leaves it: a throwaway
+    account must not push it), as are ``attempts`` and ``solved``; ``winning`` is how
+    many first moves win. A three-hand puzzle (puzzles.position3) also has ``third``,
+    the hand before the player's (``other`` is the one after it; ``last`` third's
+    play), and ``landlord``: 0 the player, 1 other, 2 third; a two-hand puzzle has
+    neither."""
+
+    __tablename__ = "puzzles"
+    __table_args__ = (UniqueConstraint("game_id", "ply", name="uq_puzzles_game_id"),
+                      Index("ix_puzzles_mu", "mu"))
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    source: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[str] = mapped_column(String(32))
+    hand: Mapped[str] = mapped_column(String(32))
+    other: Mapped[str] = mapped_column(String(32))
+    last: Mapped[str | None] = mapped_column(String(32))
+    title: Mapped[str] = mapped_column(String(64))
+    title_en: Mapped[str] = mapped_column(String(96))
+    level: Mapped[int] = mapped_column(Integer)
+    winning: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"))
+    ply: Mapped[int | None] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    third: Mapped[str | None] = mapped_column(String(32))
+    landlord: Mapped[int | None] = mapped_column(Integer)
+
+
+class PuzzleRating(Base):
+    """A player's puzzle rating (openskill ``mu``/``sigma``), guests' too; no row yet:
+    the starting rating."""
+
+    __tablename__ = "puzzle_ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PuzzleAttempt(Base):
+    """One attempt of a player at a puzzle: ``line`` the moves so far (his and the
+    defence's, in turn), ``status`` "playing", "solved" or "failed". Only a player's
+    first attempt at a puzzle is ``rated``; its ``change`` (the shown rating's move) is
+    written once, when it ends, by the update that ends it. A player has at most one
+    attempt at a puzzle that is "playing" (``uq_puzzle_attempts_open``, a partial
+    index): a second opened beside it could be failed on purpose to show the solution
+    for the first."""
+
+    __tablename__ = "puzzle_attempts"
+    __table_args__ = (Index("ix_puzzle_attempts_player_puzzle", "player_id", "puzzle_id"),
+                      Index("uq_puzzle_attempts_open", "player_id", "puzzle_id", unique=True,
+                            sqlite_where=text("status = 'playing'"),
+                            postgresql_where=text("status = 'playing'")))
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id"))
+    line: Mapped[list[str]] = mapped_column(Json)
+    #: ``len(line)``: each write names the count it read, so two racing moves cannot
+    #: both land (compare-and-set).
+    plies: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    rated: Mapped[bool] = mapped_column(Boolean)
+    change: Mapped[int | None] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    ended: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class GameAnalysis(Base):
+    """A finished game's analysis for one seat (``cardhall.analysis``), kept with the game:
+    a game never changes, so neither does its analysis, and a second request for it is
+    read, not computed again. ``body`` is the analysis JSON (docs/protocol.md)."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    body: Mapped[dict[str, Any]] = mapped_column(Json)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Rating(Base):
+    """A subject's current skill rating in one variant, or overall (``variant`` "all"):
+    openskill's μ and σ and the rated games that made it (hall.domain.ratings). A
+    subject is a player id or a bot's fixed identity (``bot:planning``), so it has no
+    key into ``players``. Written only by a game's settlement, in its transaction."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_variant_games", "variant", "games"),)
+
+    subject: Mapped[str] = mapped_column(String(48), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RatingEntry(Base):
+    """One game's move of one subject's rating (per variant and overall): the history a
+    player's chart draws, and what a settlement tried again reports (the primary key
+    holds a game to one move per subject and variant)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        Index("ix_rating_history_subject_variant", "subject", "variant", "created"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(48), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    games: Mapped[int] = mapped_column(Integer)
+    before: Mapped[int] = mapped_column(Integer)
+    after: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Event(Base):
+    """An event (比赛场, hall.events): its ``kind`` and the kind's settings as they were
+    when it opened (``config``: a config changed later does not change it), ``status``
+    "open" (entries taken; one open event per kind, ``uq_events_open``), "running",
+    "done" or "cancelled", and the ``round`` it is in (0-based)."""
+
+    __tablename__ = "events"
+    __table_args__ = (Index("ix_events_status", "status"),
+                      Index("uq_events_open", "kind", unique=True,
+                            sqlite_where=text("status = 'open'"),
+                            postgresql_where=text("status = 'open'")))
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    format: Mapped[str] = mapped_column(String(16))
+    config: Mapped[dict[str, Any]] = mapped_column(Json)
+    status: Mapped[str] = mapped_column(String(16))
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    ended: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: A duplicate event's deals (复式): their seeds, chosen once when it starts.
+    seeds: Mapped[list[int] | None] = mapped_column(Json)
+
+
+class EventEntrant(Base):
+    """One entrant of an event: ``no`` his number in entry order, ``player_id`` None for a
+    bot. ``status`` "in" (entered, or playing on), "left" (left before the start: his fee
+    refunded), "out" (knocked out) or "done" (the event ended). ``fee`` is what he paid
+    and ``prize`` what he was paid: each moves beans once, with the update that sets it.
+    A player is "in" at most one event at a time (``uq_event_entrants_in``)."""
+
+    __tablename__ = "event_entrants"
+    __table_args__ = (UniqueConstraint("event_id", "no", name="uq_event_entrants_event_id"),
+                      Index("uq_event_entrants_in", "player_id", unique=True,
+                            sqlite_where=text("status = 'in'"),
+                            postgresql_where=text("status = 'in'")))
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id"))
+    no: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(8))
+    chips: Mapped[int] = mapped_column(BigInteger)
+    #: Chips when the current round began (the ranking's first tie-break).
+    before: Mapped[int] = mapped_column(BigInteger)
+    place: Mapped[int | None] = mapped_column(Integer)
+    out_round: Mapped[int | None] = mapped_column(Integer)
+    fee: Mapped[int] = mapped_column(BigInteger, default=0)
+    prize: Mapped[int | None] = mapped_column(BigInteger)
+    entered: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class EventTable(Base):
+    """A table of an event's round: ``seats`` the entrants' numbers by seat. Its games
+    are the ``games`` of ``table_id``; it plays the round's deals, then closes."""
+
+    __tablename__ = "event_tables"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[int]] = mapped_column(Json)
+
+
+class EventGame(Base):
+    """A finished game of an event's table, counted in its entrants' chips once: the row
+    is written with the chips it moved (``moves``: entrant number → chips), in the
+    transaction that moves them; its key is the game."""
+
+    __tablename__ = "event_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), index=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    moves: Mapped[dict[str, int]] = mapped_column(Json)
+    #: A duplicate event's: which of its deals the game played (its seed's index).
+    deal: Mapped[int | None] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class FriendRequest(Base):
+    """``asker`` asked ``asked`` to be friends and has no answer yet (the only state a
+    request has: an answer deletes it, a refusal leaves nothing behind, and the asker
+    may ask again later, rate-limited). A request from a player the asked one blocks is
+    kept but never shown to him (hall.store.friends)."""
+
+    __tablename__ = "friend_requests"
+
+    asker: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    asked: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True,
+                                       index=True)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Friendship(Base):
+    """Two players are friends: one row each way (``player`` sees ``friend``), written
+    and deleted together, so a player's friends are one indexed read."""
+
+    __tablename__ = "friendships"
+
+    player: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    friend: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Block(Base):
+    """``blocker`` hears nothing from ``blocked``: no request, no invite, no chat."""
+
+    __tablename__ = "blocks"
+
+    blocker: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    blocked: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True,
+                                         index=True)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

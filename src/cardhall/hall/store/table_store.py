@@ -8,27 +8,52 @@ settlement of beans, points and stats in one transaction with the game's end.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
-from cardhall.games import GameState
+from cardhall.games import GameState, standing
 from cardhall.hall.domain.levels import title_for
+from cardhall.hall.domain.ratings import Change, bot_subject
 from cardhall.hall.store import game_rows as stored
 from cardhall.hall.store import seatings
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.journal import ActionJournal
 from cardhall.hall.store.ledger import GOLDEN_EYE, balances_in, held_of, items_of
 from cardhall.hall.store.models import Player
+from cardhall.hall.store.ratings import Rated
 from cardhall.hall.store.starts import GameStarts
 
 if TYPE_CHECKING:
     from cardhall.hall.live.table import Table
 
 
+log = logging.getLogger("cardhall.hall.store")
+
+
 def _points(x: Any) -> int:
     """Whole points for the player's record (癞子's quarter points round half up)."""
     return int(x + 0.5) if x >= 0 else -int(-x + 0.5)
+
+
+def _rated(table: Table, result: dict[str, Any]) -> Rated | None:
+    """What the game rates (hall.domain.ratings): nothing at a private table (ruling
+    14) or for a game not played to a score; else each seat's subject, a bot seat's
+    being the fixed identity of the bot the room seats (``Room.bot``). A result whose
+    sides cannot be read rates nothing (logged): a rating must never hold a game's
+    settlement up."""
+    if table.private:
+        return None
+    try:
+        seen = standing(result)
+    except (KeyError, IndexError, TypeError, ValueError):
+        log.exception("game %s: no sides in its result; it rates nobody", table.game_id)
+        return None
+    if seen is None:
+        return None
+    bot = bot_subject(table.room.bot)
+    return Rated([s.player if s.player is not None else bot for s in table.seats], seen)
 
 
 class DbStore:
@@ -65,6 +90,7 @@ class DbStore:
         record = game.record()
         totals: dict[str, int] = {}
         balances: dict[str, int] = {}
+        rated: dict[str, Change] = {}
         if result["ended"] in ("unscored", "dissolved"):
             applied = await stored.dissolve_game(self.db, table.game_id, result=result,
                                                  record=record, fence=table.fence)
@@ -80,8 +106,9 @@ class DbStore:
                 self.db, table.game_id, deltas, points, game.variant.id, result=result,
                 record=record, winners=winners, items_used=used,
                 fees_by_player=None if fees is None else {p: fees[i] for p, i in humans.items()},
-                reason="escape" if result["ended"] == "escape" else "game", fence=table.fence)
-            applied, by_seat = done.applied, done.beans
+                reason="escape" if result["ended"] == "escape" else "game",
+                rated=_rated(table, result), fence=table.fence)
+            applied, by_seat, rated = done.applied, done.beans, done.ratings
             totals, balances = done.totals, done.balances
         if len(totals) < len(humans):  # no points changed here: read the players' titles
             async with self.db.read() as s:
@@ -95,7 +122,8 @@ class DbStore:
         # e.g. a game rebuilt after a crash that had settled it), so it is counted once.
         return {"beans": by_seat, "titles": titles, "applied": applied,
                 "points": {str(i): result["points"][i] for i in humans.values()},
-                "balances": {str(i): balances[p] for p, i in humans.items() if p in balances}}
+                "balances": {str(i): balances[p] for p, i in humans.items() if p in balances},
+                "ratings": {seat: c.to_json() for seat, c in rated.items()}}
 
     async def abandon(self, table: Table, game: GameState) -> None:
         """End a game that can never be played out (every seat on 托管, redealing)."""

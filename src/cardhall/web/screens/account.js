@@ -1,8 +1,8 @@
-// #/register and #/login: the two account forms. A guest who registers keeps his beans,
-// record and games (the server turns the guest behind the token into the account); a
-// guest who logs in to another account leaves the guest behind, so the form says so.
+// #/register and #/login. A guest who registers keeps his beans, record and games (the
+// guest becomes the account); one who logs in elsewhere leaves the guest behind, as the
+// form says.
 import { registerScreen } from "../app.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { device } from "../net.js";
 import { errorText, field, frame, h, whoami } from "./common.js";
 import { nameText } from "../names.js";
@@ -86,30 +86,3 @@ function mount(kind) {
 
 registerScreen("register", { mount: mount("register") });
 registerScreen("login", { mount: mount("login") });
-
-addStrings({
-  zh: {
-    "acct.register.title": "注册", "acct.login.title": "登录",
-    "acct.name": "用户名", "acct.password": "密码", "acct.password2": "再输一次密码",
-    "acct.name.hint": "2–16 个字：汉字、字母、数字、_ 或 -",
-    "acct.password.hint": "至少 6 个字符",
-    "acct.register": "注册", "acct.login": "登录", "acct.logout": "退出登录",
-    "acct.mismatch": "两次输入的密码不一样。",
-    "acct.signed_in": "您已登录为 {name}。",
-    "acct.guest.keeps": "您现在是游客 {name}：注册后，游客的欢乐豆、战绩和级别都会保留在新账号里。",
-    "acct.guest.leaves": "您现在是游客 {name}：登录别的账号后就回不到这个游客了（想保留游客的欢乐豆，请改为注册）。",
-    "acct.have": "已有账号？去登录", "acct.new": "没有账号？注册一个",
-  },
-  en: {
-    "acct.register.title": "Register", "acct.login.title": "Log in",
-    "acct.name": "Name", "acct.password": "Password", "acct.password2": "Password again",
-    "acct.name.hint": "2–16 characters: letters, digits, _ or -",
-    "acct.password.hint": "At least 6 characters",
-    "acct.register": "Register", "acct.login": "Log in", "acct.logout": "Log out",
-    "acct.mismatch": "The two passwords differ.",
-    "acct.signed_in": "You are logged in as {name}.",
-    "acct.guest.keeps": "You play as the guest {name}: registering keeps the guest's beans, record and level in the new account.",
-    "acct.guest.leaves": "You play as the guest {name}: after logging in to another account this guest is gone (to keep its beans, register instead).",
-    "acct.have": "Have an account? Log in", "acct.new": "No account yet? Register",
-  },
-});

@@ -1,6 +1,6 @@
 // #/history: the player's scored games, newest first, each a link to its replay.
 import { registerScreen } from "../app.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import {
   errorText, fmtDate, frame, h, signed, variantName, variants, whoami,
 } from "./common.js";
@@ -36,20 +36,5 @@ registerScreen("history", {
           : h("p", { class: "sc-empty" }, t("hist.empty")));
         f.section.dataset.loaded = "1";
       }, (err) => f.status(errorText(err), "error"));
-  },
-});
-
-addStrings({
-  zh: {
-    "hist.title": "战绩", "hist.points": "积分 {n}",
-    "hist.beans": "欢乐豆 {n}", "hist.replay": "回放 ›",
-    "hist.item": "{game}，{date}，{result}，欢乐豆 {beans}：看回放",
-    "hist.empty": "还没有打完的牌局。去大厅来一局吧！",
-  },
-  en: {
-    "hist.title": "History", "hist.points": "points {n}",
-    "hist.beans": "beans {n}", "hist.replay": "Replay ›",
-    "hist.item": "{game}, {date}, {result}, beans {beans}: watch the replay",
-    "hist.empty": "No finished games yet. Play one in the lobby!",
   },
 });

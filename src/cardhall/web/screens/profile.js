@@ -1,11 +1,12 @@
-// #/profile: beans, points, title, level and the way to the next, Golden Eyes, the
-// record per variant, the daily relief grant (救济) with what is left of it today, and the
-// account's security: its sessions and the password change (./security.js).
+// #/profile: beans, points, title, level, Golden Eyes, the record per variant, the skill
+// ratings with their history charts, the daily relief grant (救济), and the account's
+// security (./security.js).
 import { registerScreen } from "../app.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { errorText, fmtNumber, frame, h, signed, variantName, variants } from "./common.js";
 import { securityPanel } from "./security.js";
 import { nameText, titleText } from "../names.js";
+import { chartEl, ratingText } from "../rating.js";
 
 function stat(key, value, id) {
   return h("div", { class: "sc-stat", "data-stat": id || key },
@@ -51,7 +52,24 @@ function recordTable(me, list) {
       h("td", {}, signed(r.points)), h("td", {}, signed(r.beans)))))));
 }
 
-function draw(f, ctx, me, list) {
+/** The skill ratings, overall first, each with its history drawn (GET /api/ratings). */
+function ratingsTable(ratings, list) {
+  const rows = Object.entries((ratings && ratings.ratings) || {});
+  if (!rows.length) return h("p", { class: "sc-empty", id: "prof-no-ratings" }, t("prof.no_ratings"));
+  return h("div", { class: "sc-scroll" }, h("table", { class: "sc-table sc-ratings" },
+    h("caption", {}, t("prof.ratings")),
+    h("thead", {}, h("tr", {}, ["prof.variant", "rt.rating", "prof.games", "prof.trend"]
+      .map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", {}, rows.map(([v, r]) => h("tr", { "data-variant": v,
+      "data-provisional": r.provisional ? "1" : "0" },
+    h("th", { scope: "row" }, v === "all" ? t("prof.overall") : variantName(list, v)),
+    h("td", { class: "sc-rating" }, ratingText(r.rating, r.provisional)),
+    h("td", {}, fmtNumber(r.games)),
+    h("td", { class: "sc-trend" }, chartEl(r.history)))))),
+  h("p", { class: "sc-hint" }, t("rt.provisional", { n: ratings.provisional_games })));
+}
+
+function draw(f, ctx, me, list, ratings) {
   const relief = h("button", { type: "button", class: "primary", id: "relief" },
     t("prof.relief", { n: me.relief_left }));
   relief.disabled = me.relief_left <= 0;
@@ -60,7 +78,7 @@ function draw(f, ctx, me, list) {
     try {
       const got = await ctx.api("POST", "/api/relief");
       f.status(t("prof.relief.ok", { beans: fmtNumber(got.beans), n: got.relief_left }), "ok");
-      draw(f, ctx, { ...(await ctx.refreshMe()) }, list);
+      draw(f, ctx, { ...(await ctx.refreshMe()) }, list, ratings);
     } catch (err) {
       f.status(reliefRefusal(err, me), "error");
       relief.disabled = me.relief_left <= 0;
@@ -79,6 +97,7 @@ function draw(f, ctx, me, list) {
     h("div", { class: "sc-actions" }, relief,
       h("span", { class: "sc-hint", id: "relief-left" }, t("prof.relief.left", { n: me.relief_left }))),
     recordTable(me, list),
+    ratingsTable(ratings, list),
     h("div", { class: "sc-actions" },
       h("a", { class: "sc-button", href: "#/history" }, t("nav.history")),
       h("a", { class: "sc-button", href: "#/leaderboard" }, t("nav.leaderboard")),
@@ -91,41 +110,15 @@ registerScreen("profile", {
   mount(root, ctx) {
     const f = frame(root, "profile", t("prof.title.h"));
     f.status(t("sc.loading"));
-    Promise.all([ctx.refreshMe(), variants(ctx).catch(() => ({}))]).then(([me, list]) => {
+    Promise.all([ctx.refreshMe(), variants(ctx).catch(() => ({})),
+      ctx.api("GET", "/api/ratings").catch(() => null)]).then(([me, list, ratings]) => {
       if (!me) {
         f.status(t("err.not_authenticated"), "error");
         return;
       }
       f.status("");
-      draw(f, ctx, me, list);
+      draw(f, ctx, me, list, ratings);
       f.section.dataset.loaded = "1";
     }, (err) => f.status(errorText(err), "error"));
-  },
-});
-
-addStrings({
-  zh: {
-    "prof.title.h": "我的", "prof.guest": "游客", "prof.beans": "欢乐豆", "prof.points": "积分",
-    "prof.title": "头衔", "prof.level": "级别", "prof.level.n": "{n} 级",
-    "prof.golden_eyes": "黄金眼", "prof.progress": "升级进度",
-    "prof.to_next": "还差 {n} 分升级", "prof.top": "已是最高级",
-    "prof.record": "各玩法战绩", "prof.variant": "玩法", "prof.games": "局数", "prof.wins": "胜局",
-    "prof.no_games": "还没有打过牌。",
-    "prof.relief": "领取救济（今天还有 {n} 次）", "prof.relief.left": "今天还能领 {n} 次",
-    "prof.relief.ok": "已领取救济，现在有 {beans} 欢乐豆（今天还能领 {n} 次）。",
-    "prof.relief.rich": "欢乐豆少于 {n} 才能领救济，您现在有 {have}。",
-    "prof.relief.used": "今天的救济已经领完了，明天再来。",
-  },
-  en: {
-    "prof.title.h": "Profile", "prof.guest": "guest", "prof.beans": "Beans", "prof.points": "Points",
-    "prof.title": "Title", "prof.level": "Level", "prof.level.n": "level {n}",
-    "prof.golden_eyes": "Golden Eyes", "prof.progress": "Progress to the next level",
-    "prof.to_next": "{n} points to the next level", "prof.top": "The top level",
-    "prof.record": "Record by game", "prof.variant": "Game", "prof.games": "Games",
-    "prof.wins": "Wins", "prof.no_games": "No games played yet.",
-    "prof.relief": "Claim relief ({n} left today)", "prof.relief.left": "{n} left today",
-    "prof.relief.ok": "Relief granted: you now have {beans} beans ({n} left today).",
-    "prof.relief.rich": "Relief is for balances below {n} beans; you have {have}.",
-    "prof.relief.used": "Today's relief is used up; come back tomorrow.",
   },
 });

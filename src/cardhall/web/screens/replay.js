@@ -1,16 +1,16 @@
-// #/replay/GAME/STEP: a finished game step by step with every hand shown, from the
-// frames of GET /api/games/GAME/replay. Buttons, the ←/→ (Home/End) keys and a slider
-// move through the steps; the step is kept in the address, so a language switch or a
-// reload comes back to it. The final result is below, explained as the table's settlement
-// explains it (the same board: ../settle/board.js).
+// #/replay/GAME/STEP: a finished game step by step with every hand shown (GET
+// /api/games/GAME/replay), moved through by buttons, ←/→/Home/End and a slider; the step
+// is kept in the address, so a reload comes back to it. The result below is the table's
+// settlement board; the 分析 panel (./analysis.js) judges one seat's decisions.
 import { registerScreen } from "../app.js";
-import { addStrings, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { cardEl, sortCards } from "../cards.js";
 import { errorText, fmtDate, frame, h, variantName, variants } from "./common.js";
 import { factsEl } from "../table.js";
 import { actionEl, asView, cardsEl, roleName } from "./words.js";
 import { boardEl, outcomeOf, outcomeText } from "../settle/board.js";
 import { nameText, titleText } from "../names.js";
+import { analysisEl } from "./analysis.js";
 
 function seatName(game, seat) {
   const s = game.seats[seat];
@@ -91,6 +91,7 @@ function resultEl(game, me) {
     seats: game.seats.map((s) => ({ id: s.id, name: s.name, bot: s.bot, title: "" })),
     role: (n) => (end.roles[n] ? roleName(game.variant, end, n) : null),
     hands: end.hands, beans: game.beans || {}, fees: game.fees || null, balances: null,
+    ratings: game.ratings || null,
   }));
 }
 
@@ -107,6 +108,14 @@ function viewer(root, ctx, game, list, start) {
   const counter = h("output", { for: "rp-slider", class: "sc-step", "aria-live": "polite" });
   const now = h("div", { class: "sc-now" });
   const seats = h("ol", { class: "sc-seats" });
+  const me = ctx.me();
+  const own = game.seats.findIndex((s) => me && s.id === me.id);
+  // A decision chosen in the panel (below the seats): the step, and the table in sight.
+  // Every variant's plays are judged (保皇 and 找朋友 by rollouts: src/cardhall/analysis).
+  const panel = analysisEl(ctx, game, { seat: Math.max(0, own), go: (to) => {
+    go(to);
+    now.scrollIntoView({ block: "center" });
+  } });
   const go = (to) => {
     step = Math.max(0, Math.min(last, to));
     draw();
@@ -129,6 +138,7 @@ function viewer(root, ctx, game, list, start) {
     ].filter(Boolean));
     seats.replaceChildren(...game.seats.map((s) => seatEl(game, fr, s.seat, step)));
     f.section.dataset.step = String(step);
+    panel.update(step);
   };
   first.addEventListener("click", () => go(0));
   back.addEventListener("click", () => go(step - 1));
@@ -150,11 +160,14 @@ function viewer(root, ctx, game, list, start) {
       h("a", { href: "#/history" }, t("nav.history"))),
     h("div", { class: "sc-controls", role: "group", "aria-label": t("rp.controls") },
       first, back, slider, fwd, end, counter),
-    now, seats, resultEl(game, ctx.me()));
+    ...[now, panel.current, seats, panel.el, resultEl(game, ctx.me())].filter(Boolean));
   draw();
   f.section.dataset.loaded = "1";
   f.section.dataset.last = String(last);
-  return () => document.removeEventListener("keydown", keys);
+  return () => {
+    document.removeEventListener("keydown", keys);
+    panel.stop();
+  };
 }
 
 registerScreen("replay", {
@@ -179,35 +192,5 @@ registerScreen("replay", {
       gone = true;
       if (cleanup) cleanup();
     };
-  },
-});
-
-addStrings({
-  zh: {
-    "rp.title": "回放 · {game}", "rp.seat": "座位 {n}",
-    "rp.count": "{n} 张", "rp.turn": "该出", "rp.last": "上一手：", "rp.hand": "{name} 的手牌",
-    "rp.no_cards": "（出完了）", "rp.seat.label": "{name}，{n} 张牌",
-    "rp.table": "桌面", "rp.table.empty": "桌上没有牌", "rp.kitty": "底牌", 
-    "rp.result": "最终结果", "rp.no_result": "这局没有结果。",
-    "rp.ended.finished": "打完", "rp.ended.escape": "有人逃跑", "rp.ended.unscored": "全部托管，不计分",
-    "rp.ended.dissolved": "流局",
-    "rp.first": "第一步", "rp.back": "上一步", "rp.forward": "下一步", "rp.end": "最后一步",
-    "rp.slider": "步数", "rp.step": "第 {n} / {total} 步", "rp.deal": "发牌",
-    "rp.controls": "回放控制（也可以用 ← → 键）", "rp.rules": "规则",
-    "rp.missing": "没有这局牌，或者它还没打完（只有打完的牌局才能回放）。",
-  },
-  en: {
-    "rp.title": "Replay · {game}", "rp.seat": "Seat {n}",
-    "rp.count": "{n} cards", "rp.turn": "to act", "rp.last": "Last:", "rp.hand": "{name}'s hand",
-    "rp.no_cards": "(out of cards)", "rp.seat.label": "{name}, {n} cards",
-    "rp.table": "Table", "rp.table.empty": "Nothing on the table", "rp.kitty": "Kitty",
-    "rp.result": "Final result", "rp.no_result": "This game has no result.",
-    "rp.ended.finished": "Played out", "rp.ended.escape": "A player escaped",
-    "rp.ended.unscored": "All on auto-play: unscored", "rp.ended.dissolved": "Dissolved",
-    "rp.first": "First step", "rp.back": "Step back", "rp.forward": "Step forward",
-    "rp.end": "Last step", "rp.slider": "Step", "rp.step": "Step {n} of {total}",
-    "rp.deal": "The deal", "rp.controls": "Replay controls (the ← → keys work too)",
-    "rp.rules": "Rules",
-    "rp.missing": "No such game, or it is still being played (only finished games can be replayed).",
   },
 });

@@ -2,7 +2,7 @@
 // from docs/rules/ (built into ../rules/*.json by scripts/web_rules.py, checked in).
 // The page follows the hall's language; the other language is one click away.
 import { registerScreen } from "../app.js";
-import { addStrings, lang, setLang, t } from "../i18n.js";
+import { lang, setLang, t } from "../i18n.js";
 import { errorText, frame, h } from "./common.js";
 
 const cache = new Map();
@@ -58,16 +58,5 @@ registerScreen("rules", {
         text);
       f.section.dataset.loaded = name;
     }, (err) => f.status(err.status === 404 ? t("rules.missing", { name }) : errorText(err), "error"));
-  },
-});
-
-addStrings({
-  zh: {
-    "rules.title": "玩法规则", "rules.all": "全部玩法", "rules.read.en": "Read in English",
-    "rules.read.zh": "看中文", "rules.missing": "没有「{name}」这个玩法的规则。",
-  },
-  en: {
-    "rules.title": "Rules", "rules.all": "All games", "rules.read.en": "Read in English",
-    "rules.read.zh": "看中文", "rules.missing": "There are no rules for “{name}”.",
   },
 });

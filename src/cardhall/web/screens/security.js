@@ -1,8 +1,7 @@
-// On 我的 (the profile): the player's sessions (devices logged in), each with a revoke
-// button, and for a registered player the password change form. A password change ends
-// every other session (their pages are told and sent to the login screen); revoking
-// this page's own session is a logout.
-import { addStrings, t } from "../i18n.js";
+// On 我的 (the profile): the player's sessions, each with a revoke button, and for a
+// registered player the password change, which ends every other session; revoking this
+// page's own session is a logout.
+import { t } from "../i18n.js";
 import { errorText, field, fmtDate, h } from "./common.js";
 
 /** A short name for a User-Agent: the browser and the system, else the text cut short. */
@@ -123,29 +122,3 @@ export function securityPanel(ctx, me) {
   else panel.append(h("p", { class: "sc-note" }, t("sec.guest")));
   return panel;
 }
-
-addStrings({
-  zh: {
-    "sec.title": "账号安全", "sec.sessions": "登录中的设备", "sec.device": "设备",
-    "sec.created": "登录时间", "sec.used": "最近使用", "sec.expires": "到期",
-    "sec.this": "本设备", "sec.revoke": "踢下线", "sec.revoke.current": "本设备退出",
-    "sec.action": "操作",
-    "sec.revoked": "已让那台设备下线。", "sec.unknown": "未知设备",
-    "sec.password": "修改密码", "sec.old": "当前密码", "sec.new": "新密码",
-    "sec.change": "修改密码", "sec.old.wrong": "当前密码不对。",
-    "sec.changed": "密码已修改，其他 {n} 台设备已下线。",
-    "sec.guest": "游客没有密码：注册后就能设密码、在别的设备上登录。",
-  },
-  en: {
-    "sec.title": "Security", "sec.sessions": "Devices logged in", "sec.device": "Device",
-    "sec.created": "Logged in", "sec.used": "Last used", "sec.expires": "Expires",
-    "sec.this": "this device", "sec.revoke": "Log it out",
-    "sec.revoke.current": "Log this device out", "sec.action": "Action",
-    "sec.revoked": "That device is logged out.", "sec.unknown": "Unknown device",
-    "sec.password": "Change the password", "sec.old": "Current password",
-    "sec.new": "New password", "sec.change": "Change the password",
-    "sec.old.wrong": "The current password is wrong.",
-    "sec.changed": "Password changed; {n} other devices are logged out.",
-    "sec.guest": "A guest has no password: register to set one and log in on other devices.",
-  },
-});

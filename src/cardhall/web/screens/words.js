@@ -1,6 +1,5 @@
-// The table's own words for a replay: roles, actions and the multiplier are
-// named as the live table names them (../table.js, ../seats.js, ../actions.js,
-// ../settle.js), so a replay reads like the game did.
+// The table's own words for a replay (roles, actions, the multiplier), so a replay reads
+// like the game did.
 import { cardEl, splitCards } from "../cards.js";
 import { h } from "../dom.js";
 import { lastEl, roleLabel } from "../seats.js";

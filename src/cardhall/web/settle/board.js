@@ -1,41 +1,18 @@
-// The settlement board, one for the table's settlement (../settle.js) and the replay
-// (../screens/replay.js): each seat's role, place or level, points and beans; the reader's
-// fee and beans before → after; how the points came about (./explain.js); everyone's
-// cards at the end. It is drawn from a plain description (below), so both screens hand
-// it what they know: the table its view and the hall's `settled`, the replay its game.
-//
-// A description: { variant, result (the engine's Result), me (the reader's seat, -1:
-// none), seats: [{id, name, bot, title}] (the id picks the avatar), role(seat) → label or
-// null, hands: each seat's cards at the end or null, beans / fees / balances: by seat as
-// text, as the hall's `settled` says them (beans null: the hall's settlement is still on
-// its way) }.
-import { addStrings, t } from "../i18n.js";
+// The settlement board of the table (../settle.js) and the replay: each seat's role,
+// points and beans, the reader's beans before → after, how the points came about
+// (./explain.js), everyone's cards at the end. Drawn from a plain description, so each
+// screen hands it what it knows:
+// { variant, result (the engine's), me (the reader's seat, -1: none), seats: [{id, name,
+// bot, title}], role(seat) → label or null, hands: by seat, or null; beans / fees /
+// balances: by seat as text, as the hall's `settled` says them (beans null: still on its
+// way); ratings: by seat {before, after, provisional}, or null }.
+import { t } from "../i18n.js";
 import { h } from "../dom.js";
 import { cardEl, sortCards, splitCards } from "../cards.js";
 import { avatarEl } from "../avatar.js";
-import { explainEl, placeLabel, signed } from "./explain.js";
+import { explainEl, placeLabel, seatName, signed } from "./explain.js";
 import { nameText } from "../names.js";
-
-addStrings({
-  zh: {
-    "settle.seat": "玩家", "settle.role": "身份", "settle.points": "积分", "settle.beans": "欢乐豆",
-    "sx.settling": "结算中…", "sx.mine": "我的欢乐豆：", "sx.mine.settling": "我的欢乐豆：结算中…",
-    "sx.fee.in": "含服务费 {n}", "sx.sep": "，", "sx.paren": "（{x}）", "sx.fee": "服务费：", "sx.fee.each": "每人 {n}",
-    "sx.hands": "剩余手牌", "sx.out": "出完了", "sx.kitty": "底牌", "sx.level": "{a} → {b} 级",
-    "sx.won": "胜", "sx.lost": "负", "sx.draw": "平",
-    "sx.outcome.won": "胜利！", "sx.outcome.lost": "失败", "sx.outcome.draw": "平局",
-    "sx.outcome.unscored": "不计分", "sx.outcome.dissolved": "流局",
-  },
-  en: {
-    "settle.seat": "Player", "settle.role": "Role", "settle.points": "Points", "settle.beans": "Beans",
-    "sx.settling": "Settling…", "sx.mine": "My beans: ", "sx.mine.settling": "My beans: settling…",
-    "sx.fee.in": "fee {n} included", "sx.sep": ", ", "sx.paren": " ({x})", "sx.fee": "Table fee: ", "sx.fee.each": "{n} each",
-    "sx.hands": "Cards left", "sx.out": "out of cards", "sx.kitty": "Kitty",
-    "sx.level": "level {a} → {b}", "sx.won": "won", "sx.lost": "lost", "sx.draw": "draw",
-    "sx.outcome.won": "You win!", "sx.outcome.lost": "You lose", "sx.outcome.draw": "Draw",
-    "sx.outcome.unscored": "Not scored", "sx.outcome.dissolved": "No game",
-  },
-});
+import { ratingDelta, ratingText } from "../rating.js";
 
 /** A seat's outcome: won, lost or draw (no points either way: 保皇's 6-place tie); the
  * game's own end when nobody scored (unscored, dissolved); null for no seat. */
@@ -76,11 +53,36 @@ function rowEl(s, seat) {
   return h("tr", { "data-seat": String(seat), class: seat === s.me ? "me" : null,
     "data-outcome": outcome || "", "data-bot": p.bot ? "1" : null },
     h("th", { scope: "row" }, avatarEl(p), nameText(p.name), seat === s.me ? ` (${t("seat.you")})` : "",
-      p.title ? h("small", { class: "sx-title" }, p.title) : null),
+      p.title ? h("small", { class: "sx-title" }, p.title) : null, seatRatingEl(s, seat)),
     h("td", { class: "role" }, roleText(s, seat)),
     h("td", { class: "points" }, signed(r.points[seat]),
       penalty ? h("small", { class: "sx-penalty" }, signed(penalty)) : null),
     h("td", { class: s.beans === null && !p.bot ? "beans settling" : "beans" }, beans));
+}
+
+/** A seat's rating after the game and its move, under the name ("等级分 1596?（+96）"). */
+function seatRatingEl(s, seat) {
+  const r = (s.ratings || {})[String(seat)];
+  if (!r) return null;
+  return h("small", { class: "sx-rating", "data-delta": String(r.after - r.before) },
+    t("sx.rating", { r: ratingText(r.after, r.provisional), d: ratingDelta(r.before, r.after) }));
+}
+
+/** "before → after", of the reader's beans or rating. */
+function balanceEl(before, after) {
+  return h("span", { class: "sx-balance" }, h("span", { class: "before" }, String(before)), " → ",
+    h("strong", { class: "after" }, String(after)));
+}
+
+/** The reader's rating: before → after (change), as his beans are shown. */
+function myRatingEl(s) {
+  const r = s.me >= 0 ? (s.ratings || {})[String(s.me)] : null;
+  if (!r) return null;
+  const up = r.after - r.before;
+  return h("p", { class: "sx-my-rating", "data-delta": String(up) }, t("sx.rating.mine"),
+    balanceEl(r.before, ratingText(r.after, r.provisional)),
+    h("span", { class: up > 0 ? "sx-change up" : up < 0 ? "sx-change down" : "sx-change" },
+      t("sx.paren", { x: ratingDelta(r.before, r.after) })));
 }
 
 function seatsTableEl(s) {
@@ -105,7 +107,7 @@ function feeEl(s, fees) {
   const values = seats.map((seat) => fees[seat]);
   const same = values.every((x) => x === values[0]);
   return h("p", { class: "sx-fee" }, t("sx.fee"), same ? t("sx.fee.each", { n: values[0] })
-    : seats.map((seat) => `${nameText(s.seats[Number(seat)].name)} ${fees[seat]}`).join(" · "));
+    : seats.map((seat) => `${seatName(s, Number(seat))} ${fees[seat]}`).join(" · "));
 }
 
 /** The reader's beans: before → after (change, fee included), or that it is on its way. */
@@ -120,9 +122,7 @@ function mineEl(s, fees) {
   if (fee !== undefined) said.push(t("sx.fee.in", { n: fee }));
   const text = said.join(t("sx.sep"));
   return h("p", { class: "sx-mine" }, t("sx.mine"),
-    after !== undefined ? h("span", { class: "sx-balance" },
-      h("span", { class: "before" }, String(after - change)), " → ",
-      h("strong", { class: "after" }, String(after))) : null,
+    after !== undefined ? balanceEl(after - change, after) : null,
     h("span", { class: "sx-change" }, after !== undefined ? t("sx.paren", { x: text }) : text));
 }
 
@@ -138,7 +138,7 @@ function handsEl(s) {
   if (!hands.some((cards) => cards.length)) return null;
   return h("div", { class: "sx-hands" }, h("strong", {}, t("sx.hands")),
     h("ul", {}, hands.map((cards, seat) => h("li", { "data-seat": String(seat) },
-      h("span", { class: "sx-who" }, nameText(s.seats[seat].name)),
+      h("span", { class: "sx-who" }, seatName(s, seat)),
       cards.length ? cardsEl(s, cards) : h("span", { class: "sx-empty" }, t("sx.out"))))));
 }
 
@@ -153,6 +153,7 @@ function kittyEl(s) {
 /** The whole board: seats, the reader's beans and the fee, the explanation, the cards. */
 export function boardEl(s) {
   const fees = feesOf(s);
-  return h("div", { class: "sx" }, seatsTableEl(s), mineEl(s, fees), fees ? feeEl(s, fees) : null,
+  return h("div", { class: "sx" }, seatsTableEl(s), mineEl(s, fees), myRatingEl(s),
+    fees ? feeEl(s, fees) : null,
     explainEl(s), handsEl(s), kittyEl(s));
 }

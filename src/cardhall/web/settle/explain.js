@@ -1,100 +1,12 @@
 // How a game's points came about, in words, from the engine's Result alone (docs/contract.md
-// "The result"; each game's own words in result.detail): every multiplier cause with its
-// count, each seat's 加倍, the variant's coefficient, the arithmetic (base × multiplier =
-// points), and what only some games have: 找朋友's 扣底 and levels, 保皇's places, an
-// escape's penalty, a forced quit's −40. What is shown follows the fields the result
-// carries (pairs, stake, attacker_points, places…), never the variant's id, so a new
-// variant that settles like an old one reads like it. The table's settlement and the
-// replay both draw it (../settle/board.js).
-import { addStrings, t } from "../i18n.js";
+// "The result"): the multiplier's causes, 加倍, the coefficient, the arithmetic, and what
+// only some games have (扣底 and levels, places, an escape's penalty). What is shown
+// follows the fields the result carries, never the variant's id, so a new variant that
+// settles like an old one reads like it.
+import { t } from "../i18n.js";
 import { h } from "../dom.js";
 import { cardName } from "../cards.js";
 import { nameText } from "../names.js";
-
-const CAUSES = {
-  zh: { contract: "叫分", bombs: "炸弹", bomb: "炸弹", rocket: "王炸", robs: "抢地主", show: "明牌",
-    spring: "春天", "anti-spring": "反春", M0: "底倍", soft: "软炸", hard: "硬炸", pure: "纯癞子炸",
-    reveal: "亮明身份", double: "加倍", doubles: "加倍", open_solo: "明独", hidden_solo: "暗独",
-    solo: "独保", rebellion: "造反", open_guard: "明保", stake: "档数", M: "倍数" },
-  en: { contract: "bid", bombs: "bombs", bomb: "bombs", rocket: "rocket", robs: "robs", show: "open hand",
-    spring: "spring", "anti-spring": "anti-spring", M0: "base", soft: "soft bombs",
-    hard: "hard bombs", pure: "pure wild bombs", reveal: "identity revealed", double: "doubling",
-    doubles: "doubling", open_solo: "open solo", hidden_solo: "secret solo", solo: "solo",
-    rebellion: "rebellion", open_guard: "open guard", stake: "bands", M: "multiplier" },
-};
-addStrings(Object.fromEntries(Object.entries(CAUSES).map(([l, m]) => [l, Object.fromEntries(
-  Object.entries(m).map(([k, v]) => [`cause.${k}`, v]))])));
-
-addStrings({
-  zh: {
-    "sx.mult": "倍数", "sx.colon": "：", "sx.zpy.call": "第{n}张{c}", "sx.mult.none": "没有翻倍", "sx.times": "{n} 次", "sx.count": "{n} 个",
-    "sx.doubling": "加倍", "sx.doubled": "{name} ×2", "sx.nodouble": "没有人加倍",
-    "sx.coef": "癞子场系数 ×{c}：每对输赢都乘 {c}", "sx.split": "两个地主：每对输赢 ÷{n}",
-    "sx.capped": "封顶：地主最多 {cap} 分，各对按比例减少", "sx.how": "计分",
-    "sx.pair": "{lord} 对 {farmer}：", "sx.pair.double": "{name}加倍",
-    "sx.stake.each": "每位{farmer}：底分 1 × 倍数 {m} = {x} 分",
-    "sx.stake.lord": "{lord}：{x} × {n} 家 = {y} 分",
-    "sx.zpy.points": "闲家得分 = 吃分 {tricks}", "sx.zpy.bottom": " + 扣底 {b}",
-    "sx.zpy.bottom.won": "扣底：{name} 赢了最后一墩，底牌 {k} 分 × {m} = {b} 分",
-    "sx.zpy.bottom.pairs": "（{n} 对）",
-    "sx.zpy.bottom.kept": "底牌 {k} 分：最后一墩不是闲家赢的，不算",
-    "sx.zpy.holds": "不到 120 分：庄家方守住，各升 {n} 级",
-    "sx.zpy.down": "满 120 分：庄家下台，闲家各升 {n} 级",
-    "sx.zpy.stake": "档数 {s}：每人 1 × {s} = {s} 分，庄家 {s} × {k} = {y} 分",
-    "sx.zpy.friend": "找朋友 {call}：{name} 是朋友", "sx.zpy.alone": "找朋友 {call}：庄家一打四",
-    "sx.zpy.next": "下一局：{name} 坐庄，打 {level}", "sx.zpy.match": "{name} 打过 A，赢得整场！",
-    "sx.zpy.unscored": "全部托管：级别不变",
-    "sx.bh.pair": "{emperor}与{guard}名次之和 {sum}：{guard} 6 − {sum} = {g} 分，{emperor} 2 × {gx} = {e} 分，{rebel}每人 {r} 分",
-    "sx.bh.solo.open": "明独：{emperor}{place}，{emperor} {e} 分，其余每人 {r} 分",
-    "sx.bh.solo.hidden": "暗独：{emperor}{place}，{emperor} {e} 分，其余每人 {r} 分",
-    "sx.bh.factor": "再 ×{f}（{why}）", "sx.bh.draw": "名次之和正好是 6：平局，没人得分",
-    "sx.escape": "{name}（{role}）逃跑：按实际倍数 ×{m}，罚 {x} 分，分给其他人",
-    "sx.penalty": "{name} 强行退出：{x} 分（不归任何人）",
-    "sx.spring": "春天：农民一张牌也没出，×2", "sx.anti-spring": "反春：地主只出了一手，×2",
-    "sx.unscored": "所有人都在托管：本局不计分，不收服务费", "sx.dissolved": "流局：没有输赢",
-  },
-  en: {
-    "sx.mult": "Multiplier", "sx.colon": ": ", "sx.zpy.call": "copy {n} of {c}",
-    "sx.mult.none": "nothing doubled", "sx.times": "{n}×",
-    "sx.count": "{n}", "sx.doubling": "Doubling", "sx.doubled": "{name} ×2",
-    "sx.nodouble": "nobody doubled",
-    "sx.coef": "Wild-card room coefficient ×{c}: every pair's stake times {c}",
-    "sx.split": "Two landlords: every pair's stake ÷{n}",
-    "sx.capped": "Cap: the landlord wins or loses at most {cap} points; every pair scaled down",
-    "sx.how": "Scoring", "sx.pair": "{lord} vs {farmer}: ", "sx.pair.double": "{name} doubled",
-    "sx.stake.each": "Each {farmer}: base 1 × multiplier {m} = {x}",
-    "sx.stake.lord": "{lord}: {x} × {n} = {y} (one share per opponent)",
-    "sx.zpy.points": "Attackers' points = {tricks} in tricks", "sx.zpy.bottom": " + {b} from the kitty",
-    "sx.zpy.bottom.won": "Kitty: {name} won the last trick, the kitty's {k} points × {m} = {b}",
-    "sx.zpy.bottom.pairs": " ({n} pairs)",
-    "sx.zpy.bottom.kept": "Kitty's {k} points: the attackers did not win the last trick, so they do not count",
-    "sx.zpy.holds": "Under 120: the dealer's side holds; each of them gains {n} level(s)",
-    "sx.zpy.down": "120 or more: the dealer steps down; each attacker gains {n} level(s)",
-    "sx.zpy.stake": "Bands: {s}; each player 1 × {s} = {s}, the dealer {s} × {k} = {y}",
-    "sx.zpy.friend": "Friend call {call}: {name} is the friend",
-    "sx.zpy.alone": "Friend call {call}: the dealer played alone, one against four",
-    "sx.zpy.next": "Next hand: {name} deals, level {level}",
-    "sx.zpy.match": "{name} passed A and wins the match!",
-    "sx.zpy.unscored": "Everyone on autoplay: no level moves",
-    "sx.bh.pair": "{emperor}'s and {guard}'s places add up to {sum}: {guard} 6 − {sum} = {g}, {emperor} 2 × {gx} = {e}, each {rebel} {r}",
-    "sx.bh.solo.open": "Open solo: {emperor} {place}; {emperor} {e}, everyone else {r}",
-    "sx.bh.solo.hidden": "Secret solo: {emperor} {place}; {emperor} {e}, everyone else {r}",
-    "sx.bh.factor": "then ×{f} ({why})", "sx.bh.draw": "The places add up to exactly 6: a draw, nobody scores",
-    "sx.escape": "{name} ({role}) escaped: actual multiplier ×{m}, a penalty of {x} points, shared by the others",
-    "sx.penalty": "{name} quit the game: {x} points (kept by nobody)",
-    "sx.spring": "Spring: the farmers never played a card, ×2",
-    "sx.anti-spring": "Anti-spring: the landlord played only once, ×2",
-    "sx.unscored": "Everyone was on autoplay: not scored, no fee", "sx.dissolved": "No game: nobody wins or loses",
-  },
-});
-
-/** 保皇's places, 1 … 5 (头客 … 大拉); null: play stopped before he went out. */
-addStrings({
-  zh: { "place.1": "头客", "place.2": "二客", "place.3": "三客", "place.4": "二拉", "place.5": "大拉",
-    "place.none": "未出完" },
-  en: { "place.1": "1st", "place.2": "2nd", "place.3": "3rd", "place.4": "4th", "place.5": "5th",
-    "place.none": "still holding cards" },
-});
 
 export function causeLabel(k) {
   const key = `cause.${k}`;
@@ -110,6 +22,9 @@ export function multiplierText(m) {
 
 /** Points as shown everywhere in a settlement: "+12", "-6", "0", "2.5". */
 export const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+/** A seat's player's name ("" for no seat). */
+export const seatName = (s, seat) => (seat === null || seat === undefined ? "" : nameText(s.seats[seat].name));
 
 /** A number as a factor of a product: "(-3)" for a negative one. */
 const factor = (n) => (n < 0 ? `(${n})` : String(n));
@@ -160,7 +75,7 @@ function doublingEl(r, s) {
   const who = doubling.factors.map((f, seat) => (f > 1 ? seat : null)).filter((x) => x !== null);
   return h("p", { class: "sx-doubling" }, h("strong", {}, t("sx.doubling")), " ",
     who.length ? who.map((seat, i) => h("span", { class: "sx-double", "data-seat": String(seat) },
-      i ? " · " : "", t("sx.doubled", { name: nameText(s.seats[seat].name) })))
+      i ? " · " : "", t("sx.doubled", { name: seatName(s, seat) })))
       : t("sx.nodouble"));
 }
 
@@ -192,7 +107,7 @@ function pairLines(r, s) {
     let product = r.multiplier.total * coefficient / lords;
     for (const seat of [lord, p.farmer]) {
       if (factors[seat] > 1) {
-        const who = nameText(s.seats[seat].name);
+        const who = seatName(s, seat);
         terms.push(`${factors[seat]} (${t("sx.pair.double", { name: who })})`);
         product *= factors[seat];
       }
@@ -201,8 +116,8 @@ function pairLines(r, s) {
     const split = lords > 1 ? ` ÷ ${lords}` : "";
     const capped = Math.abs(product - p.points) > 1e-9;
     return h("li", { class: "sx-pair", "data-farmer": String(p.farmer), "data-points": String(p.points) },
-      t("sx.pair", { lord: nameText(s.seats[lord].name),
-        farmer: nameText(s.seats[p.farmer].name) }),
+      t("sx.pair", { lord: seatName(s, lord),
+        farmer: seatName(s, p.farmer) }),
       `${terms.join(" × ")}${split} = ${capped ? `${product} → ` : ""}${p.points}`);
   });
 }
@@ -230,11 +145,10 @@ function callText(call) {
 function trickLines(r, s) {
   const d = r.detail;
   const b = d.bottom || {};
-  const name = (seat) => (seat === null || seat === undefined ? "" : nameText(s.seats[seat].name));
   const out = [h("li", { class: "sx-zpy-points" }, t("sx.zpy.points", { tricks: d.attacker_trick_points }),
     b.captured ? t("sx.zpy.bottom", { b: b.points }) : "", ` = ${d.attacker_points}`)];
   out.push(h("li", { class: "sx-bottom", "data-multiplier": String(b.multiplier || 0) }, b.captured
-    ? [t("sx.zpy.bottom.won", { name: name(b.winner), k: d.kitty_points, m: b.multiplier, b: b.points }),
+    ? [t("sx.zpy.bottom.won", { name: seatName(s, b.winner), k: d.kitty_points, m: b.multiplier, b: b.points }),
       b.pairs ? t("sx.zpy.bottom.pairs", { n: b.pairs }) : ""]
     : t("sx.zpy.bottom.kept", { k: d.kitty_points })));
   if (d.unscored) out.push(h("li", {}, t("sx.zpy.unscored")));
@@ -247,11 +161,11 @@ function trickLines(r, s) {
   const alone = d.friend === null || d.friend === undefined || d.friend === d.dealer;
   const call = callText(d.friend_call);
   out.push(h("li", {}, alone ? t("sx.zpy.alone", { call })
-    : t("sx.zpy.friend", { call, name: name(d.friend) })));
+    : t("sx.zpy.friend", { call, name: seatName(s, d.friend) })));
   if (d.match_winner !== null && d.match_winner !== undefined) {
-    out.push(h("li", { class: "sx-match" }, t("sx.zpy.match", { name: name(d.match_winner) })));
+    out.push(h("li", { class: "sx-match" }, t("sx.zpy.match", { name: seatName(s, d.match_winner) })));
   } else if (d.next_dealer !== undefined && !d.unscored) {
-    out.push(h("li", {}, t("sx.zpy.next", { name: name(d.next_dealer), level: d.next_level })));
+    out.push(h("li", {}, t("sx.zpy.next", { name: seatName(s, d.next_dealer), level: d.next_level })));
   }
   return out;
 }
@@ -297,11 +211,11 @@ function noteEls(r, s) {
   if (r.ended === "unscored") out.push(t("sx.unscored"));
   if (r.ended === "dissolved") out.push(t("sx.dissolved"));
   if (r.ended === "escape" && Number.isInteger(d.escape)) {
-    out.push(t("sx.escape", { name: nameText(s.seats[d.escape].name),
+    out.push(t("sx.escape", { name: seatName(s, d.escape),
       role: t(`role.${d.role}`), m: d.M_act, x: d.X_esc }));
   }
   (r.penalties || []).forEach((x, seat) => {
-    if (x) out.push(t("sx.penalty", { name: nameText(s.seats[seat].name), x }));
+    if (x) out.push(t("sx.penalty", { name: seatName(s, seat), x }));
   });
   if (r.ended === "finished" && (d.spring === "spring" || d.spring === "anti-spring")) {
     out.push(t(`sx.${d.spring}`));

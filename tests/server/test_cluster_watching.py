@@ -1,0 +1,42 @@
+"""观战 across two hall processes: a watcher connected to one process finds a table the
+other runs in his process's list, watches it (the call reaches the owner, its states
+come back through the forwarding outbox), is refused as the owner refuses, and stops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.hall.pg import PostgresServer
+from tests.hall.redis_server import RedisServer
+from tests.server.cluster import cluster, guest_on, until
+from tests.server.test_cluster import close_all, owner_of, run_by_p0
+from tests.server.test_crash import ROOM
+
+
+async def test_a_watch_reaches_the_process_that_runs_the_table(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        clients, table = await run_by_p0(p0, p1)
+        watcher, owner = await guest_on(p1.url), await guest_on(p0.url)
+        try:
+            assert await owner_of(p1, table) != ""  # p0 runs it (run_by_p0)
+
+            async def listed() -> bool:
+                rows = (await watcher.get(f"/api/rooms/{ROOM}/tables"))["tables"]
+                return any(r["id"] == table for r in rows)
+            await until(listed, what="p1 lists p0's table")
+            await watcher.watch(table)
+            seen = await watcher.expect("state", table=table)
+            assert seen["seat"] == -1 and seen["view"]["hand"] == [] and seen["watchers"] == 1
+            await clients[2].expect("state", table=table, watchers=1)  # a seat on p0
+            # A refusal comes back as the owner said it: a closed private table on p0.
+            await owner.send({"type": "private", "room": ROOM, "spectators": False})
+            closed = (await owner.expect("invite"))["table"]
+            await watcher.watch(closed)
+            refused = await watcher.expect("error")
+            assert refused["code"] == "forbidden", refused
+            await watcher.leave(table=table)
+            assert (await watcher.expect("left", table=table))["reason"] == "unwatched"
+            await clients[2].expect("state", table=table, watchers=0)
+        finally:
+            await close_all([*clients, watcher, owner])
