@@ -8,7 +8,7 @@ import re
 import time
 from urllib.parse import urlparse
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server.conftest import HallProcess
@@ -103,6 +103,46 @@ def test_a_reload_mid_hand_restores_the_table(new_page: PageMaker) -> None:
     assert hand(owner) == before
     expect(owner.locator("#auto")).to_have_attribute("aria-pressed", "false")
     take_turn(friend)  # and play goes on
+
+
+def test_a_table_that_ends_as_the_page_reloads_leaves_it_in_the_lobby(
+        desktop: Page) -> None:
+    """Reloaded just as the game ends: the welcome names the table, but its settlement
+    and its breaking up come before any state of it. The page has no table to draw the
+    settlement on: it goes to the lobby and says the game ended, not "not at this
+    table". The hall's order is forced here by holding the table's states back."""
+    page = desktop
+    enter_as_guest(page)
+    quick_match(page, "ddz3-bots")
+    table = page.url.rsplit("/", 1)[-1]
+    reloaded = {"on": False}
+
+    def route(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def incoming(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if reloaded["on"] and msg.get("type") == "state" and msg.get("table") == table:
+                return  # the game "ended" before the table could send its state
+            ws.send(message)
+            if reloaded["on"] and msg.get("type") == "welcome":
+                ws.send(json.dumps({"type": "settled", "table": table, "game": "g",
+                                    "result": {"winners": [1], "points": [-2, 4, -2]},
+                                    "points": {}, "beans": {}, "balances": {}}))
+                ws.send(json.dumps({"type": "left", "table": table, "reason": "dissolved"}))
+
+        server.on_message(incoming)
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    reloaded["on"] = True
+    page.reload()
+    page.wait_for_selector("#rooms[data-loaded='1']")
+    assert "/table/" not in page.url
+    # Said by the notice, or by the box of what happened while away if the hall's game
+    # did end meanwhile (it takes the notice's place).
+    expect(page.locator("#notice, #away").get_by_text(re.compile("牌局已结束")).first
+           ).to_be_visible()
+    expect(page.locator(".table")).to_have_count(0)
 
 
 def test_a_dropped_connection_reconnects_with_a_notice(

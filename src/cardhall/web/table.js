@@ -89,10 +89,14 @@ ctx.ws.on("left", (msg) => {
   const here = name === "table" && params[0] === msg.table;
   // A table that breaks up after its settlement stays on screen (the settlement says
   // so and offers only the lobby); otherwise back to the lobby, where a re-queue shows.
-  if (here && msg.reason === "dissolved" && store.settled.has(msg.table)) return;
+  // Back from a reload as the game ended, there may be a settlement but no table to
+  // draw it on: the lobby then, with a word (the game is in 战绩).
+  const drawn = store.tables.has(msg.table);
+  if (here && msg.reason === "dissolved" && store.settled.has(msg.table) && drawn) return;
   store.tables.delete(msg.table);
   if (!here) return;
   if (msg.reason === "a player left") ctx.notice(t("table.requeued"), "warn");
+  else if (!drawn) ctx.notice(t("table.gone"), "warn");
   ctx.navigate(msg.reason === "round_over" ? "#/events" : "#/");
 });
 
