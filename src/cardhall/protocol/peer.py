@@ -18,11 +18,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cardhall.games.errors import Param
-from cardhall.protocol.messages import Left, ServerMessage, State
+from cardhall.protocol.messages import Friendly, Left, ServerMessage, State
 
 #: The table commands another process may ask of a table's owner.
 CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
-                   "watch", "unwatch", "chat", "mute"]
+                   "watch", "unwatch", "chat", "mute", "bring"]
 
 
 class _Peer(BaseModel):
@@ -44,6 +44,8 @@ class TableCall(_Peer):
     choose: bool = False  # an act's ``choose`` (protocol.messages.Act)
     admin: bool = False  # a watch's: the player is an admin (watches any table)
     seat: int | None = None  # a mute's seat (``text``: "on" or "off"); a chat's id: ``text``
+    by: Friendly | None = None  # a bring's inviter as the friend (``text``) is told; None:
+    # the friend blocks him (the table checks, sends nothing)
 
 
 class CallReply(_Peer):
