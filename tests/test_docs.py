@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cardhall.rules", "cardhall.games", "cardhall.bots"]
+MODULES = ["cardhall.rules", "cardhall.games", "cardhall.bots", "cardhall.rl"]
 
 
 @pytest.mark.parametrize("name", MODULES)
