@@ -41,6 +41,18 @@ def test_random_masked_play(name: str) -> None:
         assert replay(raw.record()).result() == result
 
 
+@pytest.mark.slow  # 40 games of each variant: up to half a minute each
+@pytest.mark.parametrize("name", IDS)
+def test_many_random_games(name: str) -> None:
+    for seed in range(100, 140):
+        e = env(name)
+        e.reset(seed=seed)
+        got = play_out(e, np.random.default_rng(seed))
+        result = e.unwrapped.game.result()
+        assert got == [float(p) for p in result["points"]]
+        assert replay(e.unwrapped.record()).result() == result
+
+
 @pytest.mark.parametrize("name", IDS)
 def test_rewards_are_the_result_points(name: str) -> None:
     e = env(name)
