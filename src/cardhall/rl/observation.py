@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -158,16 +158,26 @@ def encode(layout: Layout, view: dict[str, Any], selection: Sequence[int]) -> Ve
     return out
 
 
-def _axis(text: str, axis: int) -> list[int]:
-    """Positions on the card axis of a card text (ranks, or suited cards in 找朋友)."""
+@lru_cache(maxsize=8192)
+def _axis(text: str, axis: int) -> tuple[int, ...]:
+    """Positions on the card axis of a card text (ranks, or suited cards in 找朋友).
+
+    Cached: a view's texts (cards played so far, the hand) repeat from step to step.
+    """
     text = text.replace("+", "")
     if not text.strip():
-        return []
+        return ()
     if axis == 54:
-        return list(parse_cards(text))
+        return tuple(parse_cards(text))
     if any(ch in SUIT_CHARS for ch in text):
-        return [card_rank(c) for c in parse_cards(text)]
-    return list(parse_ranks(text))
+        return tuple(card_rank(c) for c in parse_cards(text))
+    fast = [_RANK_AT.get(ch) for ch in text if ch != " "]
+    if None not in fast:  # plain rank characters, as the views write them
+        return tuple(r for r in fast if r is not None)
+    return tuple(parse_ranks(text))
+
+
+_RANK_AT = {ch: i for i, ch in enumerate(RANK_CHARS)}
 
 
 def _head(last: str | None) -> int:
