@@ -62,7 +62,7 @@ class Layout:
                  ("last", n * (HEADS + 1)), ("warnings", n), ("multiplier", 1),
                  ("wild", len(RANK_CHARS)), ("level", len(RANK_CHARS)),
                  ("trump", len(SUIT_CHARS) + 1), ("friend_call", 3 + 54),
-                 ("guard_card", 54), ("selection", SEGMENTS * SIZE)]
+                 ("named_card", 54), ("selection", SEGMENTS * SIZE)]
         sections, at = [], 0
         for name, size in parts:
             sections.append((name, at, size))
@@ -117,8 +117,11 @@ def encode(layout: Layout, view: dict[str, Any], selection: Sequence[int]) -> Ve
     detail = view["detail"]
     for shown in detail.get("shown") or ():
         cards("shown", shown["hand"], shown["seat"])
-    if isinstance(detail.get("kitty"), str):
-        cards("kitty", detail["kitty"])
+    if isinstance(detail.get("partner"), dict):  # 五人: the landlords see each other's hands
+        cards("shown", detail["partner"]["hand"], detail["partner"]["seat"])
+    for pile in ("kitty", "pile"):  # 保皇's pile: the cards that travel with the emperor card
+        if isinstance(detail.get(pile), str):
+            cards("kitty", detail[pile])
     table = view["table"]
     if table is not None:
         held, _, meant = table["cards"].partition("=")
@@ -147,8 +150,9 @@ def encode(layout: Layout, view: dict[str, Any], selection: Sequence[int]) -> Ve
     if isinstance(call, dict):
         put("friend_call", int(call["n"]) - 1)
         put("friend_call", 3 + parse_card(call["card"]))
-    if isinstance(detail.get("called"), str):
-        put("guard_card", parse_card(detail["called"]))
+    for named in ("called", "revealed_card"):  # 保皇's guard call, 五人's revealed card
+        if isinstance(detail.get(named), str):
+            put("named_card", parse_card(detail[named]))
     segment = 0
     marks = set(MARK_AT.values())
     for t in selection:
