@@ -90,6 +90,8 @@ def test_action_text_names_the_action_a_token_completes() -> None:
     named = {raw.action_text(agent, int(i)) for i in mask.nonzero()[0]}
     assert named == set(raw.legal_texts(agent))  # bids are one token each
     assert raw.action_text(agent, TOKENS.index("play …")) == "play …"  # not legal now
+    with pytest.raises(ValueError, match="not a legal action"):
+        raw.tokens_for(agent, "play 3")
 
 
 def test_every_seven_cards_can_be_buried() -> None:
@@ -109,3 +111,37 @@ def test_every_seven_cards_can_be_buried() -> None:
             done = decision.choose(token)
         assert done is not None
         assert Counter(state.canonical(done, seat).split()[1:]) == Counter(pick)
+
+
+@pytest.mark.parametrize("name", slow_for(IDS, {"baohuang", "zhaopengyou"}))
+def test_whole_actions_by_their_features_and_tokens(name: str) -> None:
+    """An agent that scores whole actions: ``action_features`` rows name each legal
+    action's cards, and stepping ``tokens_for(text)`` takes exactly that action."""
+    e = env(name)
+    e.reset(seed=8)
+    raw = e.unwrapped
+    rng = random.Random(8)
+    while not raw.game.over:
+        agent = raw.agent_selection
+        seat = raw.possible_agents.index(agent)
+        texts, rows = raw.action_features(agent)
+        assert rows.shape == (len(texts), raw.action_width)
+        assert texts == [a.text for a in raw.game.legal_actions(seat)]
+        for text, row in zip(texts, rows, strict=True):
+            assert row[: raw.action_width - 2 * raw.layout.axis].sum() == 1
+            arg = text.split(" ", 1)[1] if text.startswith("@") else text
+            if arg.startswith(("play ", "declare ")):
+                held = arg.split(" ", 1)[1].split("=")[0].replace("+", "")
+                count = len(held.split()) if " " in held or name == "zhaopengyou" \
+                    else len(held)
+                width = raw.layout.axis
+                assert row[-2 * width:-width].sum() == count, text
+        text = rng.choice(texts)
+        before = len(raw.game.actions)
+        for token in raw.tokens_for(agent, text):
+            assert raw.observe(agent)["action_mask"][token] == 1
+            e.step(token)
+        assert len(raw.game.actions) == before + 1
+        assert raw.game.actions[-1] == text or raw.game.actions[-1].endswith(" " + text)
+    with pytest.raises(ValueError, match="not to act"):
+        raw.tokens_for("seat_0", "pass")

@@ -23,8 +23,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from cardhall.games import GameState, new_game, variant
-from cardhall.rl.actions import SIZE, TOKENS, BuryDecision, Decision
-from cardhall.rl.observation import Layout, Vector, encode
+from cardhall.rl.actions import HEADS, SIZE, TOKENS, BuryDecision, Decision, tokens
+from cardhall.rl.observation import Layout, Vector, action_row, encode
 
 #: Bumped whenever the same game gives other observations, masks or token meanings.
 VERSION = 0
@@ -145,6 +145,36 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         if self.decision is None or agent != self.agent_selection:
             return []
         return [a.text for a in game.legal_actions(self._seat(agent))]
+
+    def action_features(self, agent: str) -> tuple[list[str], Vector]:
+        """Each legal action of ``agent`` as features, for agents that score whole actions
+        (DouZero-style): its texts, and one row per action of ``action_width`` floats,
+        the one-hot of its first token (a word or a verb) then its cards on the card
+        axis then what they stand for (癞子's ``=``; else the cards again). Empty for an
+        agent not to act. 找朋友's bury lists the game's suggestions only (any seven cards
+        are legal: step their tokens, ``tokens_for``)."""
+        texts = self.legal_texts(agent)
+        rows = np.zeros((len(texts), self.action_width), dtype=np.float32)
+        for i, text in enumerate(texts):
+            rows[i] = action_row(self.layout, text.split(" ", 1)[1] if text[0] == "@"
+                                 else text)
+        return texts, rows
+
+    @property
+    def action_width(self) -> int:
+        return HEADS + 2 * self.layout.axis
+
+    def tokens_for(self, agent: str, text: str) -> list[int]:
+        """The tokens that take the legal action ``text`` for ``agent`` now (step them in
+        order); ValueError if the masks do not lead to it."""
+        if self.decision is None or agent != self.agent_selection:
+            raise ValueError(f"{agent} is not to act")
+        seq = list(tokens(text.split(" ", 1)[1] if text.startswith("@") else text))
+        if isinstance(self.decision, BuryDecision):
+            seq = [seq[0], *sorted(seq[1:-1]), seq[-1]]
+        elif tuple(seq) not in self.decision.actions:
+            raise ValueError(f"{text!r} is not a legal action of {agent} now")
+        return seq
 
     def record(self) -> dict[str, Any]:
         """The game's record: ``cardhall.games.replay`` rebuilds it."""

@@ -29,7 +29,7 @@ from cardhall.cards import (
     parse_ranks,
 )
 from cardhall.games import Variant
-from cardhall.rl.actions import HEADS, MARK_AT, SIZE, tokens
+from cardhall.rl.actions import HEADS, MARK_AT, SIZE, VERB_AT, tokens
 
 #: Every phase name of the nine games, in one order.
 PHASES = ("start", "ready", "deal", "bid", "call", "rob", "show", "double", "identity",
@@ -160,6 +160,23 @@ def encode(layout: Layout, view: dict[str, Any], selection: Sequence[int]) -> Ve
             segment = min(segment + 1, SEGMENTS - 1)
         put("selection", segment * SIZE + t)
     return out
+
+
+def action_row(layout: Layout, text: str) -> Vector:
+    """One action's features (``CardhallEnv.action_features``): its first token one-hot,
+    its cards on the card axis, what they stand for."""
+    row = np.zeros(HEADS + 2 * layout.axis, dtype=np.float32)
+    row[_head(text)] = 1.0
+    verb, _, arg = text.partition(" ")
+    if verb == "call-friend":
+        arg = arg.split()[-1]  # the card, not its copy
+    if verb in VERB_AT and arg != "none":
+        held, _, meant = arg.partition("=")
+        for c in _axis(held, layout.axis):
+            row[HEADS + c] += 1.0
+        for c in _axis(meant or held, layout.axis):
+            row[HEADS + layout.axis + c] += 1.0
+    return row
 
 
 @lru_cache(maxsize=8192)
