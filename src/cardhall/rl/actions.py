@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from cardhall.cards import RANK_CHARS, format_card
 from cardhall.games import Action, GameState
+from cardhall.games.zhaopengyou_setup import KITTY
 
 #: Whole actions without cards, in every variant that has them.
 WORDS = (
@@ -129,8 +130,8 @@ class Decision:
         return bare(done) if done is not None else spell(seq)
 
 
-#: 找朋友 buries this many cards (zhaopengyou_setup.KITTY).
-BURY = 7
+#: 找朋友 buries this many cards.
+BURY = KITTY
 
 
 @dataclass
@@ -192,9 +193,5 @@ def spell(seq: tuple[int, ...]) -> str:
     return " ".join(words)
 
 
-def legal_tokens(decision: Decision | BuryDecision) -> list[int]:
-    return sorted(decision.legal())
-
-
 __all__ = ["BURY", "END", "HEADS", "SIZE", "TOKENS", "VERBS", "WORDS", "BuryDecision",
-           "Decision", "TokenError", "bare", "legal_tokens", "spell", "tokens"]
+           "Decision", "TokenError", "bare", "spell", "tokens"]
