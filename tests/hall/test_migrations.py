@@ -31,7 +31,7 @@ async def test_upgrade_empty_database_then_again(db_url: str) -> None:
             assert tables == TABLES
             assert await conn.run_sync(_diff) == []
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
-            assert version == [("0014",)]
+            assert version == [("0015",)]
     finally:
         await engine.dispose()
     await upgrade(db_url)  # again: nothing to do, nothing breaks
@@ -113,3 +113,32 @@ async def test_0011_keeps_one_open_puzzle_attempt(db_url: str) -> None:
     finally:
         await engine.dispose()
     assert [tuple(r) for r in left] == [("a1", "playing"), ("a2", "failed")]
+
+
+async def test_0015_closes_the_live_private_games_to_spectators(db_url: str) -> None:
+    """Before 0015 a private table rebuilt from the log was closed to spectators (its
+    owner's choice was not kept): its live games stay so; every other game is open."""
+    await upgrade(db_url, "0014")
+    engine = make_engine(db_url)
+    zone = None if db_url.startswith("sqlite") else UTC
+    try:
+        async with engine.begin() as conn:
+            for gid, private, status in [("g1", True, "live"), ("g2", True, "settled"),
+                                         ("g3", False, "live")]:
+                await conn.execute(text(
+                    "INSERT INTO games (id, table_id, room_id, variant, players, status, "
+                    "started, fence, private) VALUES (:id, 't1', 'r1', 'ddz3', '[null]', :s, "
+                    ":c, 0, :p)"), {"id": gid, "s": status, "p": private,
+                                    "c": datetime(2026, 1, 1, tzinfo=zone)})
+    finally:
+        await engine.dispose()
+    await upgrade(db_url)
+    engine = make_engine(db_url)
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text(
+                "SELECT id, spectators, owner FROM games ORDER BY id"))).all()
+    finally:
+        await engine.dispose()
+    assert [tuple(r) for r in rows] == [("g1", False, None), ("g2", True, None),
+                                        ("g3", True, None)]

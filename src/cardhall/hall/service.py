@@ -68,6 +68,7 @@ from cardhall.protocol.messages import (
     Pong,
     Private,
     ServerMessage,
+    Spectators,
     Start,
     Watch,
     Welcome,
@@ -242,7 +243,8 @@ class Hall:
                       fence=fence, scheduler=self.lobby.scheduler)
         table.game, table.game_id = state, game.id
         table.private = game.private  # its next games too: points only (ruling 14)
-        table.spectators = not game.private  # its owner's choice is not kept: closed
+        # A private table's owner and his 观战 choice (an event's table: ``adopted``'s).
+        table.owner, table.spectators = game.owner, game.spectators
         if is_event_table(table.id):
             await self.events.adopted(table)
         # The balances the game was dealt (held since its start), not today's: its
@@ -260,6 +262,7 @@ class Hall:
             table._drop()
 
     async def close(self) -> None:
+        await self.friends.loaded()  # block lists still being read hold a connection
         await self.events.close()
         for table in list(self.lobby.tables.values()):
             await table.stop()
@@ -372,16 +375,21 @@ class Hall:
                 await self._table(player_id, t, "mute", text="on" if on else "off", seat=seat)
             case Watch(table=t):
                 await self._watch(player_id, t, admin)
+            case Spectators(table=t, on=on):
+                await self._table(player_id, t, "spectators", text="on" if on else "off")
             case Bring(table=t, player=friend):
                 await self.friends.bring(player_id, t, friend)
 
     async def _watch(self, player_id: str, table_id: str, admin: bool) -> None:
         """观战 (``watchers.py``): at most ``watching.per_player`` tables at once, those
-        that closed meanwhile not counted."""
+        that closed meanwhile not counted, nor those of this process that sent him away
+        (their owner closed them to spectators)."""
         watched = self.watching.setdefault(player_id, set())
         if table_id not in watched and len(watched) >= self.config.watching.per_player:
             live = await self.coord.unowned(sorted(watched))
             watched.difference_update(live)  # closed since: no process runs them
+            watched.difference_update([t for t, table in self.lobby.tables.items()
+                                       if t in watched and player_id not in table.watchers])
         if table_id not in watched and len(watched) >= self.config.watching.per_player:
             raise NotAllowed(f"you watch {len(watched)} tables already, the most one "
                              "player may: leave one first")

@@ -22,7 +22,7 @@ from cardhall.protocol.messages import Left, ServerMessage, State
 
 #: The table commands another process may ask of a table's owner.
 CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
-                   "watch", "unwatch", "chat", "mute"]
+                   "watch", "unwatch", "chat", "mute", "spectators"]
 
 
 class _Peer(BaseModel):
@@ -43,7 +43,8 @@ class TableCall(_Peer):
     title: str = ""
     choose: bool = False  # an act's ``choose`` (protocol.messages.Act)
     admin: bool = False  # a watch's: the player is an admin (watches any table)
-    seat: int | None = None  # a mute's seat (``text``: "on" or "off"); a chat's id: ``text``
+    #: A mute's seat (``text``: "on" or "off", as a ``spectators``'); a chat's id: ``text``.
+    seat: int | None = None
 
 
 class CallReply(_Peer):

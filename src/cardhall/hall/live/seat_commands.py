@@ -107,6 +107,7 @@ async def on_sit(t: Table, cmd: c.Sit) -> None:
     await t._seats_changed([cmd.player], [])  # refused if he sits elsewhere
     t.seats[free] = Seat(player=cmd.player, name=cmd.name, title=cmd.title)
     t.watchers.discard(cmd.player)  # a watcher who sits watches no more
+    t.admin_watchers.discard(cmd.player)
     for p in t.humans():
         t._send_state(p)
     if all(s.human for s in t.seats):
