@@ -40,3 +40,31 @@ async def test_a_watch_reaches_the_process_that_runs_the_table(
             await clients[2].expect("state", table=table, watchers=0)
         finally:
             await close_all([*clients, watcher, owner])
+
+
+async def test_spectators_reaches_the_process_that_runs_the_private_table(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """The private table runs on p0, its owner's process: a friend seated from p1 is
+    refused as the table refuses him (not its owner), and the owner closing it sends a
+    watcher connected to p1 away."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        owner, friend, watcher = (await guest_on(p0.url), await guest_on(p1.url),
+                                  await guest_on(p1.url))
+        try:
+            await owner.send({"type": "private", "room": ROOM})
+            invite = await owner.expect("invite")
+            table = invite["table"]
+            await friend.send({"type": "join", "code": invite["code"]})
+            await friend.expect("state", table=table)
+            await watcher.watch(table)
+            await watcher.expect("state", table=table)
+            await friend.send({"type": "spectators", "table": table, "on": False})
+            assert (await friend.expect("error"))["code"] == "forbidden"
+            await owner.send({"type": "spectators", "table": table, "on": False})
+            left = await watcher.expect("left", table=table)
+            assert left["reason"] == "closed_to_spectators"
+            await friend.expect("state", table=table, spectators=False)
+            await watcher.watch(table)
+            assert (await watcher.expect("error"))["code"] == "forbidden"
+        finally:
+            await close_all([owner, friend, watcher])

@@ -262,3 +262,37 @@ async def _listed(url: str, c: HallClient, room: str) -> Message:
         anonymous = await http.get(f"/api/rooms/{room}/tables")
         assert anonymous.status_code == 401
         return listed
+
+
+async def test_the_owner_closes_his_table_to_spectators_and_opens_it_again(
+        watch_hall: HallProcess) -> None:
+    """``spectators`` (docs/protocol.md, "Watching"): the owner's alone; closing sends
+    the watcher away and refuses him, opening lets him in again; every seat sees it."""
+    async with guests(watch_hall.url, 4) as (owner, friend, stranger, outsider):
+        table = await _private(owner, spectators=True)
+        invite = await owner.expect("state", table=table)
+        assert invite["spectators"] is True
+        await friend.send({"type": "join", "code": invite["code"]})
+        await friend.expect("state", table=table)
+        await stranger.watch(table)
+        assert (await stranger.expect("state", table=table))["seat"] == -1
+
+        await friend.send({"type": "spectators", "table": table, "on": False})
+        refused = await friend.expect("error")
+        assert refused["code"] == "forbidden" and "owner" in refused["message"]
+        await outsider.send({"type": "spectators", "table": table, "on": False})
+        assert (await outsider.expect("error"))["code"] == "not_seated"
+
+        await owner.send({"type": "spectators", "table": table, "on": False})
+        assert (await stranger.expect("left", table=table))["reason"] == "closed_to_spectators"
+        await friend.expect("state", table=table, spectators=False)
+        refused = await _refused(stranger, table)
+        assert refused["code"] == "forbidden" and "closed to spectators" in refused["message"]
+        listed = await _listed(watch_hall.url, stranger, "w-private")
+        assert table not in [t["id"] for t in listed["tables"]]
+
+        await owner.send({"type": "spectators", "table": table, "on": True})
+        await friend.expect("state", table=table, spectators=True)
+        await stranger.watch(table)
+        watched = await stranger.expect("state", table=table)
+        assert watched["seat"] == -1 and watched["spectators"] is True
