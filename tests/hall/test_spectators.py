@@ -12,7 +12,16 @@ from cardhall.hall.domain.errors import Forbidden, NotAllowed, NotSeated
 from cardhall.hall.service import Hall
 from cardhall.hall.store.db import Database, upgrade
 from cardhall.hall.store.models import Game
-from cardhall.protocol.messages import Invite, Join, Left, Private, Spectators, State, Watch
+from cardhall.protocol.messages import (
+    Invite,
+    Join,
+    Left,
+    Private,
+    Spectators,
+    Start,
+    State,
+    Watch,
+)
 from tests.hall.test_tables import Inbox, guest, make_hall, play_to_end, room
 
 PRIVATE = room(id="friends", bot_wait_seconds=None)
@@ -157,3 +166,22 @@ async def test_the_choice_survives_a_restart(db_url: str) -> None:
             await hall.close()
         finally:
             await db.close()
+
+
+async def test_closed_while_filling_the_game_is_recorded_closed(db: Database) -> None:
+    """Between games (or before the first) there is no live game to store it with: the
+    next game's row takes the table's setting, and its owner."""
+    hall, inbox = await make_hall(db, PRIVATE)
+    try:
+        owner = await guest(hall)
+        await hall.handle(owner, Private(type="private", room="friends", bots=True))
+        table_id = str((await inbox.next(owner, Invite)).table)
+        await hall.handle(owner, _toggle(table_id, False))
+        await hall.handle(owner, Start(type="start", table=table_id))
+        game_id = hall.lobby.table(table_id).game_id
+        async with db.read() as s:
+            row = (await s.execute(select(Game.owner, Game.spectators)
+                                   .where(Game.id == game_id))).one()
+        assert tuple(row) == (owner, False)
+    finally:
+        await hall.close()
