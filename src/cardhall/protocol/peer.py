@@ -117,6 +117,14 @@ class Close(_Peer):
     sessions: list[str] | None = None
 
 
+class Blocks(_Peer):
+    """``player``'s block list changed through another process: read it again here, so
+    a block silences his chat at this process's tables at once (``hall.live.friends``)."""
+
+    type: Literal["blocks"] = "blocks"
+    player: str
+
+
 class Census(_Peer):
     type: Literal["census"] = "census"
     id: int
@@ -129,8 +137,8 @@ class CensusReply(_Peer):
     tables: list[dict[str, Any]]
 
 
-PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Census
-                        | CensusReply,
+PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Blocks
+                        | Census | CensusReply,
                         Field(discriminator="type")]
 _PEER: TypeAdapter[PeerMessage] = TypeAdapter(PeerMessage)
 

@@ -25,8 +25,8 @@ adds to it from its connections and tables:
   loaded when he connects to this process (``prime``) or, for a listener connected
   elsewhere, on the first question (answered "not blocked" until it is loaded), read
   again after ``BLOCKS_SECONDS``, and changed at once by a block or unblock made
-  through this process. At most ``BLOCK_LISTS`` lists are kept (the least lately
-  asked go).
+  through this process or, told by it (``Blocks``), another. At most ``BLOCK_LISTS``
+  lists are kept (the least lately asked go).
 
 The rate limits are per player and per process (``RateLimiter``), like the hall's
 others: several processes loosen them by their number.
@@ -198,8 +198,16 @@ class Friends:
             self._blocks.popitem(last=False)
 
     async def changed(self, listener: str) -> None:
-        """``listener`` blocked or unblocked someone here: read his list again now."""
+        """``listener`` blocked or unblocked someone here: read his list again now, and
+        have the other processes do the same (a table he sits at may run there)."""
         await self._load(listener)
+        await self.coord.blocks_changed(listener)
+
+    async def reload(self, listener: str) -> None:
+        """Another process says ``listener``'s list changed: read it again if kept (or
+        being read: that read may have begun before the change) here."""
+        if listener in self._blocks or listener in self._loading:
+            await self._load(listener)
 
     async def bring(self, player: str, table_id: str, friend: str) -> None:
         """Invite ``friend`` to the private table ``player`` sits at (``bring``)."""
