@@ -142,7 +142,7 @@ async def test_friends_refuse_guests_strangers_and_floods(hall: HallProcess) -> 
         # Invites: ten a minute, then refused (checked before anything else).
         for _ in range(10):
             await dee.send({"type": "bring", "table": "tnowhere", "player": "p1"})
-            assert (await dee.expect("error"))["code"] == "not_seated"
+            assert (await dee.expect("error"))["code"] == "not_allowed"  # not a friend
         await dee.send({"type": "bring", "table": "tnowhere", "player": "p1"})
         assert (await dee.expect("error"))["code"] == "rate_limited"
 

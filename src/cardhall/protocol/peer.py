@@ -18,11 +18,11 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cardhall.games.errors import Param
-from cardhall.protocol.messages import Left, ServerMessage, State
+from cardhall.protocol.messages import Friendly, Left, ServerMessage, State
 
 #: The table commands another process may ask of a table's owner.
 CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
-                   "watch", "unwatch", "chat", "mute", "spectators"]
+                   "watch", "unwatch", "chat", "mute", "spectators", "bring"]
 
 
 class _Peer(BaseModel):
@@ -45,6 +45,8 @@ class TableCall(_Peer):
     admin: bool = False  # a watch's: the player is an admin (watches any table)
     #: A mute's seat (``text``: "on" or "off", as a ``spectators``'); a chat's id: ``text``.
     seat: int | None = None
+    by: Friendly | None = None  # a bring's inviter as the friend (``text``) is told; None:
+    # the friend blocks him (the table checks, sends nothing)
 
 
 class CallReply(_Peer):
@@ -116,6 +118,14 @@ class Close(_Peer):
     sessions: list[str] | None = None
 
 
+class Blocks(_Peer):
+    """``player``'s block list changed through another process: read it again here, so
+    a block silences his chat at this process's tables at once (``hall.live.friends``)."""
+
+    type: Literal["blocks"] = "blocks"
+    player: str
+
+
 class Census(_Peer):
     type: Literal["census"] = "census"
     id: int
@@ -128,8 +138,8 @@ class CensusReply(_Peer):
     tables: list[dict[str, Any]]
 
 
-PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Census
-                        | CensusReply,
+PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Blocks
+                        | Census | CensusReply,
                         Field(discriminator="type")]
 _PEER: TypeAdapter[PeerMessage] = TypeAdapter(PeerMessage)
 

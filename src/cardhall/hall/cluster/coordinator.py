@@ -137,6 +137,8 @@ class Coordinator(Protocol):
         he has none (there)."""
     async def set_code(self, code: str, table_id: str | None) -> None: ...
     async def code_table(self, code: str) -> str | None: ...
+    async def blocks_changed(self, player: str) -> None:
+        """``player``'s block list changed here: the other processes read it again."""
     async def census(self) -> list[dict[str, Any]]:
         """Every live table of every process (``Hall.local_tables``'s rows)."""
     async def table_counts(self) -> dict[str, int]:
@@ -297,6 +299,9 @@ class LocalCoordinator:
 
     async def code_table(self, code: str) -> str | None:
         return self._codes.get(code)
+
+    async def blocks_changed(self, player: str) -> None:
+        return None  # no other process
 
     async def census(self) -> list[dict[str, Any]]:
         assert self._hall is not None

@@ -60,6 +60,7 @@ from cardhall.hall.store.failures import as_refusal
 from cardhall.hall.store.game_reads import game_fence, has_live_game
 from cardhall.protocol.messages import ServerMessage
 from cardhall.protocol.peer import (
+    Blocks,
     CallReply,
     Census,
     CensusReply,
@@ -373,6 +374,8 @@ class RedisCoordinator:
                 self.connections.supersede(player, conn)
             case Close(player=player, code=code, reason=reason, sessions=sessions):
                 self.connections.close_player(player, code, reason, sessions)
+            case Blocks(player=player) if self._hall is not None:
+                self._spawn(self._hall.friends.reload(player))
             case Census():
                 self._spawn(self._answer_census(message))
             case CensusReply(id=i):
@@ -505,6 +508,11 @@ class RedisCoordinator:
             for room, n in json.loads(raw or "{}").items():
                 counts[room] = counts.get(room, 0) + int(n)
         return counts
+
+    async def blocks_changed(self, player: str) -> None:
+        for process in await self._alive():
+            if process != self.process:
+                await self.publish(process, Blocks(player=player))
 
     async def census(self) -> list[dict[str, Any]]:
         """Ask every live process for its tables; one that does not answer in time is

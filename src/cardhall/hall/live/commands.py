@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from cardhall.hall.domain.errors import Unfit
 from cardhall.protocol.chat import SAYINGS
+from cardhall.protocol.messages import Friendly
 
 if TYPE_CHECKING:
     from cardhall.protocol.peer import TableCall
@@ -97,6 +98,17 @@ class Mute:
     player: str
     seat: int
     on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Bring:
+    """The player invites ``friend`` to this private table while it fills; the friend
+    (checked by the inviter's process) is told ``by`` whom. ``by`` None: the friend
+    blocks the inviter, so the table's checks are made and nothing is sent."""
+
+    player: str
+    friend: str
+    by: Friendly | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,12 +201,12 @@ class SettleAgain:
     game: str | None
 
 
-TableCommand = (Play | PlayOn | Leave | Free | Kick | Sit | StartNow | Say | Mute | Connection
-                | Watch | Unwatch | Spectators | Recount | Begin | Resume | BotAnswer | Expire
-                | Idle | SettlementDone | SettleAgain)
+TableCommand = (Play | PlayOn | Leave | Free | Kick | Sit | StartNow | Say | Mute | Bring
+                | Connection | Watch | Unwatch | Spectators | Recount | Begin | Resume
+                | BotAnswer | Expire | Idle | SettlementDone | SettleAgain)
 
 #: Commands only a player seated at the table may give (checked once, by the table).
-SEATED = (Play, PlayOn, Leave, StartNow, Say, Spectators)
+SEATED = (Play, PlayOn, Leave, StartNow, Say, Spectators, Bring)
 
 
 @dataclass(slots=True)
@@ -237,6 +249,8 @@ def from_call(call: TableCall) -> TableCommand:
             if call.seat is None or call.text not in ("on", "off"):
                 raise Unfit("a mute names a seat and is on or off")
             return Mute(call.player, call.seat, call.text == "on")
+        case "bring":
+            return Bring(call.player, call.text, call.by)
         case "watch":
             return Watch(call.player, call.admin)
         case "unwatch":

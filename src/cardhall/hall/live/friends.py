@@ -25,8 +25,8 @@ adds to it from its connections and tables:
   loaded when he connects to this process (``prime``) or, for a listener connected
   elsewhere, on the first question (answered "not blocked" until it is loaded), read
   again after ``BLOCKS_SECONDS``, and changed at once by a block or unblock made
-  through this process. At most ``BLOCK_LISTS`` lists are kept (the least lately
-  asked go).
+  through this process or, told by it (``Blocks``), another. At most ``BLOCK_LISTS``
+  lists are kept (the least lately asked go).
 
 The rate limits are per player and per process (``RateLimiter``), like the hall's
 others: several processes loosen them by their number.
@@ -43,11 +43,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardhall.hall.domain.errors import NotAllowed, NotSeated, TooManyTries
+from cardhall.hall.domain.errors import NotAllowed, TooManyTries
 from cardhall.hall.domain.limits import RateLimiter
-from cardhall.hall.live.seats import TablePhase
 from cardhall.hall.store import friends as store
-from cardhall.protocol.messages import Brought, Friend, Friendly
+from cardhall.protocol.messages import Friend, Friendly
+from cardhall.protocol.peer import TableCall
 
 if TYPE_CHECKING:
     from cardhall.hall.cluster.coordinator import Coordinator
@@ -198,24 +198,27 @@ class Friends:
             self._blocks.popitem(last=False)
 
     async def changed(self, listener: str) -> None:
-        """``listener`` blocked or unblocked someone here: read his list again now."""
+        """``listener`` blocked or unblocked someone here: read his list again now, and
+        have the other processes do the same (a table he sits at may run there)."""
         await self._load(listener)
+        await self.coord.blocks_changed(listener)
+
+    async def reload(self, listener: str) -> None:
+        """Another process says ``listener``'s list changed: read it again if kept (or
+        being read: that read may have begun before the change) here."""
+        if listener in self._blocks or listener in self._loading:
+            await self._load(listener)
 
     async def bring(self, player: str, table_id: str, friend: str) -> None:
         """Invite ``friend`` to the private table ``player`` sits at (``bring``)."""
         self.limit(self.brings, player, "invites")
-        table = self.lobby.tables.get(table_id)
-        if table is None or table.seat_of(player) is None:
-            raise NotSeated("you do not sit at that table (or it runs in another "
-                            "process of the hall: invite with its code)")
-        if table.code is None or table.phase != TablePhase.WAITING:
-            raise NotAllowed("invite friends to your private table while it fills")
-        if table.seat_of(friend) is not None:
-            raise NotAllowed("that friend sits at this table already")
         if not await store.are_friends(self.db, player, friend):
             raise NotAllowed("only a friend can be invited")
-        if not await self.hears(friend, player):
-            return  # he blocks the inviter: dropped, and the inviter cannot tell
+        blocked = not await self.hears(friend, player)
         me = (await store.named(self.db, [player]))[0]
-        self.lobby.outbox.send(friend, Brought(table=table.id, room=table.room.id,
-                                               code=table.code, by=friendly(me)))
+        # The table's own checks (seated, filling, the friend not there yet) run where
+        # the table does, this process or another; a block drops the invite after them,
+        # so the inviter cannot tell it from one delivered.
+        call = TableCall(table=table_id, kind="bring", player=player, text=friend,
+                         by=None if blocked else friendly(me))
+        await self.lobby.call(call)

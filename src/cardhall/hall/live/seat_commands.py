@@ -18,7 +18,7 @@ from cardhall.hall.domain.errors import Forbidden, NotAllowed, UnknownTable
 from cardhall.hall.live import away
 from cardhall.hall.live import commands as c
 from cardhall.hall.live.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
-from cardhall.protocol.messages import Left
+from cardhall.protocol.messages import Brought, Left
 
 if TYPE_CHECKING:
     from cardhall.hall.live.table import Table
@@ -125,3 +125,14 @@ async def on_start_now(t: Table, cmd: c.StartNow) -> None:
 
 
 #: The commands this module handles, by ``Command.kind``.
+
+
+def on_bring(t: Table, cmd: c.Bring) -> None:
+    """Invite a friend to this private table (``bring``; the inviter's process checked
+    the friendship and the blocks): only while it fills, and not one seated already."""
+    if t.code is None or t.phase != TablePhase.WAITING:
+        raise NotAllowed("invite friends to your private table while it fills")
+    if t.seat_of(cmd.friend) is not None:
+        raise NotAllowed("that friend sits at this table already")
+    if cmd.by is not None:
+        t.outbox.send(cmd.friend, Brought(table=t.id, room=t.room.id, code=t.code, by=cmd.by))

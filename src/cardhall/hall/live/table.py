@@ -310,6 +310,8 @@ class Table:
                 chat.on_say(self, cmd)
             case c.Mute():
                 chat.on_mute(self, cmd)
+            case c.Bring():
+                seat_commands.on_bring(self, cmd)
             case c.Connection():
                 await away.on_connection(self, cmd)
             case c.Watch():

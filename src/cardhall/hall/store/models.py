@@ -90,9 +90,16 @@ def utcnow() -> datetime:
 class Player(Base):
     """An account. Guests have no password; ``name_key`` is the name folded for the
     case-insensitive uniqueness rule. ``points`` is the cumulative 积分 (floored at 0)
-    that the level title is read from, ``points_at`` when it last changed."""
+    that the level title is read from, ``points_at`` when it last changed.
+
+    On PostgreSQL ``ix_players_name_key_prefix`` serves the friends search's prefix
+    ``LIKE`` (the unique index does not, under a collation other than C); SQLite has no
+    such index (its ``LIKE`` folds case, so no index would serve it)."""
 
     __tablename__ = "players"
+    __table_args__ = (Index("ix_players_name_key_prefix", "name_key",
+                            postgresql_ops={"name_key": "varchar_pattern_ops"}
+                            ).ddl_if(dialect="postgresql"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(32))
