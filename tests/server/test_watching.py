@@ -242,6 +242,8 @@ async def test_a_private_table_closed_to_spectators_is_refused_and_unlisted(
         assert closed not in ids and opened in ids
         row = next(t for t in listed["tables"] if t["id"] == opened)
         assert row["watchers"] == 1 and row["private"] and row["variant"] == "ddz3"
+        # no live seq: polled, it would time each seat's moves (an attacker's finding)
+        assert set(row) == {"id", "variant", "phase", "players", "watchers", "private"}
         assert row["players"][0] == friend.welcome["player"]["name"]
         async with HallClient(watch_hall.url) as admin:  # an admin watches any table
             await admin.login(ADMIN_NAME, ADMIN_PASSWORD)
