@@ -86,6 +86,11 @@ async def test_friends_find_ask_accept_see_invite_and_block(hall: HallProcess) -
                            "code": invite["code"],
                            "by": {"id": a, "name": ann.player["name"],
                                   "title": ann.player["title"]}}
+        # The same invite again within a minute: refused, and Ben is not sent it twice.
+        await ann.send({"type": "bring", "table": invite["table"], "player": b})
+        again = await ann.expect("error")
+        assert again["code"] == "rate_limited" and "already" in again["message"], again
+        assert not [m for m in await until_pong(ben) if m["type"] == "brought"]
         await ben.send({"type": "join", "code": brought["code"]})
         seated = await ben.expect("state", table=invite["table"])
         assert sorted(p["id"] for p in seated["players"] if p["id"]) == sorted([a, b])

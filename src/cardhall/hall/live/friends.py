@@ -15,9 +15,10 @@ adds to it from its connections and tables:
   who blocks the asker is told nothing (silently: ``hall.store.friends``).
 - **Bring.** A player seated at a private table still filling invites a friend to it:
   the friend gets a ``brought`` with the table's code. Only a friend (a block ends the
-  friendship, and a blocker is checked again: silently dropped), only from the process
-  that runs the table (where its code is known: a private table is opened by its
-  owner's process), rate-limited per player.
+  friendship, and a blocker is checked again: silently dropped), checked here and then
+  at the table, whichever process runs it (a forwarded ``bring`` call), rate-limited
+  per player; the table sends one inviter's invite of one friend once a minute
+  (``seat_commands.BRING_AGAIN_SECONDS``).
 - **Hearing.** ``hears(listener, speaker)``: whether a message of ``speaker`` (an
   invite) may reach ``listener``: False when the listener blocks him (one read).
   ``blocked(listener, speaker)`` answers the same at once, for a filter that must not

@@ -140,6 +140,7 @@ class Table:
         self.recount: Cancellable | None = None  # the watcher count's next telling
         self.told_watchers = 0  # the count the last broadcast told
         self.chat = chat.TableChat()  # its listeners' mutes, the block hook, its bots' pace
+        self.brought = seat_commands.invites()  # (inviter, friend): one ``bring`` a minute
         self._timer: asyncio.TimerHandle | None = None
         self._idle: Cancellable | None = None
         #: Seat → decisions 托管 took for it since its player's connection dropped.
