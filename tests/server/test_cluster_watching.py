@@ -1,6 +1,7 @@
 """观战 across two hall processes: a watcher connected to one process finds a table the
 other runs in his process's list, watches it (the call reaches the owner, its states
-come back through the forwarding outbox), is refused as the owner refuses, and stops."""
+come back through the forwarding outbox), is refused as the owner refuses, and stops;
+connected again through the other process, his watch is handed to it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
-from tests.server.cluster import cluster, guest_on, until
+from tests.server.cluster import cluster, guest_on, reconnect, until
 from tests.server.test_cluster import close_all, owner_of, run_by_p0
 from tests.server.test_crash import ROOM
 
@@ -37,6 +38,19 @@ async def test_a_watch_reaches_the_process_that_runs_the_table(
             assert refused["code"] == "forbidden", refused
             await watcher.leave(table=table)
             assert (await watcher.expect("left", table=table))["reason"] == "unwatched"
+            await clients[2].expect("state", table=table, watchers=0)
+            # Watching again, he connects again through p0: p1, which knew the watch,
+            # hands it to p0, whose connection is sent the table's state, and whose
+            # drop stops it (unknown to p0, it would outlive him at the table).
+            await watcher.watch(table)
+            await watcher.expect("state", table=table)
+            await clients[2].expect("state", table=table, watchers=1)
+            again = await reconnect(watcher, p0.url)
+            try:
+                taken = await again.expect("state", table=table)
+                assert taken["seat"] == -1 and taken["view"]["hand"] == []
+            finally:
+                await again.close()
             await clients[2].expect("state", table=table, watchers=0)
         finally:
             await close_all([*clients, watcher, owner])

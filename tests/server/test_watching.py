@@ -84,7 +84,7 @@ def _rooms() -> str:
         for name, deal in (("a", a), ("b", b)):
             out.append(dealt_room(f"w-{v}-{name}", v, {**_fixed(v), "deal": deal})
                        .replace("bot_wait_seconds = 0\n", "watch_delay = 0\n"))
-    for room in ("w-late", "w-count", "w-private"):  # one a test: no queue shared
+    for room in ("w-late", "w-count", "w-private", "w-again"):  # one a test: no queue shared
         out.append(dealt_room(room, "ddz3", {"landlord": 0, "first": 0})
                    .replace("bot_wait_seconds = 0\n", "watch_delay = 2\n"))
     return "".join(out)
@@ -218,6 +218,28 @@ async def test_watching_is_bounded_and_seats_see_the_count(watch_hall: HallProce
         assert refused["code"] == "unknown_table"
         await watchers[2].close()  # a dropped connection stops watching
         await players[1].expect("state", table=table, watchers=1)
+
+
+async def test_a_second_connection_takes_the_watches_over(watch_hall: HallProcess) -> None:
+    """The same player connects again (his page reloaded while the hall still held his
+    old connection, which is superseded): his watch goes on through the new one, whose
+    first messages hold the watched table's state (he need not know he watched it), and
+    whose drop stops it. (To another process: test_cluster_watching.)"""
+    async with guests(watch_hall.url, 4) as clients:
+        watcher, players = clients[0], clients[1:]
+        table, _ = await seat(players, "w-again")
+        await watcher.watch(table)
+        await watcher.expect("state", table=table)
+        await players[0].expect("state", table=table, watchers=1)
+        again = HallClient(watch_hall.url, token=watcher.token, timeout=20)
+        try:
+            await again.connect()
+            taken = await again.expect("state", table=table)
+            assert taken["seat"] == -1 and taken["view"]["hand"] == []
+            assert (await watcher.expect("error"))["code"] == "superseded"
+        finally:
+            await again.close()
+        await players[0].expect("state", table=table, watchers=0)
 
 
 async def _private(owner: HallClient, spectators: bool, room: str = "w-private") -> str:

@@ -108,7 +108,9 @@ class Hall:
         self._adopt_retry: asyncio.Task[None] | None = None
         self.events = Events(self)  # 比赛场 (hall.events)
         #: The tables each player connected here watches (观战): his bound is
-        #: ``watching.per_player``; his connection dropping stops them.
+        #: ``watching.per_player``; his connection dropping stops them. A second
+        #: connection of his takes them over: to this process in ``connected``, to
+        #: another when this one hands them to it (``disconnected``, ``take_watches``).
         self.watching: dict[str, set[str]] = {}
         #: How often each player connected here may chat (``hall.live.chat``).
         self.chat_pace = ChatPace(config.limits.chat_gap_seconds,
@@ -286,25 +288,63 @@ class Hall:
         return Welcome(player=info, tables=await self.lobby.all_tables_of(player_id))
 
     def connected(self, player_id: str, tables: list[str] | None = None,
-                  missed: Sequence[ServerMessage] = ()) -> None:
+                  missed: Sequence[ServerMessage] = (), admin: bool = False) -> None:
         """After the welcome went out: every table he sits at (the welcome's ``tables``;
         by default this process's) sends its state, and what he missed at tables he
         no longer sits at (``away``, ``left``) follows: ``missed`` (taken from the
-        processes' shared store, ``coord.take_notes``) and what this process kept."""
+        processes' shared store, ``coord.take_notes``) and what this process kept.
+
+        A connection that superseded his other one here takes its watches over: each
+        watched table sends it its state now (a watch again, which changes nothing
+        else), so the new connection knows what it watches, and its drop stops them."""
         if tables is None:
             tables = [t.id for t in self.lobby.tables_of(player_id)]
         for message in [*missed, *self.lobby.notes_of(player_id)]:
             self.outbox.send(player_id, message)
         self._connection(player_id, tables, "up")
+        for table_id in sorted(self.watching.get(player_id, ())):
+            self._spawn(self._rewatch(player_id, table_id, admin))
         self.events.hello(player_id)
 
-    async def disconnected(self, player_id: str, conn: int) -> None:
-        """Connection ``conn`` closed; if it still spoke for the player, he is away."""
-        if not await self.coord.detach(player_id, conn):
-            return  # he is connected again (his watches go on there)
-        for table_id in self.watching.pop(player_id, set()):
+    def stop_watches(self, player_id: str, tables: Sequence[str]) -> None:
+        """Stop ``player_id``'s watches of ``tables`` (each tells him ``left``)."""
+        for table_id in tables:
             self._spawn(self._tell(TableCall(table=table_id, kind="unwatch",
                                              player=player_id)))
+
+    async def take_watches(self, player_id: str, tables: Sequence[str], ready: bool) -> None:
+        """Watches of ``player_id`` handed over by another process, whose connection
+        he replaced by one here: counted and stopped here from now on. A connection
+        still saying hello gets their states from ``connected``; a ``ready`` one (its
+        ``connected`` ran without them) now."""
+        self.watching.setdefault(player_id, set()).update(tables)
+        if ready:
+            admin = (await accounts.get_player(self.db, player_id)).is_admin
+            for table_id in tables:
+                self._spawn(self._rewatch(player_id, table_id, admin))
+
+    async def _rewatch(self, player_id: str, table_id: str, admin: bool) -> None:
+        """Send a watched table's state to the player's new connection; a table that
+        refuses it now (closed meanwhile, or he sat down there) is no longer watched."""
+        try:
+            await self.lobby.call(TableCall(table=table_id, kind="watch", player=player_id,
+                                            admin=admin))
+        except Refused as exc:
+            log.info("watch of %s by %s not taken over: %s", table_id, player_id, exc)
+            self._forget_watch(player_id, table_id)
+
+    async def disconnected(self, player_id: str, conn: int) -> None:
+        """Connection ``conn`` closed; if it still spoke for the player, he is away,
+        and his watches stop. If he is connected again, it is through another process
+        (a second connection here never comes through here: it takes them over,
+        ``connected``): his watches are handed to it (``take_watches``), which counts
+        them against his bound and stops them when it loses him."""
+        watched = sorted(self.watching.pop(player_id, set()))
+        if not await self.coord.detach(player_id, conn):
+            if watched and not await self.coord.hand_over(player_id, watched):
+                self.stop_watches(player_id, watched)  # gone again meanwhile
+            return
+        self.stop_watches(player_id, watched)
         self._connection(player_id, await self.lobby.all_tables_of(player_id), "down")
         await self.lobby.cancel(player_id)
 
@@ -413,11 +453,14 @@ class Hall:
             except NotSeated:
                 raise exc from None
 
-    async def _unwatch(self, player_id: str, table_id: str) -> None:
+    def _forget_watch(self, player_id: str, table_id: str) -> None:
         watched = self.watching.get(player_id, set())
         watched.discard(table_id)
         if not watched:
             self.watching.pop(player_id, None)
+
+    async def _unwatch(self, player_id: str, table_id: str) -> None:
+        self._forget_watch(player_id, table_id)
         await self.lobby.call(TableCall(table=table_id, kind="unwatch", player=player_id))
 
     async def _table(self, player_id: str, table_id: str, kind: CallKind, text: str = "",

@@ -6,8 +6,9 @@ them is one of these messages, validated on arrival like a client's frame
 (``parse_peer``): a call on a table for its owner (``TableCall``) and its answer
 (``CallReply``), messages for players connected elsewhere (``Deliver``), the
 news that a player connected elsewhere (``Supersede``), an admin's kick of a
-player connected elsewhere (``Close``), and an operator's census of the live
-tables (``Census``/``CensusReply``).
+player connected elsewhere (``Close``), an operator's census of the live
+tables (``Census``/``CensusReply``), and the watches of a superseded connection,
+handed to the process of the one that superseded it (``Watches``).
 """
 
 from __future__ import annotations
@@ -138,8 +139,17 @@ class CensusReply(_Peer):
     tables: list[dict[str, Any]]
 
 
+class Watches(_Peer):
+    """The player's connection elsewhere was superseded by one to the receiver: the
+    tables he watched through it, now the receiver's to count and stop (观战)."""
+
+    type: Literal["watches"] = "watches"
+    player: str
+    tables: list[str]
+
+
 PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Blocks
-                        | Census | CensusReply,
+                        | Census | CensusReply | Watches,
                         Field(discriminator="type")]
 _PEER: TypeAdapter[PeerMessage] = TypeAdapter(PeerMessage)
 

@@ -130,6 +130,10 @@ class Coordinator(Protocol):
         """Connection ``conn`` here speaks for ``player`` now (another process's closes)."""
     async def detach(self, player: str, conn: int) -> bool:
         """``conn`` closed: True if it still spoke for ``player`` (he is gone)."""
+    async def hand_over(self, player: str, tables: list[str]) -> bool:
+        """``player`` connected again through another process: hand it the tables he
+        watched through his connection here (``Hall.take_watches`` there); False when
+        there is no such live process (the caller stops them)."""
     async def disconnect(self, player: str, code: int, reason: str,
                          sessions: list[str] | None = None) -> bool:
         """Close the player's connection wherever it is (only if it said hello with one
@@ -285,6 +289,9 @@ class LocalCoordinator:
 
     async def detach(self, player: str, conn: int) -> bool:
         return True
+
+    async def hand_over(self, player: str, tables: list[str]) -> bool:
+        return False  # no other process
 
     async def disconnect(self, player: str, code: int, reason: str,
                          sessions: list[str] | None = None) -> bool:

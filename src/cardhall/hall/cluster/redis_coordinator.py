@@ -69,6 +69,7 @@ from cardhall.protocol.peer import (
     PeerMessage,
     Supersede,
     TableCall,
+    Watches,
     parse_peer,
 )
 
@@ -384,6 +385,8 @@ class RedisCoordinator:
                     replies.append(message)
                     if len(replies) >= expected:
                         done.set()
+            case Watches(player=player, tables=tables):
+                self._spawn(self._take_watches(player, tables))
 
     async def _missing(self, table_id: str) -> Refused:
         """The refusal for a table nobody runs here: ``busy`` while it moves between
@@ -478,6 +481,22 @@ class RedisCoordinator:
     async def detach(self, player: str, conn: int) -> bool:
         return await self.keys.delete_if(self.key(f"presence:{player}"),
                                          f"{self.process} {conn}")
+
+    async def hand_over(self, player: str, tables: list[str]) -> bool:
+        process = (await self.presence_of([player])).get(player)
+        if process is None or process == self.process:
+            return False
+        return bool(await self.publish(process, Watches(player=player, tables=tables)))
+
+    async def _take_watches(self, player: str, tables: list[str]) -> None:
+        """Watches handed over from another process: the hall here keeps them if the
+        player's connection is here (ready, or saying hello); else they stop."""
+        assert self._hall is not None
+        if not self.connections.holds(player) and \
+                (await self.presence_of([player])).get(player) != self.process:
+            self._hall.stop_watches(player, tables)
+            return
+        await self._hall.take_watches(player, tables, ready=self.connections.holds(player))
 
     # -- codes and counts --------------------------------------------------------------
 
