@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardhall.client import HallClient
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import cluster, guest_on, reconnect, until
@@ -82,3 +83,28 @@ async def test_spectators_reaches_the_process_that_runs_the_private_table(
             assert (await watcher.expect("error"))["code"] == "forbidden"
         finally:
             await close_all([owner, friend, watcher])
+
+
+async def test_a_watcher_follows_a_table_taken_over(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """The process running a watched table is SIGKILLed: the watcher, connected to the
+    other process, is not left looking at a table nobody runs. Once p1 adopts the table
+    from the log, his watch is made again there: he is sent its state (a seat's hidden
+    cards still hidden) and the seats see him counted."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        (a, b, c), table = await run_by_p0(p0, p1)
+        watcher = await guest_on(p1.url)
+        moved: list[HallClient] = []
+        try:
+            await watcher.watch(table)
+            await watcher.expect("state", table=table)
+            await a.expect("state", table=table, watchers=1)
+            p0.kill()
+            watcher.pending()  # what came before the kill
+            c2 = await reconnect(c, p1.url)  # c's connection died with p0
+            moved = [c2]
+            taken = await watcher.expect("state", table=table, timeout=30)
+            assert taken["seat"] == -1 and taken["view"]["hand"] == []
+            await a.expect("state", table=table, watchers=1, timeout=30)
+        finally:
+            await close_all([a, b, c, watcher, *moved])

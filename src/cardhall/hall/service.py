@@ -216,7 +216,17 @@ class Hall:
         await self.lobby.adopt(table, lease)
         log.info("table %s rebuilt at seq %d", table.id, table.seq,
                  extra={"event": "adopt", "table": table.id, "fence": lease.fence})
+        self.watch_again(table.id)
+        await self.coord.adopted(table.id)  # and the other processes' watchers
         return True
+
+    def watch_again(self, table_id: str) -> None:
+        """``table_id`` was rebuilt from the log (here or by another process): its old
+        owner's watchers are gone with it, so the players connected here who watched it
+        watch it again (each is sent its state, or ``left`` if it refuses him now)."""
+        for player_id, tables in list(self.watching.items()):
+            if table_id in tables:
+                self._spawn(self._rewatch(player_id, table_id, admin=False))
 
     async def _void(self, game: StoredGame, fence: int | None, why: str) -> None:
         """End a game whose record cannot be replayed, with no transfer; free and tell
@@ -332,6 +342,7 @@ class Hall:
         except Refused as exc:
             log.info("watch of %s by %s not taken over: %s", table_id, player_id, exc)
             self._forget_watch(player_id, table_id)
+            self.outbox.send(player_id, Left(table=table_id, reason="unwatched"))
 
     async def disconnected(self, player_id: str, conn: int) -> None:
         """Connection ``conn`` closed; if it still spoke for the player, he is away,

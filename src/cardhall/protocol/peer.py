@@ -148,8 +148,16 @@ class Watches(_Peer):
     tables: list[str]
 
 
+class Adopted(_Peer):
+    """The sender rebuilt ``table`` from the log (its owner died or stalled): players
+    connected to the receiver who watched it watch it again there (观战)."""
+
+    type: Literal["adopted"] = "adopted"
+    table: str
+
+
 PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Blocks
-                        | Census | CensusReply | Watches,
+                        | Census | CensusReply | Watches | Adopted,
                         Field(discriminator="type")]
 _PEER: TypeAdapter[PeerMessage] = TypeAdapter(PeerMessage)
 

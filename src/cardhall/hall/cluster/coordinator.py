@@ -143,6 +143,9 @@ class Coordinator(Protocol):
     async def code_table(self, code: str) -> str | None: ...
     async def blocks_changed(self, player: str) -> None:
         """``player``'s block list changed here: the other processes read it again."""
+    async def adopted(self, table_id: str) -> None:
+        """``table_id`` was rebuilt here from the log: the other processes' players who
+        watched it watch it again here (``Hall.watch_again`` there)."""
     async def census(self) -> list[dict[str, Any]]:
         """Every live table of every process (``Hall.local_tables``'s rows)."""
     async def table_counts(self) -> dict[str, int]:
@@ -308,6 +311,9 @@ class LocalCoordinator:
         return self._codes.get(code)
 
     async def blocks_changed(self, player: str) -> None:
+        return None  # no other process
+
+    async def adopted(self, table_id: str) -> None:
         return None  # no other process
 
     async def census(self) -> list[dict[str, Any]]:

@@ -60,6 +60,7 @@ from cardhall.hall.store.failures import as_refusal
 from cardhall.hall.store.game_reads import game_fence, has_live_game
 from cardhall.protocol.messages import ServerMessage
 from cardhall.protocol.peer import (
+    Adopted,
     Blocks,
     CallReply,
     Census,
@@ -387,6 +388,8 @@ class RedisCoordinator:
                         done.set()
             case Watches(player=player, tables=tables):
                 self._spawn(self._take_watches(player, tables))
+            case Adopted(table=table) if self._hall is not None:
+                self._hall.watch_again(table)
 
     async def _missing(self, table_id: str) -> Refused:
         """The refusal for a table nobody runs here: ``busy`` while it moves between
@@ -527,6 +530,11 @@ class RedisCoordinator:
             for room, n in json.loads(raw or "{}").items():
                 counts[room] = counts.get(room, 0) + int(n)
         return counts
+
+    async def adopted(self, table_id: str) -> None:
+        for process in await self._alive():
+            if process != self.process:
+                await self.publish(process, Adopted(table=table_id))
 
     async def blocks_changed(self, player: str) -> None:
         for process in await self._alive():
