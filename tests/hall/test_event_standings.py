@@ -75,4 +75,6 @@ def test_an_event_kind_is_checked_when_the_config_is_read() -> None:
     config = parse_config('[[events]]\nid = "sng"\nentrants = 9\nfee = 50\n'
                           'prizes = [70, 30]\nfield = [9, 3]\nstakes = [1, 3]\n')
     assert config.events[0].stakes == (1, 3) and config.events[0].fee == 50
-    assert [e.id for e in parse_config("").events] == ["ddz3-sng6", "ddz3_happy-sng6"]
+    defaults = parse_config("").events
+    assert [e.id for e in defaults] == ["ddz3-sng6", "ddz3_happy-sng6", "ddz3-dup4"]
+    assert [e.format for e in defaults] == ["knockout", "knockout", "duplicate"]

@@ -18,7 +18,16 @@ from cardhall.hall.service import Hall
 from cardhall.hall.store import ledger
 from cardhall.hall.store.db import Database, upgrade
 from cardhall.hall.store.models import EventGame, Game, LedgerEntry
-from cardhall.protocol.messages import Act, Enter, EventState, Join, Leave, State, Withdraw
+from cardhall.protocol.messages import (
+    Act,
+    Enter,
+    EventState,
+    Join,
+    Leave,
+    Settled,
+    State,
+    Withdraw,
+)
 from tests.hall.test_tables import Inbox, guest, room
 
 KO = EventKind(id="ko", variant="ddz3", entrants=6, fee=1_000, prizes=(60, 30, 10),
@@ -187,16 +196,17 @@ async def test_a_knockout_survives_a_restart_mid_round(db_url: str) -> None:
     db = Database.open(db_url)
     hall, inbox = await make_hall(db)
     players = await both_entered(hall)
-    # Play until the first game of round 1 has finished somewhere, then stop the hall.
+    # Play until the first game of round 1 has settled at either person's table (he is
+    # told once it is committed), then stop the hall.
     state = await inbox.next(players[0], EventState)
+    settled = False
     async with asyncio.timeout(120):
-        while True:
-            await asyncio.sleep(0.05)
-            async with db.read() as s:
-                done = await s.scalar(select(func.count()).select_from(Game).where(
-                    Game.table_id.like(f"e{state.event}-%"), Game.status != "live"))
-            if done:
-                break
+        while not settled:
+            await inbox.arrival()
+            for p in players:
+                queue = inbox.queue(p)
+                while not queue.empty():
+                    settled |= isinstance(queue.get_nowait(), Settled)
     await hall.close()  # the process dies mid-round
     await db.close()
 

@@ -122,6 +122,35 @@ async def test_0011_keeps_one_open_puzzle_attempt(db_url: str) -> None:
     assert [tuple(r) for r in left] == [("a1", "playing"), ("a2", "failed")]
 
 
+async def test_0015_closes_the_live_private_games_to_spectators(db_url: str) -> None:
+    """Before 0015 a private table rebuilt from the log was closed to spectators (its
+    owner's choice was not kept): its live games stay so; every other game is open."""
+    await upgrade(db_url, "0014")
+    engine = make_engine(db_url)
+    zone = None if db_url.startswith("sqlite") else UTC
+    try:
+        async with engine.begin() as conn:
+            for gid, private, status in [("g1", True, "live"), ("g2", True, "settled"),
+                                         ("g3", False, "live")]:
+                await conn.execute(text(
+                    "INSERT INTO games (id, table_id, room_id, variant, players, status, "
+                    "started, fence, private) VALUES (:id, 't1', 'r1', 'ddz3', '[null]', :s, "
+                    ":c, 0, :p)"), {"id": gid, "s": status, "p": private,
+                                    "c": datetime(2026, 1, 1, tzinfo=zone)})
+    finally:
+        await engine.dispose()
+    await upgrade(db_url)
+    engine = make_engine(db_url)
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text(
+                "SELECT id, spectators, owner FROM games ORDER BY id"))).all()
+    finally:
+        await engine.dispose()
+    assert [tuple(r) for r in rows] == [("g1", False, None), ("g2", True, None),
+                                        ("g3", True, None)]
+
+
 async def test_0016_the_name_prefix_search_has_an_index_on_postgresql(db_url: str) -> None:
     """The friends search's ``name_key LIKE 'abc%'``: on PostgreSQL its plan uses the
     pattern index (whatever the collation); SQLite has no such index."""

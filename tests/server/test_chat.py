@@ -1,10 +1,13 @@
 """Quick chat through a real server and real WebSocket clients: a line reaches everyone
 at the table (a watcher too) with the speaker's seat; a second line at once is
 ``rate_limited``; an id outside the catalog is ``malformed``; a watcher may not speak;
-a muted seat is not heard by the player who muted it, and is by the others; a bot
+a muted seat is not heard by the player who muted it, and is by the others (his own
+seat he may not mute: ``not_allowed``); a bot
 answers a person's "hurry"."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from cardhall.client import HallClient
 from tests.server.conftest import ADMIN_NAME, ADMIN_PASSWORD, HallProcess
@@ -38,10 +41,17 @@ async def test_a_line_reaches_the_table_and_the_watcher(hall: HallProcess) -> No
         await admin.close()
 
 
+async def _refused_mute(c: HallClient, table: str, seat: int) -> dict[str, Any]:
+    await c.mute(table, seat)
+    return await c.expect("error")
+
+
 async def test_a_muted_seat_is_not_heard_by_the_muter(hall: HallProcess) -> None:
     async with guests(hall.url, 3) as (loud, muter, other):
         table, firsts = await seat([loud, muter, other], "ddz3-humans")
         loud_seat, other_seat = firsts[0]["seat"], firsts[2]["seat"]
+        own = await _refused_mute(muter, table, firsts[1]["seat"])
+        assert own["code"] == "not_allowed" and "your own seat" in own["message"]
         await muter.mute(table, loud_seat)
         await muter.ping()
         await muter.expect("pong")  # the mute is in place

@@ -110,7 +110,7 @@ async def test_a_full_view_client_is_told_what_it_always_was(hall: HallProcess) 
         table, firsts = await seat(clients, "ddz3-humans")
         assert all(set(s) == {"type", "table", "room", "game", "seq", "seat", "view",
                               "deadline", "players", "phase", "code", "owner",
-                              "watchers"}  # 观战's count: an additive field
+                              "watchers", "spectators"}  # 观战's: additive fields
                    for s in firsts)
         await clients[0].send({"type": "resync", "table": table})
         assert (await clients[0].expect("error"))["code"] == "unknown_table"

@@ -86,6 +86,11 @@ async def test_friends_find_ask_accept_see_invite_and_block(hall: HallProcess) -
                            "code": invite["code"],
                            "by": {"id": a, "name": ann.player["name"],
                                   "title": ann.player["title"]}}
+        # The same invite again within a minute: refused, and Ben is not sent it twice.
+        await ann.send({"type": "bring", "table": invite["table"], "player": b})
+        again = await ann.expect("error")
+        assert again["code"] == "rate_limited" and "already" in again["message"], again
+        assert not [m for m in await until_pong(ben) if m["type"] == "brought"]
         await ben.send({"type": "join", "code": brought["code"]})
         seated = await ben.expect("state", table=invite["table"])
         assert sorted(p["id"] for p in seated["players"] if p["id"]) == sorted([a, b])
@@ -123,14 +128,29 @@ async def test_friends_refuse_guests_strangers_and_floods(hall: HallProcess) -> 
             await refused(guest.get("/api/friends"), 403, "forbidden")
             await refused(guest.post("/api/friends/ask", {"player": dee.player["id"]}),  # type: ignore[index]
                           403, "forbidden")
-            await refused(dee.post("/api/friends/ask", {"player": guest.player["id"]}),
-                          404, "not_found")  # guests are never found nor asked
+            asked = await refused(dee.post("/api/friends/ask", {"player": guest.player["id"]}),
+                                  404, "not_found")  # guests are never found nor asked
+            # nor blocked: block answers a guest's id as ask does, as it does nobody's
+            blocked = await refused(dee.post("/api/friends/block",
+                                             {"player": guest.player["id"]}), 404, "not_found")
+            assert blocked == asked
+            assert (await dee.get("/api/friends"))["blocks"] == []
             assert (await dee.get("/api/friends/find", name=guest.player["name"])) == {
                 "players": []}
         finally:
             await guest.close()
         await refused(dee.post("/api/friends/ask", {"player": "x" * 40}), 400, "malformed")
         await refused(dee.post("/api/friends/ask", {"player": ["a"]}), 400, "malformed")
+        nobody = await refused(dee.post("/api/friends/ask", {"player": "nobody1"}),
+                               404, "not_found")
+        assert await refused(dee.post("/api/friends/block", {"player": "nobody1"}),
+                             404, "not_found") == nobody
+        # A field the body does not have is refused, not ignored, on every POST.
+        for call in ("ask", "accept", "decline", "remove", "block", "unblock"):
+            message = await refused(dee.post(f"/api/friends/{call}",
+                                             {"player": "nobody1", "note": "hi"}),
+                                    400, "malformed")
+            assert "unknown field 'note'" in message, message
         await refused(dee.get("/api/friends/find", name="a\x00b"), 400, "malformed")
         await refused(dee.get("/api/friends/find", name="n" * 33), 400, "malformed")
         async with HallClient(hall.url) as nobody:

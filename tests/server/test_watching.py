@@ -84,7 +84,7 @@ def _rooms() -> str:
         for name, deal in (("a", a), ("b", b)):
             out.append(dealt_room(f"w-{v}-{name}", v, {**_fixed(v), "deal": deal})
                        .replace("bot_wait_seconds = 0\n", "watch_delay = 0\n"))
-    for room in ("w-late", "w-count", "w-private"):  # one a test: no queue shared
+    for room in ("w-late", "w-count", "w-private", "w-again"):  # one a test: no queue shared
         out.append(dealt_room(room, "ddz3", {"landlord": 0, "first": 0})
                    .replace("bot_wait_seconds = 0\n", "watch_delay = 2\n"))
     return "".join(out)
@@ -220,6 +220,28 @@ async def test_watching_is_bounded_and_seats_see_the_count(watch_hall: HallProce
         await players[1].expect("state", table=table, watchers=1)
 
 
+async def test_a_second_connection_takes_the_watches_over(watch_hall: HallProcess) -> None:
+    """The same player connects again (his page reloaded while the hall still held his
+    old connection, which is superseded): his watch goes on through the new one, whose
+    first messages hold the watched table's state (he need not know he watched it), and
+    whose drop stops it. (To another process: test_cluster_watching.)"""
+    async with guests(watch_hall.url, 4) as clients:
+        watcher, players = clients[0], clients[1:]
+        table, _ = await seat(players, "w-again")
+        await watcher.watch(table)
+        await watcher.expect("state", table=table)
+        await players[0].expect("state", table=table, watchers=1)
+        again = HallClient(watch_hall.url, token=watcher.token, timeout=20)
+        try:
+            await again.connect()
+            taken = await again.expect("state", table=table)
+            assert taken["seat"] == -1 and taken["view"]["hand"] == []
+            assert (await watcher.expect("error"))["code"] == "superseded"
+        finally:
+            await again.close()
+        await players[0].expect("state", table=table, watchers=0)
+
+
 async def _private(owner: HallClient, spectators: bool, room: str = "w-private") -> str:
     await owner.send({"type": "private", "room": room, "spectators": spectators})
     return str((await owner.expect("invite"))["table"])
@@ -242,6 +264,8 @@ async def test_a_private_table_closed_to_spectators_is_refused_and_unlisted(
         assert closed not in ids and opened in ids
         row = next(t for t in listed["tables"] if t["id"] == opened)
         assert row["watchers"] == 1 and row["private"] and row["variant"] == "ddz3"
+        # no live seq: polled, it would time each seat's moves (an attacker's finding)
+        assert set(row) == {"id", "variant", "phase", "players", "watchers", "private"}
         assert row["players"][0] == friend.welcome["player"]["name"]
         async with HallClient(watch_hall.url) as admin:  # an admin watches any table
             await admin.login(ADMIN_NAME, ADMIN_PASSWORD)
@@ -262,3 +286,37 @@ async def _listed(url: str, c: HallClient, room: str) -> Message:
         anonymous = await http.get(f"/api/rooms/{room}/tables")
         assert anonymous.status_code == 401
         return listed
+
+
+async def test_the_owner_closes_his_table_to_spectators_and_opens_it_again(
+        watch_hall: HallProcess) -> None:
+    """``spectators`` (docs/protocol.md, "Watching"): the owner's alone; closing sends
+    the watcher away and refuses him, opening lets him in again; every seat sees it."""
+    async with guests(watch_hall.url, 4) as (owner, friend, stranger, outsider):
+        table = await _private(owner, spectators=True)
+        invite = await owner.expect("state", table=table)
+        assert invite["spectators"] is True
+        await friend.send({"type": "join", "code": invite["code"]})
+        await friend.expect("state", table=table)
+        await stranger.watch(table)
+        assert (await stranger.expect("state", table=table))["seat"] == -1
+
+        await friend.send({"type": "spectators", "table": table, "on": False})
+        refused = await friend.expect("error")
+        assert refused["code"] == "forbidden" and "owner" in refused["message"]
+        await outsider.send({"type": "spectators", "table": table, "on": False})
+        assert (await outsider.expect("error"))["code"] == "not_seated"
+
+        await owner.send({"type": "spectators", "table": table, "on": False})
+        assert (await stranger.expect("left", table=table))["reason"] == "closed_to_spectators"
+        await friend.expect("state", table=table, spectators=False)
+        refused = await _refused(stranger, table)
+        assert refused["code"] == "forbidden" and "closed to spectators" in refused["message"]
+        listed = await _listed(watch_hall.url, stranger, "w-private")
+        assert table not in [t["id"] for t in listed["tables"]]
+
+        await owner.send({"type": "spectators", "table": table, "on": True})
+        await friend.expect("state", table=table, spectators=True)
+        await stranger.watch(table)
+        watched = await stranger.expect("state", table=table)
+        assert watched["seat"] == -1 and watched["spectators"] is True

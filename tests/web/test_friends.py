@@ -87,3 +87,54 @@ def test_two_friends_find_ask_accept_and_bring(new_page: PageMaker,
            ).to_have_text("At a table")
     expect(ann.get_by_role("heading", name="My friends (1)")).to_be_visible()
     shot(ann, "friends-desktop-en")
+
+
+async def _friends(url: str, a: str, b: str) -> None:
+    """``a`` and ``b`` registered and friends (through HTTP only: neither is online)."""
+    async with HallClient(url) as ca, HallClient(url) as cb:
+        await ca.register(a, PASSWORD)
+        await cb.register(b, PASSWORD)
+        assert cb.player
+        await ca.post("/api/friends/ask", {"player": cb.player["id"]})
+        assert ca.player
+        await cb.post("/api/friends/accept", {"player": ca.player["id"]})
+
+
+def test_the_friends_screen_follows_friends_coming_and_going(
+        new_page: PageMaker, web_hall: HallProcess) -> None:
+    """Nothing is pushed when a friend comes online: the screen reads the list again
+    every 15 s while it is shown and when the page is visible again, and no more once
+    it is left (the page's clock is Playwright's: time is moved, not waited for)."""
+    tag = secrets.token_hex(2)
+    cat_name, dan_name = f"Cat{tag}", f"Dan{tag}"
+    run(_friends(web_hall.url, cat_name, dan_name))
+    cat = new_page(DESKTOP)
+    cat.clock.install()
+    login(cat, cat_name, PASSWORD)
+    friends_screen(cat)
+    where = cat.locator(".fr-friends .fr-row", has_text=dan_name).locator(".fr-where")
+    expect(where).to_have_text("离线")
+    dan = new_page(PHONE)
+    login(dan, dan_name, PASSWORD)  # online now: Cat is told nothing
+    cat.clock.fast_forward(16_000)
+    expect(where).to_have_text("在线")
+    dan.close()  # offline again: seen as soon as Cat's page is visible again
+    for _ in range(20):  # (once the hall has seen his socket close: a moment)
+        cat.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        try:
+            expect(where).to_have_text("离线", timeout=300)
+            break
+        except AssertionError:
+            continue
+    else:
+        raise AssertionError("the page visible again did not read the list again")
+    # Left, the screen reads nothing more.
+    reads: list[str] = []
+    cat.on("request", lambda r: reads.append(r.url) if "/api/friends" in r.url else None)
+    cat.goto("/#/")
+    expect(cat.locator("#app[data-screen='lobby']")).to_have_count(1)
+    for _ in range(3):
+        cat.clock.fast_forward(16_000)
+    cat.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    cat.evaluate("1")  # a round trip: the page's requests so far have been reported
+    assert reads == []

@@ -7,7 +7,9 @@ watch-lobby-{desktop,phone}.png and watch-seat-desktop.png."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import DESKTOP, PHONE, PageMaker, shot
@@ -74,3 +76,29 @@ def test_a_private_table_is_opened_closed_to_watchers_when_the_owner_says_so(
     assert len(asked) == 1 and '"spectators":false' in asked[0].replace(" ", "")
     # kept for his next private table (the box is drawn from it)
     assert owner.evaluate("localStorage.getItem('cardhall.privatewatch')") == "0"
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_owner_toggles_spectators_at_his_private_table(new_page: PageMaker,
+                                                           size: dict[str, Any]) -> None:
+    """The owner's "允许观战" button sends ``spectators`` and shows what the hall says
+    (the state's ``spectators``): on the invite screen, and in the table's bar once the
+    game runs. Screenshot: build/screenshots/spectators-{desktop,phone}.png."""
+    owner = new_page(size)
+    sent: list[str] = []
+    owner.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+    enter_as_guest(owner)
+    owner.locator(f".room[data-room='{ROOM}'] .acts button").nth(1).click()
+    toggle = owner.locator("#spectators")
+    expect(toggle).to_have_text("允许观战")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")  # as the hall tells it back
+    asked = [f.replace(" ", "") for f in sent if '"type":"spectators"' in f.replace(" ", "")]
+    assert len(asked) == 1 and '"on":false' in asked[0]
+    owner.locator("#start").click()  # bots fill the seats: the game runs
+    expect(owner.locator(".table .hand .card").first).to_be_visible()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    shot(owner, f"spectators-{'phone' if size == PHONE else 'desktop'}")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")

@@ -68,6 +68,7 @@ from cardhall.protocol.messages import (
     Pong,
     Private,
     ServerMessage,
+    Spectators,
     Start,
     Watch,
     Welcome,
@@ -107,7 +108,9 @@ class Hall:
         self._adopt_retry: asyncio.Task[None] | None = None
         self.events = Events(self)  # 比赛场 (hall.events)
         #: The tables each player connected here watches (观战): his bound is
-        #: ``watching.per_player``; his connection dropping stops them.
+        #: ``watching.per_player``; his connection dropping stops them. A second
+        #: connection of his takes them over: to this process in ``connected``, to
+        #: another when this one hands them to it (``disconnected``, ``take_watches``).
         self.watching: dict[str, set[str]] = {}
         #: How often each player connected here may chat (``hall.live.chat``).
         self.chat_pace = ChatPace(config.limits.chat_gap_seconds,
@@ -213,7 +216,17 @@ class Hall:
         await self.lobby.adopt(table, lease)
         log.info("table %s rebuilt at seq %d", table.id, table.seq,
                  extra={"event": "adopt", "table": table.id, "fence": lease.fence})
+        self.watch_again(table.id)
+        await self.coord.adopted(table.id)  # and the other processes' watchers
         return True
+
+    def watch_again(self, table_id: str) -> None:
+        """``table_id`` was rebuilt from the log (here or by another process): its old
+        owner's watchers are gone with it, so the players connected here who watched it
+        watch it again (each is sent its state, or ``left`` if it refuses him now)."""
+        for player_id, tables in list(self.watching.items()):
+            if table_id in tables:
+                self._spawn(self._rewatch(player_id, table_id, admin=False))
 
     async def _void(self, game: StoredGame, fence: int | None, why: str) -> None:
         """End a game whose record cannot be replayed, with no transfer; free and tell
@@ -242,7 +255,8 @@ class Hall:
                       fence=fence, scheduler=self.lobby.scheduler)
         table.game, table.game_id = state, game.id
         table.private = game.private  # its next games too: points only (ruling 14)
-        table.spectators = not game.private  # its owner's choice is not kept: closed
+        # A private table's owner and his 观战 choice (an event's table: ``adopted``'s).
+        table.owner, table.spectators = game.owner, game.spectators
         if is_event_table(table.id):
             await self.events.adopted(table)
         # The balances the game was dealt (held since its start), not today's: its
@@ -260,6 +274,7 @@ class Hall:
             table._drop()
 
     async def close(self) -> None:
+        await self.friends.loaded()  # block lists still being read hold a connection
         await self.events.close()
         for table in list(self.lobby.tables.values()):
             await table.stop()
@@ -283,25 +298,64 @@ class Hall:
         return Welcome(player=info, tables=await self.lobby.all_tables_of(player_id))
 
     def connected(self, player_id: str, tables: list[str] | None = None,
-                  missed: Sequence[ServerMessage] = ()) -> None:
+                  missed: Sequence[ServerMessage] = (), admin: bool = False) -> None:
         """After the welcome went out: every table he sits at (the welcome's ``tables``;
         by default this process's) sends its state, and what he missed at tables he
         no longer sits at (``away``, ``left``) follows: ``missed`` (taken from the
-        processes' shared store, ``coord.take_notes``) and what this process kept."""
+        processes' shared store, ``coord.take_notes``) and what this process kept.
+
+        A connection that superseded his other one here takes its watches over: each
+        watched table sends it its state now (a watch again, which changes nothing
+        else), so the new connection knows what it watches, and its drop stops them."""
         if tables is None:
             tables = [t.id for t in self.lobby.tables_of(player_id)]
         for message in [*missed, *self.lobby.notes_of(player_id)]:
             self.outbox.send(player_id, message)
         self._connection(player_id, tables, "up")
+        for table_id in sorted(self.watching.get(player_id, ())):
+            self._spawn(self._rewatch(player_id, table_id, admin))
         self.events.hello(player_id)
 
-    async def disconnected(self, player_id: str, conn: int) -> None:
-        """Connection ``conn`` closed; if it still spoke for the player, he is away."""
-        if not await self.coord.detach(player_id, conn):
-            return  # he is connected again (his watches go on there)
-        for table_id in self.watching.pop(player_id, set()):
+    def stop_watches(self, player_id: str, tables: Sequence[str]) -> None:
+        """Stop ``player_id``'s watches of ``tables`` (each tells him ``left``)."""
+        for table_id in tables:
             self._spawn(self._tell(TableCall(table=table_id, kind="unwatch",
                                              player=player_id)))
+
+    async def take_watches(self, player_id: str, tables: Sequence[str], ready: bool) -> None:
+        """Watches of ``player_id`` handed over by another process, whose connection
+        he replaced by one here: counted and stopped here from now on. A connection
+        still saying hello gets their states from ``connected``; a ``ready`` one (its
+        ``connected`` ran without them) now."""
+        self.watching.setdefault(player_id, set()).update(tables)
+        if ready:
+            admin = (await accounts.get_player(self.db, player_id)).is_admin
+            for table_id in tables:
+                self._spawn(self._rewatch(player_id, table_id, admin))
+
+    async def _rewatch(self, player_id: str, table_id: str, admin: bool) -> None:
+        """Send a watched table's state to the player's new connection; a table that
+        refuses it now (closed meanwhile, or he sat down there) is no longer watched."""
+        try:
+            await self.lobby.call(TableCall(table=table_id, kind="watch", player=player_id,
+                                            admin=admin))
+        except Refused as exc:
+            log.info("watch of %s by %s not taken over: %s", table_id, player_id, exc)
+            self._forget_watch(player_id, table_id)
+            self.outbox.send(player_id, Left(table=table_id, reason="unwatched"))
+
+    async def disconnected(self, player_id: str, conn: int) -> None:
+        """Connection ``conn`` closed; if it still spoke for the player, he is away,
+        and his watches stop. If he is connected again, it is through another process
+        (a second connection here never comes through here: it takes them over,
+        ``connected``): his watches are handed to it (``take_watches``), which counts
+        them against his bound and stops them when it loses him."""
+        watched = sorted(self.watching.pop(player_id, set()))
+        if not await self.coord.detach(player_id, conn):
+            if watched and not await self.coord.hand_over(player_id, watched):
+                self.stop_watches(player_id, watched)  # gone again meanwhile
+            return
+        self.stop_watches(player_id, watched)
         self._connection(player_id, await self.lobby.all_tables_of(player_id), "down")
         await self.lobby.cancel(player_id)
 
@@ -372,16 +426,21 @@ class Hall:
                 await self._table(player_id, t, "mute", text="on" if on else "off", seat=seat)
             case Watch(table=t):
                 await self._watch(player_id, t, admin)
+            case Spectators(table=t, on=on):
+                await self._table(player_id, t, "spectators", text="on" if on else "off")
             case Bring(table=t, player=friend):
                 await self.friends.bring(player_id, t, friend)
 
     async def _watch(self, player_id: str, table_id: str, admin: bool) -> None:
         """观战 (``watchers.py``): at most ``watching.per_player`` tables at once, those
-        that closed meanwhile not counted."""
+        that closed meanwhile not counted, nor those of this process that sent him away
+        (their owner closed them to spectators)."""
         watched = self.watching.setdefault(player_id, set())
         if table_id not in watched and len(watched) >= self.config.watching.per_player:
             live = await self.coord.unowned(sorted(watched))
             watched.difference_update(live)  # closed since: no process runs them
+            watched.difference_update([t for t, table in self.lobby.tables.items()
+                                       if t in watched and player_id not in table.watchers])
         if table_id not in watched and len(watched) >= self.config.watching.per_player:
             raise NotAllowed(f"you watch {len(watched)} tables already, the most one "
                              "player may: leave one first")
@@ -405,11 +464,14 @@ class Hall:
             except NotSeated:
                 raise exc from None
 
-    async def _unwatch(self, player_id: str, table_id: str) -> None:
+    def _forget_watch(self, player_id: str, table_id: str) -> None:
         watched = self.watching.get(player_id, set())
         watched.discard(table_id)
         if not watched:
             self.watching.pop(player_id, None)
+
+    async def _unwatch(self, player_id: str, table_id: str) -> None:
+        self._forget_watch(player_id, table_id)
         await self.lobby.call(TableCall(table=table_id, kind="unwatch", player=player_id))
 
     async def _table(self, player_id: str, table_id: str, kind: CallKind, text: str = "",

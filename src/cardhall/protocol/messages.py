@@ -159,6 +159,15 @@ class Mute(_Msg):
     on: bool
 
 
+class Spectators(_Msg):
+    """The private table's owner opens (``on``) or closes it to spectators (观战) while it
+    lives: closing sends its watchers but admins away (docs/protocol.md, "Watching")."""
+
+    type: Literal["spectators"]
+    table: Id
+    on: bool
+
+
 class Bring(_Msg):
     """Invite a friend to the private table the sender sits at: the friend is sent a
     ``brought`` with its code (docs/protocol.md, "Friends")."""
@@ -196,14 +205,14 @@ class Resync(_Msg):
 
 ClientMessage = Annotated[
     Hello | Join | Act | Next | Leave | Private | Start | Watch | Chat | Mute | Bring | Ping
-    | Resync | Enter | Withdraw, Field(discriminator="type")]
+    | Resync | Enter | Withdraw | Spectators, Field(discriminator="type")]
 #: What an authenticated player asks of the hall (``Hall.handle``): every client message
 #: but the connection's own, ``hello`` and ``resync`` (``server.ws`` answers those).
 HallMessage = (Join | Act | Next | Leave | Private | Start | Watch | Chat | Mute | Bring | Ping
-               | Enter | Withdraw)
+               | Enter | Withdraw | Spectators)
 _CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES = ("hello", "join", "act", "next", "leave", "private", "start", "watch", "chat",
-                "mute", "ping", "resync", "bring", "enter", "withdraw")
+                "mute", "ping", "resync", "bring", "enter", "withdraw", "spectators")
 
 
 class ProtocolError(ValueError):
@@ -330,8 +339,9 @@ class State(_Msg):
     phase: Literal["playing", "between", "waiting"] = "playing"
     code: str | None = None
     owner: str | None = None
-    #: How many watch the table (观战).
+    #: How many watch the table (观战), and whether others than admins may.
     watchers: int = 0
+    spectators: bool = True
     #: The engine's events of the action that made this state, for this seat
     #: (``events_for``): never serialized in a ``state``; a delta client's ``delta``
     #: carries them (``server.deltas``).
@@ -361,6 +371,7 @@ class Delta(_Msg):
     code: str | None = None
     owner: str | None = None
     watchers: int = 0
+    spectators: bool = True
 
     @model_serializer(mode="wrap")
     def _without_same_players(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -6,8 +6,9 @@ them is one of these messages, validated on arrival like a client's frame
 (``parse_peer``): a call on a table for its owner (``TableCall``) and its answer
 (``CallReply``), messages for players connected elsewhere (``Deliver``), the
 news that a player connected elsewhere (``Supersede``), an admin's kick of a
-player connected elsewhere (``Close``), and an operator's census of the live
-tables (``Census``/``CensusReply``).
+player connected elsewhere (``Close``), an operator's census of the live
+tables (``Census``/``CensusReply``), and the watches of a superseded connection,
+handed to the process of the one that superseded it (``Watches``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from cardhall.protocol.messages import Friendly, Left, ServerMessage, State
 
 #: The table commands another process may ask of a table's owner.
 CallKind = Literal["act", "next", "leave", "start_now", "sit", "free", "kick", "connection",
-                   "watch", "unwatch", "chat", "mute", "bring"]
+                   "watch", "unwatch", "chat", "mute", "spectators", "bring"]
 
 
 class _Peer(BaseModel):
@@ -43,7 +44,8 @@ class TableCall(_Peer):
     title: str = ""
     choose: bool = False  # an act's ``choose`` (protocol.messages.Act)
     admin: bool = False  # a watch's: the player is an admin (watches any table)
-    seat: int | None = None  # a mute's seat (``text``: "on" or "off"); a chat's id: ``text``
+    #: A mute's seat (``text``: "on" or "off", as a ``spectators``'); a chat's id: ``text``.
+    seat: int | None = None
     by: Friendly | None = None  # a bring's inviter as the friend (``text``) is told; None:
     # the friend blocks him (the table checks, sends nothing)
 
@@ -117,6 +119,14 @@ class Close(_Peer):
     sessions: list[str] | None = None
 
 
+class Blocks(_Peer):
+    """``player``'s block list changed through another process: read it again here, so
+    a block silences his chat at this process's tables at once (``hall.live.friends``)."""
+
+    type: Literal["blocks"] = "blocks"
+    player: str
+
+
 class Census(_Peer):
     type: Literal["census"] = "census"
     id: int
@@ -129,8 +139,25 @@ class CensusReply(_Peer):
     tables: list[dict[str, Any]]
 
 
-PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Census
-                        | CensusReply,
+class Watches(_Peer):
+    """The player's connection elsewhere was superseded by one to the receiver: the
+    tables he watched through it, now the receiver's to count and stop (观战)."""
+
+    type: Literal["watches"] = "watches"
+    player: str
+    tables: list[str]
+
+
+class Adopted(_Peer):
+    """The sender rebuilt ``table`` from the log (its owner died or stalled): players
+    connected to the receiver who watched it watch it again there (观战)."""
+
+    type: Literal["adopted"] = "adopted"
+    table: str
+
+
+PeerMessage = Annotated[TableCall | CallReply | Deliver | Supersede | Close | Blocks
+                        | Census | CensusReply | Watches | Adopted,
                         Field(discriminator="type")]
 _PEER: TypeAdapter[PeerMessage] = TypeAdapter(PeerMessage)
 

@@ -98,7 +98,8 @@ class DeltaCoder:
                       hash=view_hash(state.view), deadline=state.deadline,
                       players=None if state.players == before.players else state.players,
                       phase=state.phase, code=state.code,
-                      owner=state.owner, watchers=state.watchers)
+                      owner=state.owner, watchers=state.watchers,
+                      spectators=state.spectators)
         return delta.model_dump_json()
 
     @staticmethod

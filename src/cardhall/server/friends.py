@@ -14,8 +14,9 @@ call, guests would make a request flood free), and each is rate-limited per play
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -50,12 +51,25 @@ async def _member(request: Request, limiter: RateLimiter | None, what: str) -> P
     return player
 
 
+class Target(BaseModel):
+    """Every POST's body: ``{"player": id}`` and nothing else. A field the hall does not
+    know is refused rather than ignored (an attacker's finding): a client that sends one
+    believes it means something, and should hear that it does not."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    player: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
 async def _target(request: Request) -> str:
-    value = (await read_json(request)).get("player")
-    if not isinstance(value, str) or not 1 <= len(value) <= 32 or not value.isascii() \
-            or not value.replace("-", "").replace("_", "").isalnum():
-        raise ApiError("malformed", "'player' is a player's id")
-    return value
+    try:
+        return Target.model_validate(await read_json(request)).player
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "extra_forbidden":
+            raise ApiError("malformed", f"unknown field {str(first['loc'][0])[:32]!r}: "
+                           "the body is {\"player\": id}") from None
+        raise ApiError("malformed", "'player' is a player's id") from None
 
 
 def _people(rows: list[store.Someone]) -> list[dict[str, Any]]:

@@ -55,14 +55,16 @@ class Census:
 
 
 def listed(rows: list[dict[str, Any]], room: str) -> list[dict[str, Any]]:
-    """The rows of ``room`` a player may watch, as the endpoint shows them."""
-    out = [{"id": r["id"], "variant": r["variant"], "phase": r["phase"], "seq": r["seq"],
-            "players": list(r.get("names") or []), "watchers": int(r.get("watchers") or 0),
-            "private": bool(r["private"])}
-           for r in rows
-           if r["room"] == room and r.get("spectators", True) and r["phase"] != "closed"]
-    out.sort(key=lambda t: (t["phase"] != "playing", -t["watchers"], -t["seq"], t["id"]))
-    return out[:LIMIT]
+    """The rows of ``room`` a player may watch, as the endpoint shows them. A table's
+    ``seq`` orders them but is not shown: a live count of its actions, polled, would tell
+    a stranger when each seat acts (how long each one thinks), which 观战's delay hides."""
+    rows = sorted((r for r in rows if r["room"] == room and r.get("spectators", True)
+                   and r["phase"] != "closed"),
+                  key=lambda r: (r["phase"] != "playing", -int(r.get("watchers") or 0),
+                                 -int(r.get("seq") or 0), str(r["id"])))
+    return [{"id": r["id"], "variant": r["variant"], "phase": r["phase"],
+             "players": list(r.get("names") or []), "watchers": int(r.get("watchers") or 0),
+             "private": bool(r["private"])} for r in rows[:LIMIT]]
 
 
 async def room_tables(request: Request) -> Response:

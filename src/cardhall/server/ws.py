@@ -198,5 +198,5 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
         return
     # No await between the welcome and connected(): the states follow the welcome.
     conn.send(welcome)
-    server.hall.connected(player.id, welcome.tables, missed)
+    server.hall.connected(player.id, welcome.tables, missed, admin=player.is_admin)
     log.info("hello", extra=conn.log_extra(event="hello", superseded=old.id if old else None))

@@ -182,9 +182,18 @@ function inviteEl(st, c) {
   const owner = store.invites.has(st.table) || (st.owner && c.me() && st.owner === c.me().id);
   if (owner) {
     box.append(h("button", { type: "button", class: "primary", id: "start",
-      onclick: () => c.ws.send({ type: "start", table: st.table }) }, t("table.start")));
+      onclick: () => c.ws.send({ type: "start", table: st.table }) }, t("table.start")),
+    spectatorsEl(st, c) || "");
   }
   return box;
+}
+
+/** The private table's owner opens or closes it to watchers (观战) while it lives. */
+function spectatorsEl(st, c) {
+  if (st.seat < 0 || !st.owner || !c.me() || st.owner !== c.me().id) return null;
+  const on = st.spectators !== false;
+  return h("button", { type: "button", id: "spectators", "aria-pressed": String(on),
+    onclick: () => c.ws.send({ type: "spectators", table: st.table, on: !on }) }, t("watch.allow"));
 }
 
 function mount(root, c, [tableId]) {
@@ -294,7 +303,7 @@ function mount(root, c, [tableId]) {
         h("button", { type: "button", "aria-pressed": String(counterOn), id: "counter-toggle",
           onclick: () => { counterOn = !counterOn; localStorage.setItem("cardhall.counter", counterOn ? "1" : "0"); draw(); },
         }, t("table.counter")),
-        ...fxTools(draw),
+        ...fxTools(draw), spectatorsEl(s, c),
         seen ? h("button", { type: "button", id: "leave", onclick: () => { unwatch(tableId); c.navigate("#/"); } },
           t("watch.stop")) : null,
         seen ? null : h("button", {

@@ -130,6 +130,10 @@ class Coordinator(Protocol):
         """Connection ``conn`` here speaks for ``player`` now (another process's closes)."""
     async def detach(self, player: str, conn: int) -> bool:
         """``conn`` closed: True if it still spoke for ``player`` (he is gone)."""
+    async def hand_over(self, player: str, tables: list[str]) -> bool:
+        """``player`` connected again through another process: hand it the tables he
+        watched through his connection here (``Hall.take_watches`` there); False when
+        there is no such live process (the caller stops them)."""
     async def disconnect(self, player: str, code: int, reason: str,
                          sessions: list[str] | None = None) -> bool:
         """Close the player's connection wherever it is (only if it said hello with one
@@ -137,6 +141,11 @@ class Coordinator(Protocol):
         he has none (there)."""
     async def set_code(self, code: str, table_id: str | None) -> None: ...
     async def code_table(self, code: str) -> str | None: ...
+    async def blocks_changed(self, player: str) -> None:
+        """``player``'s block list changed here: the other processes read it again."""
+    async def adopted(self, table_id: str) -> None:
+        """``table_id`` was rebuilt here from the log: the other processes' players who
+        watched it watch it again here (``Hall.watch_again`` there)."""
     async def census(self) -> list[dict[str, Any]]:
         """Every live table of every process (``Hall.local_tables``'s rows)."""
     async def table_counts(self) -> dict[str, int]:
@@ -284,6 +293,9 @@ class LocalCoordinator:
     async def detach(self, player: str, conn: int) -> bool:
         return True
 
+    async def hand_over(self, player: str, tables: list[str]) -> bool:
+        return False  # no other process
+
     async def disconnect(self, player: str, code: int, reason: str,
                          sessions: list[str] | None = None) -> bool:
         return self.connections is not None and self.connections.close_player(
@@ -297,6 +309,12 @@ class LocalCoordinator:
 
     async def code_table(self, code: str) -> str | None:
         return self._codes.get(code)
+
+    async def blocks_changed(self, player: str) -> None:
+        return None  # no other process
+
+    async def adopted(self, table_id: str) -> None:
+        return None  # no other process
 
     async def census(self) -> list[dict[str, Any]]:
         assert self._hall is not None

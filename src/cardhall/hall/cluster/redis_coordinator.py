@@ -60,6 +60,8 @@ from cardhall.hall.store.failures import as_refusal
 from cardhall.hall.store.game_reads import game_fence, has_live_game
 from cardhall.protocol.messages import ServerMessage
 from cardhall.protocol.peer import (
+    Adopted,
+    Blocks,
     CallReply,
     Census,
     CensusReply,
@@ -68,6 +70,7 @@ from cardhall.protocol.peer import (
     PeerMessage,
     Supersede,
     TableCall,
+    Watches,
     parse_peer,
 )
 
@@ -373,6 +376,8 @@ class RedisCoordinator:
                 self.connections.supersede(player, conn)
             case Close(player=player, code=code, reason=reason, sessions=sessions):
                 self.connections.close_player(player, code, reason, sessions)
+            case Blocks(player=player) if self._hall is not None:
+                self._spawn(self._hall.friends.reload(player))
             case Census():
                 self._spawn(self._answer_census(message))
             case CensusReply(id=i):
@@ -381,6 +386,10 @@ class RedisCoordinator:
                     replies.append(message)
                     if len(replies) >= expected:
                         done.set()
+            case Watches(player=player, tables=tables):
+                self._spawn(self._take_watches(player, tables))
+            case Adopted(table=table) if self._hall is not None:
+                self._hall.watch_again(table)
 
     async def _missing(self, table_id: str) -> Refused:
         """The refusal for a table nobody runs here: ``busy`` while it moves between
@@ -476,6 +485,22 @@ class RedisCoordinator:
         return await self.keys.delete_if(self.key(f"presence:{player}"),
                                          f"{self.process} {conn}")
 
+    async def hand_over(self, player: str, tables: list[str]) -> bool:
+        process = (await self.presence_of([player])).get(player)
+        if process is None or process == self.process:
+            return False
+        return bool(await self.publish(process, Watches(player=player, tables=tables)))
+
+    async def _take_watches(self, player: str, tables: list[str]) -> None:
+        """Watches handed over from another process: the hall here keeps them if the
+        player's connection is here (ready, or saying hello); else they stop."""
+        assert self._hall is not None
+        if not self.connections.holds(player) and \
+                (await self.presence_of([player])).get(player) != self.process:
+            self._hall.stop_watches(player, tables)
+            return
+        await self._hall.take_watches(player, tables, ready=self.connections.holds(player))
+
     # -- codes and counts --------------------------------------------------------------
 
     async def set_code(self, code: str, table_id: str | None) -> None:
@@ -505,6 +530,16 @@ class RedisCoordinator:
             for room, n in json.loads(raw or "{}").items():
                 counts[room] = counts.get(room, 0) + int(n)
         return counts
+
+    async def adopted(self, table_id: str) -> None:
+        for process in await self._alive():
+            if process != self.process:
+                await self.publish(process, Adopted(table=table_id))
+
+    async def blocks_changed(self, player: str) -> None:
+        for process in await self._alive():
+            if process != self.process:
+                await self.publish(process, Blocks(player=player))
 
     async def census(self) -> list[dict[str, Any]]:
         """Ask every live process for its tables; one that does not answer in time is

@@ -232,10 +232,15 @@ class EventKind(_Strict):
 
 
 def default_events() -> tuple[EventKind, ...]:
-    """A six-player knockout of each event variant (6 → 3), 1 000 beans in."""
-    return tuple(EventKind(id=f"{v}-sng6", name=f"{VARIANTS[v].name} 六人淘汰赛",
-                           name_en=f"{VARIANTS[v].name_en or v} 6-player knockout",
-                           variant=v) for v in EVENT_VARIANTS)
+    """A six-player knockout of each event variant (6 → 3), 1 000 beans in, and a
+    four-player 复式 of 三人斗地主 over six deals, so a new hall offers both formats."""
+    knockouts = tuple(EventKind(id=f"{v}-sng6", name=f"{VARIANTS[v].name} 六人淘汰赛",
+                                name_en=f"{VARIANTS[v].name_en or v} 6-player knockout",
+                                variant=v) for v in EVENT_VARIANTS)
+    duplicate = EventKind(id="ddz3-dup4", name=f"{VARIANTS['ddz3'].name} 四人复式赛",
+                          name_en=f"{VARIANTS['ddz3'].name_en or 'ddz3'} 4-player duplicate",
+                          format="duplicate", variant="ddz3", entrants=4, deals=6)
+    return (*knockouts, duplicate)
 
 
 class Relief(_Strict):

@@ -144,6 +144,10 @@ def on_mute(t: Table, cmd: c.Mute) -> None:
         raise NotAllowed(f"you are not at table {t.id}")
     if not 0 <= cmd.seat < len(t.seats):
         raise NotAllowed(f"table {t.id} has no seat {cmd.seat}")
+    if t.seat_of(cmd.player) == cmd.seat:
+        # He always hears his own line (the echo is his bubble): a mute of it would be
+        # taken and do nothing, a silent success a client must not be led to trust.
+        raise NotAllowed("you cannot mute your own seat")
     muted, who = t.chat.mutes.get(cmd.player), voice(t, cmd.seat)
     if not cmd.on:
         if muted is not None:

@@ -128,6 +128,14 @@ class Watch:
 
 
 @dataclass(frozen=True, slots=True)
+class Spectators:
+    """The private table's owner opens (``on``) or closes it to spectators (观战)."""
+
+    player: str
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Unwatch:
     """The watcher stops watching (``leave`` by a watcher, or his connection dropped)."""
 
@@ -194,12 +202,11 @@ class SettleAgain:
 
 
 TableCommand = (Play | PlayOn | Leave | Free | Kick | Sit | StartNow | Say | Mute | Bring
-                | Connection
-                | Watch | Unwatch | Recount | Begin | Resume | BotAnswer | Expire | Idle
-                | SettlementDone | SettleAgain)
+                | Connection | Watch | Unwatch | Spectators | Recount | Begin | Resume
+                | BotAnswer | Expire | Idle | SettlementDone | SettleAgain)
 
 #: Commands only a player seated at the table may give (checked once, by the table).
-SEATED = (Play, PlayOn, Leave, StartNow, Say, Bring)
+SEATED = (Play, PlayOn, Leave, StartNow, Say, Spectators, Bring)
 
 
 @dataclass(slots=True)
@@ -248,5 +255,9 @@ def from_call(call: TableCall) -> TableCommand:
             return Watch(call.player, call.admin)
         case "unwatch":
             return Unwatch(call.player)
+        case "spectators":
+            if call.text not in ("on", "off"):
+                raise Unfit("spectators are on or off")
+            return Spectators(call.player, call.text == "on")
         case _:
             assert_never(call.kind)

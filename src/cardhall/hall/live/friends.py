@@ -15,9 +15,10 @@ adds to it from its connections and tables:
   who blocks the asker is told nothing (silently: ``hall.store.friends``).
 - **Bring.** A player seated at a private table still filling invites a friend to it:
   the friend gets a ``brought`` with the table's code. Only a friend (a block ends the
-  friendship, and a blocker is checked again: silently dropped), only from the process
-  that runs the table (where its code is known: a private table is opened by its
-  owner's process), rate-limited per player.
+  friendship, and a blocker is checked again: silently dropped), checked here and then
+  at the table, whichever process runs it (a forwarded ``bring`` call), rate-limited
+  per player; the table sends one inviter's invite of one friend once a minute
+  (``seat_commands.BRING_AGAIN_SECONDS``).
 - **Hearing.** ``hears(listener, speaker)``: whether a message of ``speaker`` (an
   invite) may reach ``listener``: False when the listener blocks him (one read).
   ``blocked(listener, speaker)`` answers the same at once, for a filter that must not
@@ -25,8 +26,8 @@ adds to it from its connections and tables:
   loaded when he connects to this process (``prime``) or, for a listener connected
   elsewhere, on the first question (answered "not blocked" until it is loaded), read
   again after ``BLOCKS_SECONDS``, and changed at once by a block or unblock made
-  through this process. At most ``BLOCK_LISTS`` lists are kept (the least lately
-  asked go).
+  through this process or, told by it (``Blocks``), another. At most ``BLOCK_LISTS``
+  lists are kept (the least lately asked go).
 
 The rate limits are per player and per process (``RateLimiter``), like the hall's
 others: several processes loosen them by their number.
@@ -198,8 +199,16 @@ class Friends:
             self._blocks.popitem(last=False)
 
     async def changed(self, listener: str) -> None:
-        """``listener`` blocked or unblocked someone here: read his list again now."""
+        """``listener`` blocked or unblocked someone here: read his list again now, and
+        have the other processes do the same (a table he sits at may run there)."""
         await self._load(listener)
+        await self.coord.blocks_changed(listener)
+
+    async def reload(self, listener: str) -> None:
+        """Another process says ``listener``'s list changed: read it again if kept (or
+        being read: that read may have begun before the change) here."""
+        if listener in self._blocks or listener in self._loading:
+            await self._load(listener)
 
     async def bring(self, player: str, table_id: str, friend: str) -> None:
         """Invite ``friend`` to the private table ``player`` sits at (``bring``)."""

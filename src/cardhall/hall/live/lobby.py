@@ -270,7 +270,8 @@ class Lobby:
 
     async def _open(self, room: Room, players: Sequence[str | None], *, code: str | None = None,
                     owner: str | None = None, bots_allowed: bool = True,
-                    start: bool = True, table_id: str | None = None) -> Table:
+                    spectators: bool = True, start: bool = True,
+                    table_id: str | None = None) -> Table:
         need = VARIANTS[room.variant].players
         names = await self.store.names([p for p in players if p is not None])
         seats = []
@@ -285,12 +286,14 @@ class Lobby:
         self._opening.add(table_id)
         try:
             return await self._seat(room, seats, lease, code=code, owner=owner,
-                                    bots_allowed=bots_allowed, start=start)
+                                    bots_allowed=bots_allowed, spectators=spectators,
+                                    start=start)
         finally:
             self._opening.discard(table_id)
 
     async def _seat(self, room: Room, seats: list[Seat], lease: Lease, *, code: str | None,
-                    owner: str | None, bots_allowed: bool, start: bool) -> Table:
+                    owner: str | None, bots_allowed: bool, start: bool,
+                    spectators: bool = True) -> Table:
         """Claim the seats (SeatedElsewhere, nothing opened, if someone sits elsewhere),
         then run the table."""
         table_id = lease.table
@@ -301,8 +304,9 @@ class Lobby:
             raise SeatedElsewhere(taken)
         table = Table(table_id, room, seats, self.store, self.outbox,
                       self.bots, code=code, owner=owner, bots_allowed=bots_allowed,
-                      on_close=self._closed, grace_seconds=self.grace_seconds,
-                      fence=lease.fence, scheduler=self.scheduler)
+                      spectators=spectators, on_close=self._closed,
+                      grace_seconds=self.grace_seconds, fence=lease.fence,
+                      scheduler=self.scheduler)
         if start:
             table.submit(commands.Begin())  # first in its queue, whoever comes next
         await self.adopt(table, lease, claimed=True)
@@ -440,10 +444,9 @@ class Lobby:
         code = "".join(secrets.choice(CODE_CHARS) for _ in range(CODE_LENGTH))
         try:
             table = await self._open(room, [player], code=code, owner=player,
-                                     bots_allowed=bots, start=False)
+                                     bots_allowed=bots, spectators=spectators, start=False)
         except SeatedElsewhere as exc:
             raise seated_elsewhere(exc.others[player]) from None
-        table.spectators = spectators
         await self.coord.set_code(code, table.id)
         self.outbox.send(player, Invite(table=table.id, room=room.id, code=code))
         self.outbox.send(player, table.state_for(player))

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardhall.hall.domain.errors import Forbidden, NotAllowed, UnknownTable
+from cardhall.hall.domain.errors import Forbidden, NotAllowed, TooManyTries, UnknownTable
+from cardhall.hall.domain.limits import RateLimiter
 from cardhall.hall.live import away
 from cardhall.hall.live import commands as c
 from cardhall.hall.live.seats import BOT_NAMES, BOT_TITLE, Seat, TablePhase
@@ -22,6 +23,15 @@ from cardhall.protocol.messages import Brought, Left
 
 if TYPE_CHECKING:
     from cardhall.hall.live.table import Table
+
+#: Seconds before a table sends one inviter's invite of one friend again (``bring``).
+BRING_AGAIN_SECONDS = 60.0
+
+
+def invites() -> RateLimiter:
+    """A table's memory of its invites: one per (inviter, friend) per
+    ``BRING_AGAIN_SECONDS`` (it forgets those older than that)."""
+    return RateLimiter(1, BRING_AGAIN_SECONDS)
 
 
 async def on_next(t: Table, cmd: c.PlayOn) -> None:
@@ -107,6 +117,7 @@ async def on_sit(t: Table, cmd: c.Sit) -> None:
     await t._seats_changed([cmd.player], [])  # refused if he sits elsewhere
     t.seats[free] = Seat(player=cmd.player, name=cmd.name, title=cmd.title)
     t.watchers.discard(cmd.player)  # a watcher who sits watches no more
+    t.admin_watchers.discard(cmd.player)
     for p in t.humans():
         t._send_state(p)
     if all(s.human for s in t.seats):
@@ -133,5 +144,12 @@ def on_bring(t: Table, cmd: c.Bring) -> None:
         raise NotAllowed("invite friends to your private table while it fills")
     if t.seat_of(cmd.friend) is not None:
         raise NotAllowed("that friend sits at this table already")
+    # The same invite again is refused, not sent again: ten of one table's invite would
+    # fill the friend's screen (an attacker's finding). One dropped for a block counts
+    # too, so that the inviter cannot tell it from one delivered.
+    again = f"{cmd.player} {cmd.friend}"
+    if not t.brought.allow(again):
+        wait = max(1, int(t.brought.retry_after(again) + 0.999))
+        raise TooManyTries(f"you invited that friend to this table already: again in {wait} s")
     if cmd.by is not None:
         t.outbox.send(cmd.friend, Brought(table=t.id, room=t.room.id, code=t.code, by=cmd.by))

@@ -86,7 +86,7 @@ class Table:
 
     def __init__(self, table_id: str, room: Room, seats: list[Seat], store: TableStore,
                  outbox: Outbox, bots: BotPool, *, code: str | None = None,
-                 owner: str | None = None, bots_allowed: bool = True,
+                 owner: str | None = None, bots_allowed: bool = True, spectators: bool = True,
                  on_close: Callable[[Table, list[str]], Awaitable[None]] | None = None,
                  grace_seconds: float = GRACE_SECONDS, fence: int | None = None,
                  scheduler: Scheduler | None = None) -> None:
@@ -129,15 +129,18 @@ class Table:
         self.deadline: int | None = None  # ms since the epoch
         self.queue: asyncio.Queue[c.Queued] = asyncio.Queue(QUEUE_LIMIT)
         #: Who watches (观战, ``watchers.py``): they see ``lag``, ``watch_delay`` actions
-        #: behind; at most ``watch_cap`` of them; ``spectators`` False: admins only.
+        #: behind; at most ``watch_cap`` of them; ``spectators`` False: admins only (those
+        #: of ``watchers`` who are: ``admin_watchers``).
         self.watchers: set[str] = set()
+        self.admin_watchers: set[str] = set()
         self.lag = watchers.Lag()
         self.watch_delay = room.watch_delay if room.watch_delay is not None else 3
         self.watch_cap = 20
-        self.spectators = True
+        self.spectators = spectators
         self.recount: Cancellable | None = None  # the watcher count's next telling
         self.told_watchers = 0  # the count the last broadcast told
         self.chat = chat.TableChat()  # its listeners' mutes, the block hook, its bots' pace
+        self.brought = seat_commands.invites()  # (inviter, friend): one ``bring`` a minute
         self._timer: asyncio.TimerHandle | None = None
         self._idle: Cancellable | None = None
         #: Seat → decisions 托管 took for it since its player's connection dropped.
@@ -316,6 +319,8 @@ class Table:
                 await watchers.on_watch(self, cmd)
             case c.Unwatch():
                 await watchers.on_unwatch(self, cmd)
+            case c.Spectators():
+                await watchers.on_spectators(self, cmd)
             case c.Recount():
                 watchers.on_recount(self)
             case c.Idle():
@@ -492,6 +497,7 @@ class Table:
         for player in self.watchers:  # their connections forget it
             self.outbox.send(player, Left(table=self.id, reason=reason))
         self.watchers.clear()
+        self.admin_watchers.clear()
         self.lag.forget()
         if self.on_close is not None:
             # Only players still connected go back to the queue: a disconnected one
@@ -577,7 +583,7 @@ class Table:
                      phase=phase,  # type: ignore[arg-type]
                      # a watcher is not told the invite code: it would seat him
                      code=self.code if seat is not None else None, owner=self.owner,
-                     watchers=len(self.watchers),
+                     watchers=len(self.watchers), spectators=self.spectators,
                      events=events)
 
     def _send_state(self, player: str) -> None:

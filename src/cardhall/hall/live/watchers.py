@@ -4,6 +4,9 @@ Any player may watch a live table (``watch``), an admin any table, a player nobo
 table whose owner closed it to spectators, nor one he sits at; a table takes at most
 ``per_table`` watchers (each is sent every change: a bound on what strangers make the
 table spend). ``leave`` stops watching, and so does the watcher's connection dropping.
+The owner may close the table or open it again while it lives (``spectators``): closing
+sends its watchers away but admins, and is stored with its live game before anyone
+hears of it, so that a table rebuilt from the log is closed as its owner left it.
 
 A watcher sees only what every seat sees alike (``spectator.spectator_view``), and
 sees it ``delay`` actions late: while the table's game is at seq s, he is shown the
@@ -35,6 +38,8 @@ if TYPE_CHECKING:
 
 #: The ``left`` reason a watcher hears when he stops watching.
 UNWATCHED = "unwatched"
+#: The ``left`` reason a watcher hears when the owner closes the table to spectators.
+CLOSED_TO_SPECTATORS = "closed_to_spectators"
 #: Seconds from a change of the watcher count to its telling: watchers coming and going,
 #: however fast, cost the seats one ``state`` per this long at most.
 RECOUNT_SECONDS = 1.0
@@ -92,6 +97,8 @@ async def on_watch(table: Table, cmd: c.Watch) -> None:
         raise NotAllowed(f"table {table.id} has {table.watch_cap} watchers already: "
                          "the most it takes")
     table.watchers.add(cmd.player)
+    if cmd.admin:
+        table.admin_watchers.add(cmd.player)
     table.outbox.send(cmd.player, table.state_for(cmd.player))
     _recount_later(table)
 
@@ -101,14 +108,39 @@ async def on_unwatch(table: Table, cmd: c.Unwatch) -> None:
     others the new count a moment later."""
     if cmd.player not in table.watchers:
         raise NotSeated(f"you do not watch table {table.id}")
-    table.watchers.discard(cmd.player)
+    _send_away(table, cmd.player, UNWATCHED)
+    _recount_later(table)
+
+
+def _send_away(table: Table, player: str, reason: str) -> None:
+    """``player`` watches ``table`` no more: he hears ``left`` with ``reason``."""
+    table.watchers.discard(player)
+    table.admin_watchers.discard(player)
     # His mutes go with him: kept, 64 passing watchers' would fill the table's bound on
     # listeners with mutes and refuse everyone's after (an attacker's finding).
-    table.chat.mutes.pop(cmd.player, None)
+    table.chat.mutes.pop(player, None)
     if not table.watchers:
         table.lag.forget()
-    table.outbox.send(cmd.player, Left(table=table.id, reason=UNWATCHED))
-    _recount_later(table)
+    table.outbox.send(player, Left(table=table.id, reason=reason))
+
+
+async def on_spectators(table: Table, cmd: c.Spectators) -> None:
+    """The private table's owner opens or closes it to spectators (its seat checked by
+    ``Table._handle``). Stored with the live game first (a fenced write: a rebuilt table
+    keeps it; between games the next game's row takes it), then told: the watchers but
+    admins are sent away (``left``, reason ``closed_to_spectators``), and every seat sees
+    the setting in its ``state``."""
+    if table.owner is None:
+        raise NotAllowed("only a private table's owner opens or closes it to spectators")
+    if cmd.player != table.owner:
+        raise Forbidden("only the table's owner opens or closes it to spectators")
+    if table.game_id is not None:  # a row no longer live (settled) takes nothing
+        await table.store.set_spectators(table.game_id, cmd.on, table.fence)
+    table.spectators = cmd.on
+    if not cmd.on:
+        for player in sorted(table.watchers - table.admin_watchers):
+            _send_away(table, player, CLOSED_TO_SPECTATORS)
+    table._broadcast()
 
 
 def _recount_later(table: Table) -> None:

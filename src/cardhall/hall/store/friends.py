@@ -133,6 +133,16 @@ async def _player(s: AsyncSession, player_id: str) -> Player:
     return p
 
 
+async def _befriendable(s: AsyncSession, player_id: str) -> Player:
+    """A player one may ask or block: registered, not banned. A guest is answered as an
+    unknown id (``not_found``), by ``ask`` and ``block`` alike: guests are not findable,
+    and one call must not tell a guest's id from nobody's."""
+    p = await _player(s, player_id)
+    if p.is_guest:
+        raise NotFound(f"no player {player_id[:32]!r}")
+    return p
+
+
 async def _count(s: AsyncSession, query: Any) -> int:
     return int(await s.scalar(select(func.count()).select_from(query.subquery())) or 0)
 
@@ -174,9 +184,7 @@ async def ask(db: Database, asker: Player, asked_id: str) -> Asked:
     if asked_id == asker.id:
         raise BadRequest("you cannot befriend yourself")
     async with db.transaction() as s:
-        other = await _player(s, asked_id)
-        if other.is_guest:
-            raise NotFound(f"no player {asked_id[:32]!r}")  # guests are not findable
+        other = await _befriendable(s, asked_id)
         them = _someone(other)
         if await s.get(Friendship, (asker.id, other.id)) is not None:
             raise Conflict(f"{other.name} is your friend already")
@@ -241,7 +249,7 @@ async def block(db: Database, player: str, target: str) -> Someone:
     if player == target:
         raise BadRequest("you cannot block yourself")
     async with db.transaction() as s:
-        other = await _player(s, target)
+        other = await _befriendable(s, target)
         if await _blocks(s, player, target):
             return _someone(other)
         if await _count(s, select(Block.blocked).where(Block.blocker == player)) \

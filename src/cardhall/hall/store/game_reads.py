@@ -46,6 +46,9 @@ class StoredGame:
     private: bool = False
     #: The fee in each seat's ``beans`` (None: settled before the hall kept it).
     fees: dict[str, int] | None = None
+    #: A private table's owner, and whether others than admins may watch it (观战).
+    owner: str | None = None
+    spectators: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``GET /api/games/{id}``."""
@@ -64,7 +67,7 @@ async def _stored(s: AsyncSession, game: Game) -> StoredGame:
             .scalars())
     return StoredGame(game.id, game.table_id, game.room_id, game.variant, list(game.players),
                       record, game.result, game.beans, game.status, game.started, game.ended,
-                      game.fence, game.private, game.fees)
+                      game.fence, game.private, game.fees, game.owner, game.spectators)
 
 
 async def get_game(db: Database, game_id: str) -> StoredGame | None:

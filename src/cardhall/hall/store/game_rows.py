@@ -86,6 +86,9 @@ class GameStart:
     fence: int | None = None
     holds: Mapping[str, int] | None = None
     private: bool = False
+    #: A private table's owner, and whether others than admins may watch it (观战).
+    owner: str | None = None
+    spectators: bool = True
 
 
 async def create_game(db: Database, *, table_id: str, room_id: str, variant: str,
@@ -153,7 +156,8 @@ async def create_games(db: Database, starts: Sequence[GameStart],
             rows.append(Game(id=gid, table_id=start.table_id, room_id=start.room_id,
                              variant=start.variant, players=list(start.players), record=record,
                              status=LIVE, started=now, fence=start.fence or 0,
-                             private=start.private))
+                             private=start.private, owner=start.owner,
+                             spectators=start.spectators))
             for pid in sorted(holds):  # 0 too: a restart reads the balances it was dealt
                 held[pid] += holds[pid]
                 holding.append(Hold(game_id=gid, player_id=pid, amount=holds[pid],
@@ -199,6 +203,22 @@ async def claim_games(db: Database, table_id: str, fence: int) -> int:
                                                   Game.status == LIVE, Game.fence < fence)
                                .values(fence=fence))
         return int(done.rowcount)  # type: ignore[attr-defined]
+
+
+async def set_spectators(db: Database, game_id: str, on: bool,
+                         fence: int | None = None) -> None:
+    """Store whether others than admins may watch the live game's table (观战): what a
+    table rebuilt from the log keeps. A game no longer live takes nothing (the table's
+    next game is recorded with the setting); Fenced for a stale owner."""
+    async with db.transaction() as s:
+        where = [Game.id == game_id, Game.status == LIVE]
+        if fence is not None:
+            where.append(Game.fence == fence)
+        done = await s.execute(update(Game).where(*where).values(spectators=on))
+        if not done.rowcount and fence is not None:  # type: ignore[attr-defined]
+            stored = await s.scalar(select(Game.fence).where(Game.id == game_id))
+            if stored is not None:
+                _check_fence(game_id, stored, fence)
 
 
 def _check_fence(game_id: str, stored: int, fence: int | None) -> None:

@@ -39,6 +39,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     text,
+    true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -169,6 +170,10 @@ class Game(Base):
     #: Played at a private table (好友房): for points only, no beans, and left off the
     #: leaderboards (docs/rulings.md, "The hall").
     private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: A private table's: who opened it, and whether others than admins may watch it
+    #: (观战): what its owner chose last, kept for a table rebuilt from the log.
+    owner: Mapped[str | None] = mapped_column(String(32))
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class Action(Base):

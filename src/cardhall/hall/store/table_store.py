@@ -71,7 +71,8 @@ class DbStore:
         return await self.starts.start(stored.GameStart(
             table_id=table.id, room_id=table.room.id, variant=game.variant.id,
             players=players, seed=game.seed, options=game.options, fence=table.fence,
-            holds=holds, private=table.private))
+            holds=holds, private=table.private, owner=table.owner,
+            spectators=table.spectators))
 
     async def append(self, game_id: str, seq: int, action: str, seat: int | None,
                      fence: int | None = None, final: bool = False) -> None:
@@ -130,6 +131,10 @@ class DbStore:
         assert table.game_id is not None
         await stored.dissolve_game(self.db, table.game_id, record=game.record(),
                                    fence=table.fence)
+
+    async def set_spectators(self, game_id: str, on: bool, fence: int | None) -> None:
+        """Keep the owner's 观战 choice with the live game (``game_rows.set_spectators``)."""
+        await stored.set_spectators(self.db, game_id, on, fence)
 
     async def golden_eyes(self, players: list[str]) -> dict[str, int]:
         """How many Golden Eyes each player holds: a 欢乐 game may spend them."""

@@ -84,8 +84,12 @@ registerScreen("events", {
       const [all, names] = await Promise.all([ctx.api("GET", "/api/events"), variants(ctx)]);
       for (const k of all) named.set(k.kind, lang() === "en" ? k.name_en : k.name);
       drawMine();
+      const title = (k) => { // the game's name, unless the event's name says it already
+        const n = named.get(k.kind), v = variantName(names, k.variant);
+        return n.includes(v) ? n : `${n} · ${v}`;
+      };
       kinds.replaceChildren(...all.map((k) => h("article", { class: "ev-kind", "data-kind": k.kind },
-        h("h2", {}, named.get(k.kind), " · ", variantName(names, k.variant)),
+        h("h2", {}, title(k)),
         h("p", {}, t("ev.entered", { n: k.entered, of: k.entrants })),
         h("p", {}, t("ev.prizes", { p: list(k.prizes), of: k.entrants })),
         h("p", { class: "sc-hint" }, rules(k)),

@@ -2,6 +2,9 @@
 // are (观战 their table; 邀请 to this player's private table while it fills), blocks.
 // A pushed `friend` shows a notice (and redraws the screen); a pushed `brought` (a
 // friend's invite to his table) a prompt with 加入 (docs/protocol.md, "Friends").
+// Nothing is pushed when a friend comes online or sits down: while the screen is shown
+// (and the page visible) the list is read again every REFRESH_MS, and at once when the
+// page is visible again; one read at a time, redrawn only when it changed.
 import { registerScreen, store, ctx } from "../app.js";
 import { t } from "../i18n.js";
 import { nameText, titleText } from "../names.js";
@@ -9,6 +12,7 @@ import { watch } from "../watch.js";
 import { errorText, frame, h, whoami } from "./common.js";
 
 let redraw = null;
+const REFRESH_MS = 15000;
 
 ctx.ws.on("friend", (msg) => {
   ctx.notice(t(`fr.push.${msg.event}`, { name: nameText(msg.player.name) }), "ok");
@@ -80,9 +84,15 @@ registerScreen("friends", {
         btn("fr.block", () => act("block", p.id)));
     }
 
+    let reading = false, again = false, last = "";
     function draw() {
+      if (reading) { again = true; return; } // one read at a time: the next follows it
+      reading = true;
       c.api("GET", "/api/friends").then((all) => {
         const mine = filling();
+        const seen = JSON.stringify([all, mine?.table]);
+        if (seen === last) return; // unchanged: the screen (its focus) stays as it is
+        last = seen;
         lists.replaceChildren(
           ...section("fr.incoming", all.incoming.map((p) => person(p,
             btn("fr.accept", () => act("accept", p.id), "primary"),
@@ -97,8 +107,14 @@ registerScreen("friends", {
           ...section("fr.blocks", all.blocks.map((p) => person(p,
             btn("fr.unblock", () => act("unblock", p.id))))));
         f.section.dataset.loaded = "1";
-      }, (err) => f.status(errorText(err), "error"));
+      }, (err) => f.status(errorText(err), "error")).finally(() => {
+        reading = false;
+        if (again && redraw) { again = false; draw(); }
+      });
     }
+    const tick = () => { if (redraw && !document.hidden) draw(); };
+    const timer = setInterval(tick, REFRESH_MS);
+    document.addEventListener("visibilitychange", tick);
 
     whoami(c).then((me) => {
       if (!me || me.guest) {
@@ -110,6 +126,10 @@ registerScreen("friends", {
       redraw = draw;
       draw();
     });
-    return () => { redraw = null; };
+    return () => {
+      redraw = null;
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", tick);
+    };
   },
 });

@@ -4,7 +4,7 @@ equality there unless the database's collation is C. SQLite gets none (its ``LIK
 folds case: no index would serve it, and a small hall's scan is cheap).
 
 Revision ID: 0016
-Revises: 0014
+Revises: 0015
 Create Date: 2026-12-07
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0016"
-down_revision: str | None = "0014"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
