@@ -274,11 +274,17 @@ class Hall:
             table._drop()
 
     async def close(self) -> None:
-        await self.friends.loaded()  # block lists still being read hold a connection
         await self.events.close()
         for table in list(self.lobby.tables.values()):
             await table.stop()
         await self.lobby.close()
+        # Work spawned for messages (watches again, unwatches) and block lists being
+        # read (a stopping table may still have asked for one) each hold a database
+        # connection: ended before the database is.
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.friends.loaded()
         await self.coord.close()
         await self.store.close()
         self.bots.close()
