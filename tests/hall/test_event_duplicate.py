@@ -318,7 +318,7 @@ async def test_nobody_but_an_admin_watches_a_duplicate_events_table(db: Database
         first = await inbox.next(players[0], State)
         stranger = await guest(hall)
         for watcher in (players[1], stranger):
-            with pytest.raises(Forbidden):
+            with pytest.raises(Forbidden, match="not watched while it runs"):
                 await hall.handle(watcher, Watch(type="watch", table=first.table))
         admin = await guest(hall)
         await hall.handle(admin, Watch(type="watch", table=first.table), admin=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 from alembic.autogenerate import compare_metadata
@@ -10,6 +11,8 @@ from sqlalchemy import Connection, inspect, text
 
 from cardhall.hall.store.db import Database, make_engine, upgrade
 from cardhall.hall.store.models import Base
+from tests.conftest import new_pg_database
+from tests.hall.pg import PostgresServer
 
 TABLES = {"players", "sessions", "ledger", "items", "games", "actions", "scores", "stats",
           "seatings", "holds", "puzzles", "puzzle_ratings", "puzzle_attempts",
@@ -169,3 +172,19 @@ async def test_0016_the_name_prefix_search_has_an_index_on_postgresql(db_url: st
             assert "ix_players_name_key_prefix" in plan, plan
     finally:
         await engine.dispose()
+
+
+async def test_processes_migrating_a_new_database_at_once_all_succeed(
+        pg_server: PostgresServer) -> None:
+    """Hall processes started together on a new PostgreSQL database (several processes
+    share one only there) each run ``upgrade``: they take turns (an advisory lock);
+    none fails on the first version row."""
+    db_url = await new_pg_database(pg_server)
+    await asyncio.gather(*(upgrade(db_url) for _ in range(4)))
+    engine = make_engine(db_url)
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
+    finally:
+        await engine.dispose()
+    assert len(rows) == 1

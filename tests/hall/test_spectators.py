@@ -185,3 +185,16 @@ async def test_closed_while_filling_the_game_is_recorded_closed(db: Database) ->
         assert tuple(row) == (owner, False)
     finally:
         await hall.close()
+
+
+async def test_watches_handed_over_keep_the_per_player_bound(db: Database) -> None:
+    """Watches handed over by another process (a reconnect there) are taken only up to
+    ``watching.per_player`` (3), counting those made here meanwhile; the rest stop."""
+    hall, _ = await make_hall(db, PRIVATE)
+    try:
+        player = await guest(hall)
+        hall.watching[player] = {"ta", "tb"}  # watched here since he came back
+        await hall.take_watches(player, ["tb", "tc", "td", "te"], ready=False)
+        assert hall.watching[player] == {"ta", "tb", "tc"}
+    finally:
+        await hall.close()

@@ -332,8 +332,16 @@ class Hall:
         """Watches of ``player_id`` handed over by another process, whose connection
         he replaced by one here: counted and stopped here from now on. A connection
         still saying hello gets their states from ``connected``; a ``ready`` one (its
-        ``connected`` ran without them) now."""
-        self.watching.setdefault(player_id, set()).update(tables)
+        ``connected`` ran without them) now. Those past his ``per_player`` bound (he
+        watched others here meanwhile) stop, each telling him ``left``."""
+        watched = self.watching.setdefault(player_id, set())
+        room = max(0, self.config.watching.per_player - len(watched))
+        new = [t for t in dict.fromkeys(tables) if t not in watched]
+        tables, over = new[:room], new[room:]
+        self.stop_watches(player_id, over)
+        watched.update(tables)
+        if not watched:
+            self.watching.pop(player_id, None)
         if ready:
             admin = (await accounts.get_player(self.db, player_id)).is_admin
             for table_id in tables:

@@ -91,7 +91,9 @@ async def on_watch(table: Table, cmd: c.Watch) -> None:
     if table.seat_of(cmd.player) is not None:
         raise NotAllowed("you sit at this table: you cannot watch it")
     if not (cmd.admin or table.spectators):
-        raise Forbidden("this private table is closed to spectators")
+        raise Forbidden("this private table is closed to spectators" if table.owner else
+                        "an event's deals are not watched while it runs (复式: everyone "
+                        "plays them)")
     if cmd.player not in table.watchers and len(table.watchers) >= table.watch_cap \
             and not cmd.admin:
         raise NotAllowed(f"table {table.id} has {table.watch_cap} watchers already: "

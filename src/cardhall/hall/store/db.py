@@ -53,7 +53,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import (
@@ -69,6 +69,8 @@ from cardhall.hall.store.log_thread import LogThread
 T = TypeVar("T")
 
 DEFAULT_URL = "sqlite:///hall.db"
+#: The PostgreSQL advisory lock a migration holds (``upgrade``): any fixed number.
+MIGRATION_LOCK = 0x63617264  # "card"
 
 #: PostgreSQL connections one process keeps open (``--db-pool``); as many again may be
 #: opened for a burst.
@@ -296,7 +298,10 @@ async def upgrade(url: str | URL | AsyncEngine = DEFAULT_URL, revision: str = "h
     """Bring the database at ``url`` (or behind an engine) up to ``revision``.
 
     Idempotent: on an up-to-date database it does nothing. Runs on one connection in
-    one transaction (PostgreSQL rolls back a failed migration whole).
+    one transaction (PostgreSQL rolls back a failed migration whole). On PostgreSQL the
+    transaction first takes an advisory lock: hall processes started at once on a new
+    database migrate it one after the other (the second finds it up to date), rather
+    than both inserting the first ``alembic_version`` row and one of them failing.
     """
     engine = url if isinstance(url, AsyncEngine) else make_engine(url)
     try:
@@ -306,6 +311,9 @@ async def upgrade(url: str | URL | AsyncEngine = DEFAULT_URL, revision: str = "h
             # a migration to apply takes the write lock at its first write.
             await conn.execution_options(**{READ_ONLY: True})
             async with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                       {"key": MIGRATION_LOCK})
                 await conn.run_sync(_upgrade_on, revision)
     finally:
         if engine is not url:
