@@ -143,6 +143,11 @@ class DatabaseError(ValueError):
     """A database URL the hall cannot use."""
 
 
+class DatabaseClosed(RuntimeError):
+    """Work asked of a ``Database`` after ``close``: refused, because the engine's pool
+    would open a new connection that nothing ever closes."""
+
+
 def async_url(url: str | URL) -> URL:
     """``url`` with its async driver: sqlite → aiosqlite, postgresql → asyncpg."""
     try:
@@ -220,6 +225,7 @@ class Database:
     log_thread: LogThread | None = None
     #: SQLite: this process's writers take the write lock in turn (see the module doc).
     _writers: WriteLock = field(default_factory=WriteLock, compare=False, repr=False)
+    _closed: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def open(cls, url: str | URL = DEFAULT_URL, **kwargs: Any) -> Database:
@@ -240,6 +246,7 @@ class Database:
     @asynccontextmanager
     async def transaction(self, urgent: bool = False) -> AsyncIterator[AsyncSession]:
         """``urgent``: the action log's (on SQLite it takes the write lock first)."""
+        self._check_open()
         if self.dialect != "sqlite":
             async with self.sessions() as session, session.begin():
                 yield session
@@ -266,14 +273,21 @@ class Database:
         and a game's start reads balances and names several times. Work that needs
         one snapshot across statements, or reads before it writes, uses
         ``transaction()``."""
+        self._check_open()
         async with (self.readers or self.sessions)() as session, session.begin():
             yield session
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise DatabaseClosed("the database is closed (the hall is stopping)")
 
     @property
     def dialect(self) -> str:
         return self.engine.dialect.name
 
     async def close(self) -> None:
+        # Work still running after this is refused, not connected (frozen: set once).
+        object.__setattr__(self, "_closed", True)
         await self.engine.dispose()
         if self.log is not None:
             await self.log.dispose()
