@@ -208,11 +208,18 @@ async def test_racing_accepts_and_asks_befriend_once(
     assert sum(isinstance(d, store.Someone) for d in done) == 1
     assert all(isinstance(d, store.Someone | NotFound | Conflict) for d in done), done
     assert ids((await store.listing(db, bob.id)).friends) == [alice.id]
+    # Crossing asks take turns (the pair's rows are locked): the second accepts the
+    # first, so they are friends with no request left, never two crossed requests.
     crossed = await asyncio.gather(store.ask(db, alice, alfred.id),
-                                   store.ask(db, alfred, alice.id), return_exceptions=True)
-    assert all(isinstance(d, store.Asked | Conflict) for d in crossed), crossed
-    mine = await store.listing(db, alice.id)
-    if not await store.are_friends(db, alice.id, alfred.id):  # both asked: one accepts
-        assert ids(mine.incoming) == [alfred.id] and ids(mine.outgoing) == [alfred.id]
-        await store.ask(db, alice, alfred.id)
+                                   store.ask(db, alfred, alice.id))
+    assert sorted(d.friends for d in crossed) == [False, True], crossed
     assert await store.are_friends(db, alfred.id, alice.id)
+    mine = await store.listing(db, alice.id)
+    assert mine.incoming == [] and mine.outgoing == []
+    # An accept and a block at once: whichever goes first, the block stands and they
+    # are not friends (never friends and blocked).
+    await store.ask(db, alfred, bob.id)
+    await asyncio.gather(store.accept(db, bob.id, alfred.id),
+                         store.block(db, bob.id, alfred.id), return_exceptions=True)
+    assert await store.blocks(db, bob.id, alfred.id)
+    assert not await store.are_friends(db, bob.id, alfred.id)

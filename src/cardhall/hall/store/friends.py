@@ -176,6 +176,15 @@ async def _befriend(s: AsyncSession, a: str, b: str) -> None:
     s.add_all([Friendship(player=a, friend=b), Friendship(player=b, friend=a)])
 
 
+async def _lock(s: AsyncSession, *players: str) -> None:
+    """Take the players' rows (in id order: no deadlock) for the rest of the transaction:
+    two calls on the same players (crossed asks, an accept and a block at once, many
+    asks of one player) run one after the other, so each sees what the other did and
+    the bounds hold. SQLite needs none: its writers already take turns."""
+    await s.execute(select(Player.id).where(Player.id.in_(sorted(set(players))))
+                    .order_by(Player.id).with_for_update())
+
+
 @_raced
 async def ask(db: Database, asker: Player, asked_id: str) -> Asked:
     """``asker`` asks ``asked_id`` to be friends (or accepts his waiting request)."""
@@ -184,6 +193,7 @@ async def ask(db: Database, asker: Player, asked_id: str) -> Asked:
     if asked_id == asker.id:
         raise BadRequest("you cannot befriend yourself")
     async with db.transaction() as s:
+        await _lock(s, asker.id, asked_id)
         other = await _befriendable(s, asked_id)
         them = _someone(other)
         if await s.get(Friendship, (asker.id, other.id)) is not None:
@@ -212,6 +222,7 @@ async def ask(db: Database, asker: Player, asked_id: str) -> Asked:
 async def accept(db: Database, player: str, asker: str) -> Someone:
     """``player`` accepts ``asker``'s request: they are friends."""
     async with db.transaction() as s:
+        await _lock(s, player, asker)
         request = await s.get(FriendRequest, (asker, player))
         if request is None or await _blocks(s, player, asker):
             raise NotFound("no such request waits for you")
@@ -224,6 +235,7 @@ async def decline(db: Database, player: str, other: str) -> None:
     """Delete the request between ``player`` and ``other``: his to ``player`` (declined)
     or ``player``'s to him (withdrawn). Nothing is kept of it."""
     async with db.transaction() as s:
+        await _lock(s, player, other)
         pairs = [(FriendRequest.asker == player) & (FriendRequest.asked == other)]
         if not await _blocks(s, player, other):  # else his request is not shown: not there
             pairs.append((FriendRequest.asker == other) & (FriendRequest.asked == player))
@@ -235,6 +247,7 @@ async def decline(db: Database, player: str, other: str) -> None:
 async def remove(db: Database, player: str, friend: str) -> None:
     """End a friendship, both ways."""
     async with db.transaction() as s:
+        await _lock(s, player, friend)
         gone = await s.execute(delete(Friendship).where(or_(
             (Friendship.player == player) & (Friendship.friend == friend),
             (Friendship.player == friend) & (Friendship.friend == player))))
@@ -249,6 +262,7 @@ async def block(db: Database, player: str, target: str) -> Someone:
     if player == target:
         raise BadRequest("you cannot block yourself")
     async with db.transaction() as s:
+        await _lock(s, player, target)
         other = await _befriendable(s, target)
         if await _blocks(s, player, target):
             return _someone(other)
@@ -266,6 +280,7 @@ async def block(db: Database, player: str, target: str) -> Someone:
 
 async def unblock(db: Database, player: str, target: str) -> None:
     async with db.transaction() as s:
+        await _lock(s, player, target)
         gone = await s.execute(delete(Block).where(Block.blocker == player,
                                                    Block.blocked == target))
         if not getattr(gone, "rowcount", 0):
