@@ -234,6 +234,9 @@ class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             return super().last(observe)  # PettingZoo's own error
         return self.unwrapped.last(observe)
 
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own wrapper prints: the environment's name
+
 
 class _InBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
     """PettingZoo's bounds assertion, answered without numpy for a plain int (what
