@@ -366,11 +366,12 @@ async def admin_ban(request: Request) -> Response:
     await _admin(request)
     data = await _body(request)
     target, banned = _text(data, "player"), _bool(data, "banned")
-    await accounts.set_banned(server.db, target, banned)
+    its_bots = await accounts.set_banned(server.db, target, banned)
     tables = 0
     if banned:
-        tables = await server.hall.kick(target)
-        await server.hall.coord.disconnect(target, 4003, "banned")
+        for who in (target, *its_bots):  # his bot accounts are banned with him
+            tables += await server.hall.kick(who)
+            await server.hall.coord.disconnect(who, 4003, "banned")
     return JSONResponse({"player": target, "banned": banned, "tables": tables})
 
 

@@ -110,6 +110,8 @@ class Connection:
         #: When that session ends unless used again (``server.expiry`` closes it then).
         self.session_ends: datetime | None = None
         self.admin = False
+        #: A bot account's connection (docs/bots.md): rooms may refuse its quick match.
+        self.bot = False
         self.superseded = False
         #: Set by a hello with ``"deltas": true``: what its tables' states become.
         self.deltas: DeltaCoder | None = None
