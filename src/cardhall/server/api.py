@@ -225,6 +225,7 @@ async def rooms(request: Request) -> Response:
                     "turn_seconds": room.turn_seconds,
                     "bot_wait_seconds": room.bot_wait_seconds,
                     "bot_seconds": room.bot_seconds, "bot": room.bot,
+                    "bot_accounts": room.bot_accounts,
                     "waiting": live["waiting"], "tables": live["tables"]})
     return JSONResponse(out)
 
