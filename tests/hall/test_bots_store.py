@@ -17,9 +17,11 @@ from cardhall.hall.domain.errors import (
     NotFound,
     TooManyBots,
 )
+from cardhall.hall.live.seats import BOT_TITLE, Seat
 from cardhall.hall.store import accounts, bots, friends, ledger, sessions
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.models import Player, utcnow
+from cardhall.hall.store.table_store import DbStore
 
 
 async def _owner(db: Database, economy: Economy, hasher: PasswordHasher,
@@ -155,3 +157,16 @@ async def test_bots_have_no_friends(db: Database, economy: Economy,
         await friends.ask(db, owner, bot.id)
     with pytest.raises(Forbidden):
         await friends.ask(db, bot, owner.id)
+
+
+async def test_a_bots_seat_is_a_bots(db: Database, economy: Economy,
+                                     hasher: PasswordHasher) -> None:
+    """The name and title a table seats it with (``DbStore.names``) make its seat a bot's
+    (``Seat.bot``), with its player id; a person's seat is no bot's."""
+    owner = await _owner(db, economy, hasher)
+    bot = (await bots.create(db, owner, "robo", economy, 5)).player
+    names = await DbStore(db).names([owner.id, bot.id])
+    assert names[bot.id] == ("robo", BOT_TITLE) and names[owner.id][1] != BOT_TITLE
+    seats = [Seat(player=p, name=names[p][0], title=names[p][1]) for p in (owner.id, bot.id)]
+    seats.append(Seat(player=None, name="机器人·丙", title=BOT_TITLE))
+    assert [(s.human, s.bot) for s in seats] == [(True, False), (True, True), (False, True)]

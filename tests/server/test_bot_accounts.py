@@ -18,7 +18,13 @@ import pytest
 
 from cardhall.client.hall import ClientError, HallClient, HttpError
 from cardhall.server.connection import CLOSE_SESSION_ENDED
-from tests.server.conftest import CARDHALL, HallProcess, running_hall
+from tests.server.conftest import (
+    ADMIN_NAME,
+    ADMIN_PASSWORD,
+    CARDHALL,
+    HallProcess,
+    running_hall,
+)
 
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "bots" / "minimal_bot.mjs"
@@ -225,3 +231,17 @@ async def test_cardhall_bot_account_and_bot_play_with_the_token(bot_hall: HallPr
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"{name} (planning) joins ddz3-bots" in run.stdout
     assert "game 1/1" in run.stdout
+
+
+async def test_banning_the_owner_closes_his_bots(bot_hall: HallProcess) -> None:
+    async with owner(bot_hall.url) as me, HallClient(bot_hall.url) as admin:
+        assert me.player is not None
+        made = await me.post("/api/bots", {"name": _name()})
+        await admin.login(ADMIN_NAME, ADMIN_PASSWORD)
+        async with HallClient(bot_hall.url, token=made["token"], timeout=20) as bot:
+            await bot.connect()
+            await admin.post("/api/admin/ban", {"player": me.player["id"], "banned": True})
+            gone = await bot.expect("disconnected")
+            assert (gone["code"], gone["reconnecting"]) == (4003, False)
+            with pytest.raises(ClientError, match="bad_token"):
+                await bot.connect()
