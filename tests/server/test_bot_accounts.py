@@ -206,6 +206,11 @@ async def test_a_javascript_bot_plays_a_game_to_its_end(bot_hall: HallProcess) -
         rows = (await looker.get("/api/leaderboard", variant="ddz3", period="day"))["rows"]
     mine = {r["id"]: r for r in rows}[made["id"]]
     assert (mine["bot"], mine["title"]) == (True, "机器人")
+    async with HallClient(bot_hall.url, token=made["token"]) as bot:  # its replay marks it
+        [game] = await bot.get("/api/history")
+        seats = (await bot.get(f"/api/games/{game['game']}/replay"))["seats"]
+    assert [(s["id"], s["bot"]) for s in seats if s["id"]] == [(made["id"], True)]
+    assert all(s["bot"] for s in seats)
 
 
 @pytest.mark.slow  # two cardhall processes start (about 4 s)
