@@ -130,3 +130,16 @@ def test_cardhall_rl_imports_without_torch_and_dmc_names_it() -> None:
     assert "rl fine" in done.stdout, done.stderr
     assert "torch" in done.stdout
     assert "pip install 'cardhall[rl,train]'" in done.stdout
+
+
+@pytest.mark.slow
+def test_the_example_trains_saves_and_reports_the_arena(tmp_path: Path) -> None:
+    saved = tmp_path / "ddz3.pt"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_ddz3.py"), "--decisions", "300",
+         "--deals", "2", "--save", str(saved)],
+        capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("dmc vs random, 2 duplicate deals") == 2  # untrained, trained
+    assert "decisions/s" in done.stdout
+    assert dmc.Agent.load(saved).variant == "ddz3"
