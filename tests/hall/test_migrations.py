@@ -41,7 +41,7 @@ async def test_upgrade_empty_database_then_again(db_url: str) -> None:
             assert tables == TABLES
             assert await conn.run_sync(_diff) == []
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
-            assert version == [("0016",)]
+            assert version == [("0017",)]
     finally:
         await engine.dispose()
     await upgrade(db_url)  # again: nothing to do, nothing breaks
