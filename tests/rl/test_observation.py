@@ -13,6 +13,7 @@ import pytest
 from cardhall.games import new_game
 from cardhall.rl import CardhallEnv, env
 from cardhall.rl.observation import encode
+from cardhall.rl.seat import SeatEncoder
 from tests.games.hidden import hidden_zones, shuffle_hidden
 from tests.lanes import slow_for
 from tests.rl.play import IDS, moves
@@ -121,16 +122,24 @@ def test_hidden_cards_do_not_move_observation_or_mask(name: str) -> None:
                 e.step(token)
 
 
-def test_the_swap_test_sees_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An encoding that reads the next seat's view is caught by ``_same``."""
+@pytest.mark.parametrize("name", ["ddz3", "ddz5"])
+def test_the_swap_test_sees_a_leak(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An encoding that reads the next seat's hand is caught by ``_same``: the view's
+    encoding (ddz5) and the one read straight from the game (ddz3, ``rl.seat``)."""
     def leaky(self: Any, view: dict[str, Any], chosen: list[int]) -> Any:
         peek = self.game.observe((view["seat"] + 1) % self.variant.players)
         return encode(self.layout, {**view, "hand": peek["hand"]}, chosen)
 
+    def leaky_state(self: SeatEncoder, state: Any, me: int) -> Any:
+        peek = state.observe((me + 1) % state.players)
+        return encode(self.layout, {**state.observe(me), "hand": peek["hand"]}, [])
+
     monkeypatch.setattr(CardhallEnv, "observation_vector", leaky)
-    e = env("ddz3")
+    monkeypatch.setattr(SeatEncoder, "encode", leaky_state)
+    e = env(name)
     e.reset(seed=2)
     raw = e.unwrapped
+    assert (raw._fast is not None and raw._fast.fits(raw.game)) == (name == "ddz3")
     with pytest.raises(AssertionError, match="sees hidden cards"):
         for agent, twin in _twin(raw, random.Random(2)):
             _same(agent, raw, twin)

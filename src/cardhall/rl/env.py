@@ -22,9 +22,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from cardhall.cards import RANK_CHARS
 from cardhall.games import GameState, new_game, variant
 from cardhall.rl.actions import HEADS, SIZE, TOKENS, BuryDecision, Decision, tokens
 from cardhall.rl.observation import Layout, Vector, action_row, add_selection, encode
+from cardhall.rl.seat import SeatEncoder
 
 #: Bumped whenever the same game gives other observations, masks or token meanings.
 VERSION = 0
@@ -48,6 +50,7 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.reward, self.render_mode, self.options = reward, render_mode, dict(options)
         new_game(name, 0, self.options)  # a bad option or deal is refused here, not later
         self.layout = Layout.of(self.variant)
+        self._fast = SeatEncoder(self.layout) if self.layout.axis == len(RANK_CHARS) else None
         self.possible_agents = [f"seat_{i}" for i in range(self.variant.players)]
         self.agents: list[str] = []
         obs = spaces.Dict({
@@ -106,19 +109,26 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        game = self._game()
+        self._game()  # before any reset: say so
         mask = np.zeros(SIZE, dtype=np.int8)
         base = self._seen.get(agent)
         if base is None:
             # The view does not change while a decision's tokens are chosen: encode it
             # once per decision (``_next_decision`` forgets it), add the tokens after.
-            base = self._seen[agent] = self.observation_vector(
-                game.observe(self._seat(agent)), [])
+            base = self._seen[agent] = self.seat_vector(self._seat(agent))
         vector = base.copy()
         if self.decision is not None and agent == self.agent_selection:
             mask[self.decision.mask()] = 1
             add_selection(self.layout, vector, self.decision.chosen)
         return {"observation": vector, "action_mask": mask}
+
+    def seat_vector(self, seat: int) -> Vector:
+        """Seat ``seat``'s vector now, without tokens chosen: ``observation_vector`` of its
+        view, or the same numbers read straight from the game where ``rl.seat`` can."""
+        game = self._game()
+        if self._fast is not None and self._fast.fits(game):
+            return self._fast.encode(game, seat)
+        return self.observation_vector(game.observe(seat), [])
 
     def observation_vector(self, view: dict[str, Any], chosen: list[int]) -> Vector:
         """``view`` and the tokens ``chosen`` as a vector (``observe`` passes none and
