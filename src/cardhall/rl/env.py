@@ -89,6 +89,7 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False  # any reward not zero since the last clearing
         self.agent_selection = self.agents[0]
         self._next_decision()
 
@@ -101,12 +102,15 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         if action is None or int(action) not in decision.legal():
             raise ValueError(f"{agent}: action {action!r} is not legal now (see action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # rewards are all zero until the end: nothing to clear or add
+            self._clear_rewards()
+            self._rewarded = False
         chosen = decision.choose(int(action))
         if chosen is not None:
             game.apply(chosen, seat=self._seat(agent))
             self._next_decision()
-        self._accumulate_rewards()
+            if self._rewarded:
+                self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
         self._game()  # before any reset: say so
@@ -214,6 +218,7 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
             for i, agent in enumerate(self.possible_agents):
                 self.rewards[agent] = float(values[i])
                 self.terminations[agent] = True
+            self._rewarded = True
             return
         seat = game.acting[0]
         self.agent_selection = self.possible_agents[seat]
@@ -236,13 +241,24 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
 
 class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order checks, with ``last()`` read from the environment itself once
-    reset: the same answer without a trip through each wrapper per attribute (``last``
-    runs every step; benchmarks/rl_bench.py)."""
+    reset and ``step`` checking ``agents`` there: the same answers without a trip through
+    each wrapper per attribute (both run every step; benchmarks/rl_bench.py)."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
 
     def last(self, observe: bool = True) -> Any:
         if not self._has_reset:
             return super().last(observe)  # PettingZoo's own error
-        return self.unwrapped.last(observe)
+        return self._raw.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:  # else PettingZoo's own error or warning
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
 
     def __str__(self) -> str:
         return str(self.env)  # as PettingZoo's own wrapper prints: the environment's name

@@ -32,6 +32,8 @@ PLAIN = (Classic, FourPlayer, TwoPlayer)
 
 _PHASE_AT = {p: i for i, p in enumerate(PHASES)}
 _ROLE_AT = {role: i for i, role in enumerate(ROLES) if role is not None}
+#: Memo sizes past which a memo starts again (a long run meets many hands).
+_MEMO = 50_000
 _RANK_OF = tuple(card_rank(c) for c in range(len(CARD_TEXT)))
 
 
@@ -44,55 +46,95 @@ class SeatEncoder:
         self.layout = layout
         self.at = layout.starts
         self.size = layout.size
+        self._zero = np.zeros(layout.size, dtype=np.float32)
+        #: count vectors by the cards they count, and the last actions' first tokens
+        self._cards: dict[tuple[int, ...], Vector] = {}
+        self._ranks: dict[tuple[int, ...], Vector] = {}
+        self._plays: dict[str, tuple[Vector, Vector]] = {}
+        self._heads: dict[str | None, int] = {}
 
     @staticmethod
     def fits(state: GameState) -> bool:
         return type(state) in PLAIN
 
     def encode(self, state: Any, me: int) -> Vector:
-        """The vector of seat ``me``'s view of ``state`` (no tokens chosen)."""
+        """The vector of seat ``me``'s view of ``state`` (no tokens chosen).
+
+        Card parts are written as whole slices, each a count vector looked up by the
+        cards it counts (``_by_rank``, ``_by_card``): a hand or a seat's cards played
+        repeat from decision to decision. The single ones go in one fancy assignment."""
         n, axis, at = self.layout.players, self.layout.axis, self.at
-        ones: list[int] = []
-        add, extend = ones.append, ones.extend
-        add(at["phase"] + _PHASE_AT.get(str(state.phase), 0))
-        acting = at["acting"]
-        extend([acting + (s - me) % n for s in state.acting])
-        hand = state.hands[me]
+        out = self._zero.copy()
+        hand = tuple(state.hands[me])
         base = at["hand_cards"]
-        extend([base + c for c in hand])
+        out[base:base + 54] = self._by_card(hand)
         base = at["hand"]
-        extend([base + _RANK_OF[c] for c in hand])
+        out[base:base + axis] = state.counts[me]
         played = at["played"]
         for s, cards in enumerate(state.played_by):
             if cards:
                 base = played + (s - me) % n * axis
-                extend([base + _RANK_OF[c] for c in cards])
+                out[base:base + axis] = self._by_rank(tuple(cards))
         landlord, kitty_to = state.landlord, state.kitty_to
         if (landlord is not None and kitty_to == "all") \
                 or (me == landlord and kitty_to != "all") or state.over:
             base = at["kitty"]
-            extend([base + _RANK_OF[c] for c in state.kitty_dealt])
+            out[base:base + axis] = self._by_rank(tuple(state.kitty_dealt))
+        ones = [at["phase"] + _PHASE_AT.get(str(state.phase), 0)]
+        add, extend = ones.append, ones.extend
+        acting = at["acting"]
+        extend([acting + (s - me) % n for s in state.acting])
         trick = state.trick
         if trick is not None:
             seat, play = trick
-            held, _, meant = play.text.partition("=")
+            held, meant = self._table(play.text)
             base = at["table_cards"]
-            extend([base + r for r in _axis(held, axis)])
+            out[base:base + axis] = held
             base = at["table_meaning"]
-            extend([base + r for r in _axis(meant or held, axis)])
+            out[base:base + axis] = meant
             add(at["table_seat"] + (seat - me) % n)
             add(at["table_leader"] + (state.acted[0] - me) % n)
         base, width = at["roles"], len(ROLES)
         for s, role in enumerate(state._view_roles(me)):
             add(base + (s - me) % n * width + _ROLE_AT.get(role, 0))
-        base, width = at["last"], HEADS + 1
+        base, width, heads = at["last"], HEADS + 1, self._heads
         for s, last in enumerate(state._view_last(me)):
-            add(base + (s - me) % n * width + _head(last))
+            head = heads.get(last)
+            if head is None:
+                head = heads[last] = _head(last)
+            add(base + (s - me) % n * width + head)
         base = at["warnings"]
         extend([base + (s - me) % n for s in state._view_warnings()])
-        out = np.bincount(ones, minlength=self.size).astype(np.float32)
+        out[ones] = 1.0  # distinct places: one per seat and part
         base = at["counts"]
-        for s, cards in enumerate(state.hands):
-            out[base + (s - me) % n] += len(cards)
-        out[at["multiplier"]] += float(state._multiplier_causes()["total"])
+        out[base:base + n] = [len(h) for h in state.hands[me:] + state.hands[:me]]
+        out[at["multiplier"]] = float(state._multiplier_causes()["total"])
         return out
+
+    def _by_card(self, cards: tuple[int, ...]) -> Vector:
+        found = self._cards.get(cards)
+        if found is None:
+            if len(self._cards) > _MEMO:
+                self._cards.clear()
+            found = self._cards[cards] = np.bincount(cards, minlength=54).astype(np.float32)
+        return found
+
+    def _by_rank(self, cards: tuple[int, ...]) -> Vector:
+        found = self._ranks.get(cards)
+        if found is None:
+            if len(self._ranks) > _MEMO:
+                self._ranks.clear()
+            found = self._ranks[cards] = np.bincount(
+                [_RANK_OF[c] for c in cards], minlength=self.layout.axis).astype(np.float32)
+        return found
+
+    def _table(self, text: str) -> tuple[Vector, Vector]:
+        """A play's cards and what they stand for (its text as the view writes it)."""
+        found = self._plays.get(text)
+        if found is None:
+            held, _, meant = text.partition("=")
+            axis = self.layout.axis
+            found = self._plays[text] = (
+                np.bincount(_axis(held, axis), minlength=axis).astype(np.float32),
+                np.bincount(_axis(meant or held, axis), minlength=axis).astype(np.float32))
+        return found
