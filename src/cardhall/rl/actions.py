@@ -101,33 +101,40 @@ def bare(action: Action) -> str:
 class Decision:
     """One seat's choice among the game's legal actions, a token at a time.
 
-    Only the sequences that continue the tokens chosen so far are kept (``_live``),
-    and the mask is read from them when asked: most decisions are a word or a short
-    play, so building every prefix of every action up front would be wasted work.
+    The first tokens are gathered while the actions are read (most decisions end
+    there: a word such as ``pass``), and only the sequences that continue the tokens
+    chosen so far are kept once a verb is chosen (``_live``): building every prefix of
+    every action up front would be wasted work.
     """
 
     actions: dict[tuple[int, ...], Action]
     chosen: list[int] = field(default_factory=list)
-    _live: list[tuple[int, ...]] = field(default_factory=list, repr=False)
+    _live: list[tuple[int, ...]] | None = field(default=None, repr=False)
     _legal: set[int] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        k, prefix = len(self.chosen), tuple(self.chosen)
-        self._live = [seq for seq in self.actions if seq[:k] == prefix]
+        if self.chosen:
+            k, prefix = len(self.chosen), tuple(self.chosen)
+            self._live = [seq for seq in self.actions if seq[:k] == prefix]
+        elif self._legal is None:
+            self._legal = {seq[0] for seq in self.actions}
 
     @classmethod
     def of(cls, state: GameState, seat: int) -> Decision:
         found: dict[tuple[int, ...], Action] = {}
+        heads: set[int] = set()
         for action in state.legal_actions(seat):
-            seq = tokens(bare(action))
+            seq = tokens(action.text if action.seat is None else bare(action))
             if seq in found:
                 raise TokenError(f"{found[seq].text!r} and {action.text!r} share tokens")
             found[seq] = action
-        return cls(found)
+            heads.add(seq[0])
+        return cls(found, _legal=heads)
 
     def legal(self) -> set[int]:
         if self._legal is None:
             k = len(self.chosen)
+            assert self._live is not None, "a token is chosen once the first tokens are known"
             self._legal = {seq[k] for seq in self._live if len(seq) > k}
         return self._legal
 
@@ -139,9 +146,14 @@ class Decision:
         """Take one token (it must be legal); the action once the tokens name one."""
         k = len(self.chosen)
         self.chosen.append(token)
-        self._live = [seq for seq in self._live if len(seq) > k and seq[k] == token]
         self._legal = None
-        return self.actions.get(tuple(self.chosen))
+        done = self.actions.get(tuple(self.chosen))
+        if done is not None:  # no action's tokens continue another's: the decision is over
+            self._live = []
+            return done
+        live = self.actions if self._live is None else self._live
+        self._live = [seq for seq in live if len(seq) > k and seq[k] == token]
+        return done
 
     def text_after(self, token: int) -> str:
         """The canonical text of the action ``token`` completes, or the text so far."""

@@ -25,7 +25,7 @@ from cardhall.cards import CARD_TEXT, RANK_CHARS, card_rank
 from cardhall.games import GameState
 from cardhall.games.ddz import Classic, FourPlayer, TwoPlayer
 from cardhall.rl.actions import HEADS
-from cardhall.rl.observation import PHASES, ROLES, Layout, Vector, _axis, _head
+from cardhall.rl.observation import PHASES, ROLES, Layout, Vector, _head
 
 #: The games written here: their views add nothing the vector reads but the kitty.
 PLAIN = (Classic, FourPlayer, TwoPlayer)
@@ -38,20 +38,29 @@ _RANK_OF = tuple(card_rank(c) for c in range(len(CARD_TEXT)))
 
 
 class SeatEncoder:
-    """``encode(layout, state.observe(seat), [])`` without the view, for ``PLAIN`` games."""
+    """``encode(layout, state.observe(seat), [])`` without the view, for ``PLAIN`` games.
+
+    One encoder serves one environment: it keeps the cards each seat played counted
+    by rank (they only grow until a redeal starts new lists) and small memos of count
+    vectors by the cards they count, so that a decision writes a few slices rather
+    than a card at a time."""
 
     def __init__(self, layout: Layout) -> None:
         if layout.axis != len(RANK_CHARS):
             raise ValueError("the plain games count cards by rank")
         self.layout = layout
         self.at = layout.starts
-        self.size = layout.size
         self._zero = np.zeros(layout.size, dtype=np.float32)
-        #: count vectors by the cards they count, and the last actions' first tokens
+        n, axis = layout.players, layout.axis
+        #: every seat's cards played by rank, seat by seat in turn order (not relative)
+        self._played = np.zeros(n * axis, dtype=np.float32)
+        self._played_from: list[tuple[list[int], int] | None] = [None] * n
         self._cards: dict[tuple[int, ...], Vector] = {}
         self._ranks: dict[tuple[int, ...], Vector] = {}
-        self._plays: dict[str, tuple[Vector, Vector]] = {}
+        self._plays: dict[tuple[int, ...], Vector] = {}
         self._heads: dict[str | None, int] = {}
+        self._roles: dict[tuple[int | None, int], list[int]] = {}
+        self._stake: tuple[Any, int, int, float] | None = None
 
     @staticmethod
     def fits(state: GameState) -> bool:
@@ -60,56 +69,90 @@ class SeatEncoder:
     def encode(self, state: Any, me: int) -> Vector:
         """The vector of seat ``me``'s view of ``state`` (no tokens chosen).
 
-        Card parts are written as whole slices, each a count vector looked up by the
-        cards it counts (``_by_rank``, ``_by_card``): a hand or a seat's cards played
-        repeat from decision to decision. The single ones go in one fancy assignment."""
+        Card parts are written as whole slices: count vectors looked up by the cards
+        they count (``_by_rank``, ``_by_card``: a hand repeats while its seat waits),
+        the cards played kept counted (``_count_played``). The single ones go in one
+        fancy assignment."""
         n, axis, at = self.layout.players, self.layout.axis, self.at
         out = self._zero.copy()
-        hand = tuple(state.hands[me])
         base = at["hand_cards"]
-        out[base:base + 54] = self._by_card(hand)
+        out[base:base + 54] = self._by_card(tuple(state.hands[me]))
         base = at["hand"]
         out[base:base + axis] = state.counts[me]
-        played = at["played"]
-        for s, cards in enumerate(state.played_by):
-            if cards:
-                base = played + (s - me) % n * axis
-                out[base:base + axis] = self._by_rank(tuple(cards))
+        base, cut = at["played"], (n - me) * axis
+        played = self._count_played(state.played_by)
+        out[base:base + cut] = played[me * axis:]  # seats me … n-1 first, then 0 … me-1
+        out[base + cut:base + n * axis] = played[:me * axis]
         landlord, kitty_to = state.landlord, state.kitty_to
+        over = state.phase == "over"
         if (landlord is not None and kitty_to == "all") \
-                or (me == landlord and kitty_to != "all") or state.over:
+                or (me == landlord and kitty_to != "all") or over:
             base = at["kitty"]
             out[base:base + axis] = self._by_rank(tuple(state.kitty_dealt))
         ones = [at["phase"] + _PHASE_AT.get(str(state.phase), 0)]
-        add, extend = ones.append, ones.extend
-        acting = at["acting"]
-        extend([acting + (s - me) % n for s in state.acting])
+        ones.extend(self._role_places(state, me))
+        if not over and state.to_act is not None:
+            ones.append(at["acting"] + (state.to_act - me) % n)
         trick = state.trick
         if trick is not None:
             seat, play = trick
-            held, meant = self._table(play.text)
+            cards = self._by_ranks(play.cards)  # no wild cards: they stand for themselves
             base = at["table_cards"]
-            out[base:base + axis] = held
+            out[base:base + axis] = cards
             base = at["table_meaning"]
-            out[base:base + axis] = meant
-            add(at["table_seat"] + (seat - me) % n)
-            add(at["table_leader"] + (state.acted[0] - me) % n)
-        base, width = at["roles"], len(ROLES)
-        for s, role in enumerate(state._view_roles(me)):
-            add(base + (s - me) % n * width + _ROLE_AT.get(role, 0))
+            out[base:base + axis] = cards
+            ones.append(at["table_seat"] + (seat - me) % n)
+            ones.append(at["table_leader"] + (state.acted[0] - me) % n)
         base, width, heads = at["last"], HEADS + 1, self._heads
         for s, last in enumerate(state._view_last(me)):
             head = heads.get(last)
             if head is None:
                 head = heads[last] = _head(last)
-            add(base + (s - me) % n * width + head)
+            ones.append(base + (s - me) % n * width + head)
+        hands = state.hands[me:] + state.hands[:me]
         base = at["warnings"]
-        extend([base + (s - me) % n for s in state._view_warnings()])
+        ones.extend([base + s for s, h in enumerate(hands) if 0 < len(h) <= 2])
         out[ones] = 1.0  # distinct places: one per seat and part
         base = at["counts"]
-        out[base:base + n] = [len(h) for h in state.hands[me:] + state.hands[:me]]
-        out[at["multiplier"]] = float(state._multiplier_causes()["total"])
+        out[base:base + n] = [len(h) for h in hands]
+        out[at["multiplier"]] = self._total(state, over)
         return out
+
+    def _count_played(self, played_by: list[list[int]]) -> Vector:
+        """Every seat's cards played by rank, brought up to date with the cards added."""
+        axis = self.layout.axis
+        for s, cards in enumerate(played_by):
+            kept = self._played_from[s]
+            if kept is None or kept[0] is not cards or kept[1] > len(cards):
+                self._played[s * axis:(s + 1) * axis] = 0.0
+                kept = (cards, 0)
+            if kept[1] < len(cards):
+                for c in cards[kept[1]:]:
+                    self._played[s * axis + _RANK_OF[c]] += 1.0
+                kept = (cards, len(cards))
+            self._played_from[s] = kept
+        return self._played
+
+    def _role_places(self, state: Any, me: int) -> list[int]:
+        """The roles' ones, by who is landlord (the only thing they follow here)."""
+        key = (state.landlord, me)
+        found = self._roles.get(key)
+        if found is None:
+            n, base, width = self.layout.players, self.at["roles"], len(ROLES)
+            found = self._roles[key] = [base + (s - me) % n * width + _ROLE_AT.get(role, 0)
+                                        for s, role in enumerate(state._view_roles(me))]
+        return found
+
+    def _total(self, state: Any, over: bool) -> float:
+        """The multiplier's total; in play it changes only with the bombs played."""
+        if over or state.landlord is None:
+            return float(state._multiplier_causes()["total"])
+        kept = self._stake
+        if kept is None or kept[0] is not state or kept[1] != state.contract \
+                or kept[2] != len(state.bombs):
+            kept = self._stake = (state, state.contract, len(state.bombs),
+                                  float(state._multiplier_causes()["total"]))
+        return kept[3]
 
     def _by_card(self, cards: tuple[int, ...]) -> Vector:
         found = self._cards.get(cards)
@@ -120,21 +163,20 @@ class SeatEncoder:
         return found
 
     def _by_rank(self, cards: tuple[int, ...]) -> Vector:
+        """Cards (suited ids) counted by rank."""
         found = self._ranks.get(cards)
         if found is None:
             if len(self._ranks) > _MEMO:
                 self._ranks.clear()
-            found = self._ranks[cards] = np.bincount(
-                [_RANK_OF[c] for c in cards], minlength=self.layout.axis).astype(np.float32)
+            found = self._ranks[cards] = self._by_ranks(tuple(_RANK_OF[c] for c in cards))
         return found
 
-    def _table(self, text: str) -> tuple[Vector, Vector]:
-        """A play's cards and what they stand for (its text as the view writes it)."""
-        found = self._plays.get(text)
+    def _by_ranks(self, ranks: tuple[int, ...]) -> Vector:
+        """Ranks counted (a play's cards)."""
+        found = self._plays.get(ranks)
         if found is None:
-            held, _, meant = text.partition("=")
-            axis = self.layout.axis
-            found = self._plays[text] = (
-                np.bincount(_axis(held, axis), minlength=axis).astype(np.float32),
-                np.bincount(_axis(meant or held, axis), minlength=axis).astype(np.float32))
+            if len(self._plays) > _MEMO:
+                self._plays.clear()
+            found = self._plays[ranks] = np.bincount(
+                ranks, minlength=self.layout.axis).astype(np.float32)
         return found
