@@ -60,6 +60,7 @@ MARK_AT = {m: TOKENS.index(m) for m in MARKS}
 END_AT = TOKENS.index(END)
 #: Tokens that start an action (words and verbs), the "last action" features use them.
 HEADS = len(WORDS) + len(VERBS)
+_PLAY = VERB_AT["play"]
 
 
 class TokenError(ValueError):
@@ -101,41 +102,66 @@ def bare(action: Action) -> str:
 class Decision:
     """One seat's choice among the game's legal actions, a token at a time.
 
-    The first tokens are gathered while the actions are read (most decisions end
-    there: a word such as ``pass``), and only the sequences that continue the tokens
-    chosen so far are kept once a verb is chosen (``_live``): building every prefix of
-    every action up front would be wasted work.
+    The first tokens are gathered while the actions are read; the plays (most of a
+    long list) are spelled as tokens only once ``play`` is chosen, and only the
+    sequences that continue the tokens chosen so far are kept (``_live``): a decision
+    often ends at its first token (``pass``, ``bid 3``), so spelling every action and
+    building every prefix up front would be wasted work.
     """
 
-    actions: dict[tuple[int, ...], Action]
+    _ready: dict[tuple[int, ...], Action]
     chosen: list[int] = field(default_factory=list)
-    _live: list[tuple[int, ...]] | None = field(default=None, repr=False)
+    #: the plays, by their first token, not yet spelled as tokens
+    _waiting: dict[int, list[Action]] = field(default_factory=dict, repr=False)
     _legal: set[int] | None = field(default=None, repr=False)
+    _live: list[tuple[int, ...]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.chosen:
             k, prefix = len(self.chosen), tuple(self.chosen)
             self._live = [seq for seq in self.actions if seq[:k] == prefix]
-        elif self._legal is None:
-            self._legal = {seq[0] for seq in self.actions}
 
     @classmethod
     def of(cls, state: GameState, seat: int) -> Decision:
-        found: dict[tuple[int, ...], Action] = {}
+        ready: dict[tuple[int, ...], Action] = {}
+        plays: list[Action] = []
         heads: set[int] = set()
         for action in state.legal_actions(seat):
-            seq = tokens(action.text if action.seat is None else bare(action))
-            if seq in found:
-                raise TokenError(f"{found[seq].text!r} and {action.text!r} share tokens")
-            found[seq] = action
+            if action.verb == "play" and action.seat is None:
+                plays.append(action)
+                continue
+            seq = tokens(bare(action))
+            if seq in ready:
+                raise TokenError(f"{ready[seq].text!r} and {action.text!r} share tokens")
+            ready[seq] = action
             heads.add(seq[0])
-        return cls(found, _legal=heads)
+        waiting = {}
+        if plays:
+            waiting[_PLAY] = plays
+            heads.add(_PLAY)
+        return cls(ready, _waiting=waiting, _legal=heads)
+
+    @property
+    def actions(self) -> dict[tuple[int, ...], Action]:
+        """Every legal action by its tokens."""
+        for head in list(self._waiting):
+            self._spell(head)
+        return self._ready
+
+    def _spell(self, head: int) -> None:
+        for action in self._waiting.pop(head, ()):
+            seq = tokens(bare(action))
+            if seq in self._ready:
+                raise TokenError(f"{self._ready[seq].text!r} and {action.text!r} share tokens")
+            self._ready[seq] = action
 
     def legal(self) -> set[int]:
         if self._legal is None:
-            k = len(self.chosen)
-            assert self._live is not None, "a token is chosen once the first tokens are known"
-            self._legal = {seq[k] for seq in self._live if len(seq) > k}
+            if self._live is None:  # nothing chosen yet
+                self._legal = {seq[0] for seq in self.actions}
+            else:
+                k = len(self.chosen)
+                self._legal = {seq[k] for seq in self._live if len(seq) > k}
         return self._legal
 
     def mask(self) -> list[int]:
@@ -145,13 +171,15 @@ class Decision:
     def choose(self, token: int) -> Action | None:
         """Take one token (it must be legal); the action once the tokens name one."""
         k = len(self.chosen)
+        if k == 0 and token in self._waiting:
+            self._spell(token)
         self.chosen.append(token)
         self._legal = None
-        done = self.actions.get(tuple(self.chosen))
+        done = self._ready.get(tuple(self.chosen))
         if done is not None:  # no action's tokens continue another's: the decision is over
             self._live = []
             return done
-        live = self.actions if self._live is None else self._live
+        live = self._ready if self._live is None else self._live
         self._live = [seq for seq in live if len(seq) > k and seq[k] == token]
         return done
 
