@@ -37,6 +37,22 @@ _MEMO = 50_000
 _RANK_OF = tuple(card_rank(c) for c in range(len(CARD_TEXT)))
 
 
+class _Kept:
+    """One seat's last vector and the sources of its parts (``SeatEncoder.encode``)."""
+
+    def __init__(self, state: Any, vector: Vector, players: int) -> None:
+        self.state, self.vector = state, vector
+        self.hand: list[int] | None = None
+        self.hand_size = 0
+        self.played: list[list[int] | None] = [None] * players
+        self.played_size = [0] * players
+        self.kitty: list[int] | None = None
+        self.kitty_size = 0
+        self.trick: Any = None
+        self.ones: set[int] = set()
+        self.counts: list[int] = [0] * players
+
+
 class SeatEncoder:
     """``encode(layout, state.observe(seat), [])`` without the view, for ``PLAIN`` games.
 
@@ -61,6 +77,7 @@ class SeatEncoder:
         self._heads: dict[str | None, int] = {}
         self._roles: dict[tuple[int | None, int], list[int]] = {}
         self._stake: tuple[Any, int, int, float] | None = None
+        self._kept: list[_Kept | None] = [None] * n
 
     @staticmethod
     def fits(state: GameState) -> bool:
@@ -69,39 +86,51 @@ class SeatEncoder:
     def encode(self, state: Any, me: int) -> Vector:
         """The vector of seat ``me``'s view of ``state`` (no tokens chosen).
 
-        Card parts are written as whole slices: count vectors looked up by the cards
-        they count (``_by_rank``, ``_by_card``: a hand repeats while its seat waits),
-        the cards played kept counted (``_count_played``). The single ones go in one
-        fancy assignment."""
+        Each seat's last vector is kept with what it was written from (the hand's list
+        and length, each seat's cards played, the trick, the kitty's visibility, the
+        single ones); a part is written again only when its source changed, and card
+        parts are whole slices of count vectors (``_by_card``, ``_by_rank``)."""
         n, axis, at = self.layout.players, self.layout.axis, self.at
-        out = self._zero.copy()
-        base = at["hand_cards"]
-        out[base:base + 54] = self._by_card(tuple(state.hands[me]))
-        base = at["hand"]
-        out[base:base + axis] = state.counts[me]
-        base, cut = at["played"], (n - me) * axis
+        kept = self._kept[me]
+        if kept is None or kept.state is not state:
+            kept = self._kept[me] = _Kept(state, self._zero.copy(), n)
+        out = kept.vector
+        hand = state.hands[me]
+        if hand is not kept.hand or len(hand) != kept.hand_size:
+            base = at["hand_cards"]
+            out[base:base + 54] = self._by_card(tuple(hand))
+            base = at["hand"]
+            out[base:base + axis] = state.counts[me]
+            kept.hand, kept.hand_size = hand, len(hand)
         played = self._count_played(state.played_by)
-        out[base:base + cut] = played[me * axis:]  # seats me … n-1 first, then 0 … me-1
-        out[base + cut:base + n * axis] = played[:me * axis]
+        base = at["played"]
+        for s, cards in enumerate(state.played_by):
+            if cards is not kept.played[s] or len(cards) != kept.played_size[s]:
+                at_s = base + (s - me) % n * axis
+                out[at_s:at_s + axis] = played[s * axis:(s + 1) * axis]
+                kept.played[s], kept.played_size[s] = cards, len(cards)
         landlord, kitty_to = state.landlord, state.kitty_to
         over = state.phase == "over"
-        if (landlord is not None and kitty_to == "all") \
-                or (me == landlord and kitty_to != "all") or over:
+        kitty = state.kitty_dealt if (landlord is not None and kitty_to == "all") \
+            or (me == landlord and kitty_to != "all") or over else None
+        if kitty is not kept.kitty or (kitty is not None and len(kitty) != kept.kitty_size):
             base = at["kitty"]
-            out[base:base + axis] = self._by_rank(tuple(state.kitty_dealt))
+            out[base:base + axis] = 0.0 if kitty is None else self._by_rank(tuple(kitty))
+            kept.kitty, kept.kitty_size = kitty, 0 if kitty is None else len(kitty)
         ones = [at["phase"] + _PHASE_AT.get(str(state.phase), 0)]
         ones.extend(self._role_places(state, me))
         if not over and state.to_act is not None:
             ones.append(at["acting"] + (state.to_act - me) % n)
         trick = state.trick
-        if trick is not None:
-            seat, play = trick
-            cards = self._by_ranks(play.cards)  # no wild cards: they stand for themselves
-            base = at["table_cards"]
+        if trick is not kept.trick:
+            cards = self._zero[:axis] if trick is None else self._by_ranks(trick[1].cards)
+            base = at["table_cards"]  # no wild cards here: they stand for themselves
             out[base:base + axis] = cards
             base = at["table_meaning"]
             out[base:base + axis] = cards
-            ones.append(at["table_seat"] + (seat - me) % n)
+            kept.trick = trick
+        if trick is not None:
+            ones.append(at["table_seat"] + (trick[0] - me) % n)
             ones.append(at["table_leader"] + (state.acted[0] - me) % n)
         base, width, heads = at["last"], HEADS + 1, self._heads
         for s, last in enumerate(state._view_last(me)):
@@ -112,11 +141,20 @@ class SeatEncoder:
         hands = state.hands[me:] + state.hands[:me]
         base = at["warnings"]
         ones.extend([base + s for s, h in enumerate(hands) if 0 < len(h) <= 2])
-        out[ones] = 1.0  # distinct places: one per seat and part
-        base = at["counts"]
-        out[base:base + n] = [len(h) for h in hands]
+        now = set(ones)  # distinct places: one per seat and part
+        if now != kept.ones:
+            for i in kept.ones - now:
+                out[i] = 0.0
+            for i in now - kept.ones:
+                out[i] = 1.0
+            kept.ones = now
+        counts = [len(h) for h in hands]
+        if counts != kept.counts:
+            base = at["counts"]
+            out[base:base + n] = counts
+            kept.counts = counts
         out[at["multiplier"]] = self._total(state, over)
-        return out
+        return out.copy()
 
     def _count_played(self, played_by: list[list[int]]) -> Vector:
         """Every seat's cards played by rank, brought up to date with the cards added."""
