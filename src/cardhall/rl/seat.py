@@ -95,8 +95,8 @@ class SeatEncoder:
         if kept is None or kept.state is not state:
             kept = self._kept[me] = _Kept(state, self._zero.copy(), n)
         out = kept.vector
-        hand = state.hands[me]
-        if hand is not kept.hand or len(hand) != kept.hand_size:
+        hand: list[int] = state.hands[me]
+        if len(hand) != kept.hand_size or hand is not kept.hand:
             base = at["hand_cards"]
             out[base:base + 54] = self._by_card(tuple(hand))
             base = at["hand"]
@@ -105,7 +105,7 @@ class SeatEncoder:
         played = self._count_played(state.played_by)
         base = at["played"]
         for s, cards in enumerate(state.played_by):
-            if cards is not kept.played[s] or len(cards) != kept.played_size[s]:
+            if len(cards) != kept.played_size[s] or cards is not kept.played[s]:
                 at_s = base + (s - me) % n * axis
                 out[at_s:at_s + axis] = played[s * axis:(s + 1) * axis]
                 kept.played[s], kept.played_size[s] = cards, len(cards)
