@@ -18,6 +18,7 @@ import random
 from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -31,6 +32,8 @@ from cardhall.rl.seat import SeatEncoder
 #: Bumped whenever the same game gives other observations, masks or token meanings.
 VERSION = 0
 REWARDS = ("points", "beans")
+#: How many action masks an environment keeps by their legal tokens before starting again.
+MASKS = 20_000
 
 
 class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
@@ -63,6 +66,7 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.decision: Decision | BuryDecision | None = None
         #: each agent's vector of the current decision's view, without tokens chosen
         self._seen: dict[str, Vector] = {}
+        self._masks: dict[frozenset[int], npt.NDArray[np.int8]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -114,7 +118,6 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
 
     def observe(self, agent: str) -> dict[str, Any]:
         self._game()  # before any reset: say so
-        mask = np.zeros(SIZE, dtype=np.int8)
         base = self._seen.get(agent)
         if base is None:
             # The view does not change while a decision's tokens are chosen: encode it
@@ -122,8 +125,18 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
             base = self._seen[agent] = self.seat_vector(self._seat(agent))
         vector = base.copy()
         if self.decision is not None and agent == self.agent_selection:
-            mask[self.decision.mask()] = 1
-            add_selection(self.layout, vector, self.decision.chosen)
+            legal = frozenset(self.decision.legal())
+            mask = self._masks.get(legal)
+            if mask is None:  # the same few sets of tokens come back: keep their masks
+                if len(self._masks) > MASKS:
+                    self._masks.clear()
+                mask = self._masks[legal] = np.zeros(SIZE, dtype=np.int8)
+                mask[sorted(legal)] = 1
+            mask = mask.copy()
+            if self.decision.chosen:
+                add_selection(self.layout, vector, self.decision.chosen)
+        else:
+            mask = np.zeros(SIZE, dtype=np.int8)
         return {"observation": vector, "action_mask": mask}
 
     def seat_vector(self, seat: int) -> Vector:
