@@ -1,6 +1,7 @@
 """Environment speed: random masked play through ``cardhall.rl.env``, against RLCard's env.
 
     python benchmarks/rl_bench.py [--games 400] [--rounds 10] [--seed 0] [--variants ddz3,...]
+    python benchmarks/rl_bench.py --parts [--games 200] [--rounds 8]   # where ddz3's time goes
 
 Each agent samples a legal token from its ``action_mask`` with a seeded numpy Generator
 and steps it, through the AEC loop a researcher writes (``last()``, ``step``), with the
@@ -30,8 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peers
 
-from cardhall.games import VARIANTS
+from cardhall.games import VARIANTS, new_game, variant
 from cardhall.rl import env
+from cardhall.rl.actions import Decision
+from cardhall.rl.observation import Layout
+from cardhall.rl.seat import SeatEncoder
 
 
 @dataclass
@@ -105,6 +109,52 @@ def head_to_head(games: int, seed: int, rounds: int) -> tuple[Rate, Rate | None]
     return ours, theirs
 
 
+def ddz3_parts(games: int, seed: int, upto: int) -> Rate:
+    """ddz3 games of uniformly random legal actions, the game alone (``upto`` 0), with the
+    acting seat's vector written at each decision (1), and its token decision built (2):
+    what the environment adds to the game, a part at a time."""
+    encoder = SeatEncoder(Layout.of(variant("ddz3")))
+    actions = 0
+    start = time.perf_counter()
+    for i in range(games):
+        game, rng = new_game("ddz3", seed + i, {}), random.Random(seed + i)
+        while not game.over:
+            seat = game.acting[0]
+            if upto >= 1:
+                encoder.encode(game, seat)
+            if upto >= 2:
+                Decision.of(game, seat)
+            game.apply(rng.choice(game.legal_actions(seat)), seat=seat)
+            actions += 1
+    return Rate(games, actions, actions, time.perf_counter() - start)
+
+
+def parts(games: int, seed: int, rounds: int) -> None:
+    """``--parts``: the game alone, with the seat's vector, with the token decisions, the
+    whole environment loop and RLCard, in alternating rounds."""
+    names = ("game alone", "+ seat vector", "+ token decision", "whole env loop",
+             "rlcard doudizhu")
+    totals = [Rate(0, 0, 0, 0.0) for _ in names]
+    step = max(games // rounds, 1)
+    for r in range(0, games, step):
+        n = min(step, games - r)
+        for upto in range(3):
+            totals[upto] += ddz3_parts(n, seed + r, upto)
+        totals[3] += cardhall_random_play("ddz3", n, seed + r)
+        peer = rlcard_random_play(n, seed + r)
+        if peer is not None:
+            totals[4] += peer
+    theirs = totals[4].per_s("actions") if totals[4].seconds else None
+    print(f"ddz3, {games} games in {rounds} alternating rounds (actions/s, µs an action)")
+    for name, rate in zip(names, totals, strict=True):
+        if not rate.seconds:
+            continue
+        line = f"  {name:18} {rate.per_s('actions'):10.0f} {1e6 / rate.per_s('actions'):8.1f}"
+        if theirs:
+            line += f"   {rate.per_s('actions') / theirs:.2f}x rlcard"
+        print(line)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400, help="games of ddz3 and of RLCard")
@@ -113,7 +163,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--variants", default=",".join(VARIANTS),
                     help="comma-separated; each but ddz3 plays max(games // 4, 5) games")
+    ap.add_argument("--parts", action="store_true",
+                    help="where ddz3's time goes: the game alone, then the parts added")
     args = ap.parse_args()
+    if args.parts:
+        parts(args.games, args.seed, args.rounds)
+        return
     print(f"random masked play, {args.games} games of ddz3 and of RLCard in {args.rounds} "
           f"alternating rounds; peer: rlcard {peers._version('rlcard')}")
     print(f"  {'':18} {'tokens/s':>10} {'actions/s':>10} {'games/s':>9} {'tok/act':>7}")

@@ -30,3 +30,17 @@ def test_the_benchmark_runs_with_tiny_numbers() -> None:
         assert tokens >= actions > games > 0 and per >= 1
     if "not installed" not in lines[2]:
         assert "vs rlcard: actions/s" in " ".join(rows["ddz3"])
+
+
+def test_the_parts_run_with_tiny_numbers() -> None:
+    """``--parts`` prints the game alone, each part added and the whole loop."""
+    env = dict(os.environ, PYTHONPATH=str(Path(cardhall.__file__).parents[1]))
+    out = subprocess.run([sys.executable, str(SCRIPT), "--parts", "--games", "2", "--rounds",
+                          "2"], env=env, capture_output=True, text=True, check=False,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    for name in ("game alone", "+ seat vector", "+ token decision", "whole env loop"):
+        row = next(line for line in lines if line.strip().startswith(name))
+        actions_per_s, us_per_action = (float(x) for x in row[20:].split()[:2])
+        assert actions_per_s > 0 and us_per_action > 0, row

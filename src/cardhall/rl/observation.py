@@ -2,9 +2,11 @@
 
 The encoding never looks at the game state itself, so it holds exactly what the
 seat may know (the games' views are redacted already; tests/rl swap the hidden
-cards and compare). Seats are *relative*: position 0 is the observing seat, 1 the
-next seat in turn order, and so on. Cards are counted on the variant's card axis:
-the 15 ranks ``3`` … ``D`` in the climbing games, the 54 suited cards (``3s`` …
+cards and compare). It is the reference: ``rl.seat`` writes the same vector from the
+state for the games whose views allow it, and is tested against this one. Seats are
+*relative*: position 0 is the observing seat, 1 the next seat in turn order, and so
+on. Cards are counted on the variant's card axis: the 15 ranks ``3`` … ``D`` in the
+climbing games, the 54 suited cards (``3s`` …
 ``2d``, ``X``, ``D``) in 找朋友, whose play depends on suits; the own hand is also
 counted by suited card in every variant (保皇's guard call names a suited card).
 ``Layout.sections`` names every part with its offset and size (docs/rl.md).
