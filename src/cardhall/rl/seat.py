@@ -17,6 +17,7 @@ the swap test (tests/rl/test_observation.py) runs on it.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import numpy as np
@@ -40,8 +41,9 @@ _RANK_OF = tuple(card_rank(c) for c in range(len(CARD_TEXT)))
 class _Kept:
     """One seat's last vector and the sources of its parts (``SeatEncoder.encode``)."""
 
-    def __init__(self, state: Any, vector: Vector, players: int) -> None:
-        self.state, self.vector = state, vector
+    def __init__(self, state: Any, size: int, players: int) -> None:
+        self.state = state
+        self.vector = _floats(size)
         self.hand: list[int] | None = None
         self.hand_size = 0
         self.played: list[list[int] | None] = [None] * players
@@ -53,31 +55,34 @@ class _Kept:
         self.counts: list[int] = [0] * players
 
 
+def _floats(size: int) -> array[float]:
+    return array("f", bytes(4 * size))
+
+
 class SeatEncoder:
     """``encode(layout, state.observe(seat), [])`` without the view, for ``PLAIN`` games.
 
-    One encoder serves one environment: it keeps the cards each seat played counted
-    by rank (they only grow until a redeal starts new lists) and small memos of count
-    vectors by the cards they count, so that a decision writes a few slices rather
-    than a card at a time."""
+    One encoder serves one environment. It keeps each seat's last vector as a plain
+    float32 buffer (``array``: a Python write is several times cheaper than numpy's
+    for one element) with what each part was written from, rewrites only the parts
+    whose source changed, and keeps the cards each seat played counted by rank (they
+    only grow until a redeal starts new lists)."""
 
     def __init__(self, layout: Layout) -> None:
         if layout.axis != len(RANK_CHARS):
             raise ValueError("the plain games count cards by rank")
         self.layout = layout
         self.at = layout.starts
-        self._zero = np.zeros(layout.size, dtype=np.float32)
         n, axis = layout.players, layout.axis
         #: every seat's cards played by rank, seat by seat in turn order (not relative)
-        self._played = np.zeros(n * axis, dtype=np.float32)
+        self._played = _floats(n * axis)
         self._played_from: list[tuple[list[int], int] | None] = [None] * n
-        self._cards: dict[tuple[int, ...], Vector] = {}
-        self._ranks: dict[tuple[int, ...], Vector] = {}
-        self._plays: dict[tuple[int, ...], Vector] = {}
+        self._plays: dict[tuple[int, ...], array[float]] = {}
         self._heads: dict[str | None, int] = {}
         self._roles: dict[tuple[int | None, int], list[int]] = {}
         self._stake: tuple[Any, int, int, float] | None = None
         self._kept: list[_Kept | None] = [None] * n
+        self._zero = _floats(max(54, axis))
 
     @staticmethod
     def fits(state: GameState) -> bool:
@@ -88,19 +93,20 @@ class SeatEncoder:
 
         Each seat's last vector is kept with what it was written from (the hand's list
         and length, each seat's cards played, the trick, the kitty's visibility, the
-        single ones); a part is written again only when its source changed, and card
-        parts are whole slices of count vectors (``_by_card``, ``_by_rank``)."""
+        single ones, the counts); a part is written again only when its source changed."""
         n, axis, at = self.layout.players, self.layout.axis, self.at
         kept = self._kept[me]
         if kept is None or kept.state is not state:
-            kept = self._kept[me] = _Kept(state, self._zero.copy(), n)
-        out = kept.vector
+            kept = self._kept[me] = _Kept(state, self.layout.size, n)
+        out, zero = kept.vector, self._zero
         hand: list[int] = state.hands[me]
         if len(hand) != kept.hand_size or hand is not kept.hand:
             base = at["hand_cards"]
-            out[base:base + 54] = self._by_card(tuple(hand))
+            out[base:base + 54] = zero[:54]
+            for c in hand:
+                out[base + c] += 1.0
             base = at["hand"]
-            out[base:base + axis] = state.counts[me]
+            out[base:base + axis] = array("f", state.counts[me])
             kept.hand, kept.hand_size = hand, len(hand)
         played = self._count_played(state.played_by)
         base = at["played"]
@@ -115,7 +121,8 @@ class SeatEncoder:
             or (me == landlord and kitty_to != "all") or over else None
         if kitty is not kept.kitty or (kitty is not None and len(kitty) != kept.kitty_size):
             base = at["kitty"]
-            out[base:base + axis] = 0.0 if kitty is None else self._by_rank(tuple(kitty))
+            out[base:base + axis] = zero[:axis] if kitty is None \
+                else self._by_ranks(tuple(sorted(_RANK_OF[c] for c in kitty)))
             kept.kitty, kept.kitty_size = kitty, 0 if kitty is None else len(kitty)
         ones = [at["phase"] + _PHASE_AT.get(str(state.phase), 0)]
         ones.extend(self._role_places(state, me))
@@ -123,7 +130,7 @@ class SeatEncoder:
             ones.append(at["acting"] + (state.to_act - me) % n)
         trick = state.trick
         if trick is not kept.trick:
-            cards = self._zero[:axis] if trick is None else self._by_ranks(trick[1].cards)
+            cards = zero[:axis] if trick is None else self._by_ranks(trick[1].cards)
             base = at["table_cards"]  # no wild cards here: they stand for themselves
             out[base:base + axis] = cards
             base = at["table_meaning"]
@@ -148,28 +155,26 @@ class SeatEncoder:
             for i in now - kept.ones:
                 out[i] = 1.0
             kept.ones = now
-        counts = [len(h) for h in hands]
-        if counts != kept.counts:
-            base = at["counts"]
-            out[base:base + n] = counts
-            kept.counts = counts
+        base = at["counts"]
+        for s, h in enumerate(hands):
+            out[base + s] = len(h)
         out[at["multiplier"]] = self._total(state, over)
-        return out.copy()
+        return np.frombuffer(out, dtype=np.float32).copy()
 
-    def _count_played(self, played_by: list[list[int]]) -> Vector:
+    def _count_played(self, played_by: list[list[int]]) -> array[float]:
         """Every seat's cards played by rank, brought up to date with the cards added."""
-        axis = self.layout.axis
+        axis, played = self.layout.axis, self._played
         for s, cards in enumerate(played_by):
             kept = self._played_from[s]
             if kept is None or kept[0] is not cards or kept[1] > len(cards):
-                self._played[s * axis:(s + 1) * axis] = 0.0
+                played[s * axis:(s + 1) * axis] = self._zero[:axis]
                 kept = (cards, 0)
             if kept[1] < len(cards):
                 for c in cards[kept[1]:]:
-                    self._played[s * axis + _RANK_OF[c]] += 1.0
+                    played[s * axis + _RANK_OF[c]] += 1.0
                 kept = (cards, len(cards))
             self._played_from[s] = kept
-        return self._played
+        return played
 
     def _role_places(self, state: Any, me: int) -> list[int]:
         """The roles' ones, by who is landlord (the only thing they follow here)."""
@@ -192,29 +197,13 @@ class SeatEncoder:
                                   float(state._multiplier_causes()["total"]))
         return kept[3]
 
-    def _by_card(self, cards: tuple[int, ...]) -> Vector:
-        found = self._cards.get(cards)
-        if found is None:
-            if len(self._cards) > _MEMO:
-                self._cards.clear()
-            found = self._cards[cards] = np.bincount(cards, minlength=54).astype(np.float32)
-        return found
-
-    def _by_rank(self, cards: tuple[int, ...]) -> Vector:
-        """Cards (suited ids) counted by rank."""
-        found = self._ranks.get(cards)
-        if found is None:
-            if len(self._ranks) > _MEMO:
-                self._ranks.clear()
-            found = self._ranks[cards] = self._by_ranks(tuple(_RANK_OF[c] for c in cards))
-        return found
-
-    def _by_ranks(self, ranks: tuple[int, ...]) -> Vector:
-        """Ranks counted (a play's cards)."""
+    def _by_ranks(self, ranks: tuple[int, ...]) -> array[float]:
+        """Ranks counted (a play's cards, the kitty)."""
         found = self._plays.get(ranks)
         if found is None:
             if len(self._plays) > _MEMO:
                 self._plays.clear()
-            found = self._plays[ranks] = np.bincount(
-                ranks, minlength=self.layout.axis).astype(np.float32)
+            found = self._plays[ranks] = _floats(self.layout.axis)
+            for r in ranks:
+                found[r] += 1.0
         return found
