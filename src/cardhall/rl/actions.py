@@ -148,12 +148,18 @@ class Decision:
             self._spell(head)
         return self._ready
 
-    def _spell(self, head: int) -> None:
+    def _spell(self, head: int) -> list[tuple[int, ...]]:
+        """Spell the plays waiting under ``head`` (all of them ``play`` actions of the
+        seat to act, so ``play ARG`` is each one's text); their sequences."""
+        spelled = []
+        ready = self._ready
         for action in self._waiting.pop(head, ()):
-            seq = tokens(bare(action))
-            if seq in self._ready:
-                raise TokenError(f"{self._ready[seq].text!r} and {action.text!r} share tokens")
-            self._ready[seq] = action
+            seq = tokens("play " + action.arg)
+            if seq in ready:
+                raise TokenError(f"{ready[seq].text!r} and {action.text!r} share tokens")
+            ready[seq] = action
+            spelled.append(seq)
+        return spelled
 
     def legal(self) -> set[int]:
         if self._legal is None:
@@ -171,10 +177,11 @@ class Decision:
     def choose(self, token: int) -> Action | None:
         """Take one token (it must be legal); the action once the tokens name one."""
         k = len(self.chosen)
-        if k == 0 and token in self._waiting:
-            self._spell(token)
         self.chosen.append(token)
         self._legal = None
+        if k == 0 and token in self._waiting:  # ``play``: its sequences are the live ones
+            self._live = self._spell(token)
+            return None
         done = self._ready.get(tuple(self.chosen))
         if done is not None:  # no action's tokens continue another's: the decision is over
             self._live = []
