@@ -117,8 +117,8 @@ def test_multiplier_and_counts_follow_the_view() -> None:
 def test_a_decision_is_encoded_once_and_its_tokens_added(name: str) -> None:
     """``observe`` encodes a view once per decision and adds the tokens chosen since: at
     every step, for every agent, the vector is ``encode`` of the seat's view now and the
-    tokens so far, and a vector handed out is the caller's own (changing it changes no
-    later one)."""
+    tokens so far, and a vector or mask handed out is the caller's own (changing it changes
+    no later one)."""
     e = env(name)
     e.reset(seed=3)
     raw = e.unwrapped
@@ -130,4 +130,8 @@ def test_a_decision_is_encoded_once_and_its_tokens_added(name: str) -> None:
                           chosen)
             assert np.array_equal(got, want), (name, other, raw.game.phase, chosen)
             got[:] = -1.0
+            mask = raw.observe(other)["action_mask"]  # masks are kept: each one handed out
+            legal = raw.decision.mask() if other == agent else []  # is the caller's own
+            assert list(np.flatnonzero(mask)) == legal, (name, other, raw.game.phase)
+            mask[:] = 1
         e.step(token)
