@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from cardhall.rl import env
+from cardhall.rl.actions import WORD_AT
 from cardhall.rl.observation import encode
 from tests.lanes import slow_for
 from tests.rl.play import IDS, moves
@@ -64,3 +65,21 @@ def test_the_vector_is_the_encoding_of_the_view_at_every_step(name: str) -> None
 @pytest.mark.parametrize(("name", "options"), OPTIONS)
 def test_under_options_too(name: str, options: dict[str, Any]) -> None:
     assert _every_step(name, range(4), **options) > 0
+
+
+@pytest.mark.parametrize(("name", "word"), [("ddz2", "no-call"), ("ddz3", "pass")])
+def test_after_a_redeal(name: str, word: str) -> None:
+    """Everyone declines: the game deals again into new lists, which the kept vectors
+    must follow (the same comparison through the redeal and the next deal)."""
+    e = env(name)
+    e.reset(seed=5)
+    raw = e.unwrapped
+    before = raw.game.deals
+    for _ in range(raw.variant.players):
+        _check(raw, 5)
+        e.step(WORD_AT[word])
+    assert raw.game.deals == before + 1, "no redeal"
+    for _agent, token in moves(e, np.random.default_rng(5)):
+        _check(raw, 5)
+        e.step(token)
+    _check(raw, 5)
