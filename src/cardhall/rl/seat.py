@@ -6,8 +6,9 @@ at every decision (legal texts, options, result, the detail's bids and stake) an
 parsing its card texts again cost more than the game's own move (docs/performance.md,
 "The RL environment"). For the bidding Dou Dizhu games (ddz3, ddz4, ddz2) the vector
 is written here from the same fields the view hooks read (``_view_roles``,
-``_view_last``, ``_view_warnings``, the hands' counts, the cards played, the trick,
-and the kitty only where ``_observe_extra`` shows it), as numbers rather than text.
+``_view_last``, the hands' sizes for the counts and ``_view_warnings``' rule, the cards
+played, the trick, and the kitty only where ``_observe_extra`` shows it), as numbers
+rather than text.
 
 The only state of another seat read here is what the view also gives: the number of
 cards in each hand and the cards each seat played. tests/rl/test_seat.py compares this
