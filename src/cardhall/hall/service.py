@@ -427,7 +427,7 @@ class Hall:
                 await self.events.not_entered(player_id)
                 await self.lobby.private(player_id, room, bots, spectators)
             case Enter(kind=kind):
-                await self.events.enter(player_id, kind)
+                await self.events.enter(player_id, kind, bot=bot)
             case Withdraw(event=event):
                 await self.events.withdraw(player_id, event)
             case Start(table=t):

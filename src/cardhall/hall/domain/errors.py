@@ -135,8 +135,9 @@ class Forbidden(Refused):
 
 
 class BotsNotAllowed(Refused):
-    """A bot account's quick match in a room whose ``bot_accounts`` is off (docs/bots.md):
-    a program never takes a person's seat where people did not ask for bots."""
+    """A bot account's quick match in a room whose ``bot_accounts`` is off, or its entry
+    to an event (docs/bots.md): a program never takes a person's seat where people did
+    not ask for bots."""
 
     code = "bots_not_allowed"
 

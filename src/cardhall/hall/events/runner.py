@@ -35,7 +35,7 @@ import time
 from typing import TYPE_CHECKING
 
 from cardhall.hall.domain.config import EventKind, Room
-from cardhall.hall.domain.errors import NotAllowed, Refused, UnknownRoom
+from cardhall.hall.domain.errors import BotsNotAllowed, NotAllowed, Refused, UnknownRoom
 from cardhall.hall.events import store
 from cardhall.hall.events.duplicate import compared, deal_seeds, results
 from cardhall.hall.events.standings import prize_pool, prizes, seat
@@ -268,10 +268,15 @@ class Events:
 
     # -- players -----------------------------------------------------------------------
 
-    async def enter(self, player: str, kind_id: str) -> None:
+    async def enter(self, player: str, kind_id: str, *, bot: bool = False) -> None:
+        """Enter ``player`` in the kind's open event; a bot account (``bot``) never: an
+        event is a contest of people (docs/rulings.md, "The hall" 15)."""
         kind = self.kinds.get(kind_id)
         if kind is None:
             raise UnknownRoom(f"no event {kind_id[:64]!r}")
+        if bot:
+            raise BotsNotAllowed("events are for people: bot accounts play in rooms that "
+                                 "take them (docs/bots.md)")
         lobby = self.hall.lobby
         if await lobby.all_tables_of(player) or await lobby.store.seated_at(player):
             raise NotAllowed("you sit at a table: leave it before entering an event")
