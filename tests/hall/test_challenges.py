@@ -210,3 +210,20 @@ async def test_a_ladder_round_pairs_the_free_competitors_online(db: Database) ->
         assert await hall.challenges.round(random.Random(2)) == []
     finally:
         await hall.close()
+
+
+async def test_the_ladder_runs_its_rounds_on_its_own(db: Database) -> None:
+    hall, _ = await make_hall(db, LADDER.model_copy(update={"interval_seconds": 0.05}))
+    try:
+        me = await member(hall, "Solo")
+        hall.coord.present = lambda players: _present(players, {me.id})  # type: ignore
+        await ladder.set_opt_in(db, me.id, True)
+        async with asyncio.timeout(30):
+            while (match := await ladder.live_challenge(db, me.id)) is None:
+                await asyncio.sleep(0.05)
+        snap = await store.snapshot(db, match)
+        assert snap is not None and snap.entrants[0].name == "Solo"
+        assert snap.entrants[1].name in LADDER.anchors and snap.entrants[1].player is None
+        assert snap.kind.deals == LADDER.deals
+    finally:
+        await hall.close()
