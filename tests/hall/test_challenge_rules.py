@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from cardhall.games import VARIANTS
-from cardhall.hall.domain.config import EventKind, Ladder
+from cardhall.hall.domain.config import EventKind, HallConfig, Ladder
 from cardhall.hall.domain.ratings import Skill
 from cardhall.hall.events import challenge
 from cardhall.hall.events.duplicate import results
@@ -75,3 +75,5 @@ def test_a_challenge_is_the_halls_never_a_configured_event() -> None:
         EventKind(id="x", format="duplicate", entrants=2, bots=("", "search"))
     with pytest.raises(ValidationError):
         Ladder(anchors={"rlcard-rule": 20.0})
+    with pytest.raises(ValidationError, match="challenge"):  # its room is a challenge's
+        HallConfig(events=(EventKind(id="ch-ddz3"),))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -20,7 +21,7 @@ from cardhall.hall.events import challenge, duplicate, ladder, store
 from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.service import Hall
 from cardhall.hall.store import accounts
-from cardhall.hall.store.db import Database
+from cardhall.hall.store.db import Database, upgrade
 from cardhall.hall.store.models import Game, LadderMatch, Player, Rating
 from cardhall.protocol.messages import Act, EventState, State
 from tests.hall.test_event_duplicate import games_by_entrant
@@ -227,3 +228,54 @@ async def test_the_ladder_runs_its_rounds_on_its_own(db: Database) -> None:
         assert snap.kind.deals == LADDER.deals
     finally:
         await hall.close()
+
+
+def spy(hall: Hall) -> list[str]:
+    """The bots the hall's tables ask to decide, in order."""
+    asked: list[str] = []
+    decide = hall.bots.decide
+
+    async def recorded(name: str, *args: Any) -> str:
+        asked.append(name)
+        return await decide(name, *args)
+
+    hall.bots.decide = recorded  # type: ignore[method-assign]
+    return asked
+
+
+async def test_an_anchor_plays_its_own_seat_again_after_a_restart(db_url: str) -> None:
+    """The hall stops mid-deal at the anchor's table; the restarted one rebuilds the
+    table from its log and seats the anchor (search) again, not the house bot."""
+    slow = LADDER.model_copy(update={"bot_seconds": 0.2})
+    await upgrade(db_url)
+    db = Database.open(db_url)
+    hall, _ = await make_hall(db, slow)
+    asked = spy(hall)
+    event_id = await hall.challenges.start("ddz3", 2, (None, "search", "search"),
+                                           (None, "planning", "planning"))
+    table = store.table_id(event_id, 0, 0)  # the anchor search's (entrant 0)
+    async with asyncio.timeout(60):
+        while "search" not in asked:
+            await asyncio.sleep(0.05)
+    assert table in hall.lobby.tables and hall.lobby.tables[table].game is not None
+    await hall.close()  # mid-deal: the anchor's game is live in the log
+    await db.close()
+
+    db = Database.open(db_url)
+    try:
+        again, _ = await make_hall(db, slow)
+        try:
+            asked = spy(again)
+            async with asyncio.timeout(60):
+                while table not in again.lobby.tables:
+                    await asyncio.sleep(0.05)
+            seats = again.lobby.tables[table].seats
+            assert [s.bot for s in seats] == ["search", None, None]
+            snap = await done(again, event_id)
+            assert "search" in asked
+            assert snap.deals is not None and all(
+                p is not None for line in snap.deals.values() for p, _ in line)
+        finally:
+            await again.close()
+    finally:
+        await db.close()

@@ -471,6 +471,8 @@ class HallConfig(_Strict):
             seen.add(room.id)
         if len({e.id for e in self.events}) != len(self.events):
             raise ValueError("an event id is used twice")
+        if any(e.id.startswith("ch-") for e in self.events):
+            raise ValueError("an event id starting with 'ch-' is a challenge's (the hall's)")
         return self
 
     def room(self, room_id: str) -> Room:
