@@ -54,7 +54,8 @@ def test_the_ladder_page_shows_ratings_and_matches_with_replays(
     rows = page.locator(".ld-ratings tbody tr")
     expect(rows).to_have_count(3)  # the player and both anchors
     expect(page.locator(".ld-ratings")).to_contain_text("Laddertester")
-    expect(page.locator(".ld-ratings tr[data-subject='bot:planning'] td").nth(1)).to_have_text("1500")
+    planning = page.locator(".ld-ratings tr[data-subject='bot:planning'] td")
+    expect(planning.nth(1)).to_have_text("1500")  # fixed: the scale's anchor
     item = page.locator(f".ld-match[data-challenge='{match}']")
     expect(item).to_contain_text("Laddertester")
     expect(item.locator("a")).to_have_count(4)  # two deals, two sides
