@@ -35,7 +35,7 @@ from cardhall.hall.domain.errors import (
     Unavailable,
 )
 from cardhall.hall.domain.limits import RateLimiter
-from cardhall.hall.domain.ratings import bot_name, bot_subject
+from cardhall.hall.domain.ratings import bot_name
 from cardhall.hall.events import challenge, ladder, store
 from cardhall.hall.live.timers import SETTLE_WAIT
 from cardhall.hall.store.models import Player
@@ -172,7 +172,8 @@ class Challenges:
 
     @staticmethod
     def _side(subject: str, players: dict[str, Player]) -> tuple[str | None, str, str]:
+        """A paired subject as ``start`` takes him: an anchor (``bot:NAME``) or a player."""
         anchor = bot_name(subject)
-        if anchor is not None and subject == bot_subject(anchor):
+        if anchor is not None:
             return (None, anchor, anchor)
         return (subject, players[subject].name, "")
