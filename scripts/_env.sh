@@ -13,6 +13,10 @@ stamp="$venv/.cardhall-installed-$extras"
 want="$( (pwd; cat pyproject.toml setup.py src/cardhall/bots/split/_search*.[ch]) | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     "$venv/bin/python" -m pip install --quiet --upgrade pip
+    # The train extra's torch: exactly the CPU build this machine keeps on disk, first, so
+    # that the extra's range is met already (left to the range, pip takes a CUDA build of
+    # several GB)
+    case ",$extras," in *,train,*) "$venv/bin/python" -m pip install --quiet torch==2.13.0 ;; esac
     spec="."
     [ -n "$extras" ] && spec=".[$extras]"
     "$venv/bin/python" -m pip install --quiet -e "$spec"

@@ -29,8 +29,8 @@ def spelled(decision: Decision) -> dict[tuple[int, ...], str]:
     out: dict[tuple[int, ...], str] = {}
 
     def walk(prefix: list[int]) -> None:
-        for token in sorted(Decision(decision.actions, list(prefix), decision._next).legal()):
-            probe = Decision(decision.actions, list(prefix), decision._next)
+        for token in sorted(Decision(decision.actions, list(prefix)).legal()):
+            probe = Decision(decision.actions, list(prefix))
             done = probe.choose(token)
             if done is not None:
                 out[(*prefix, token)] = bare(done)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from cardhall.cards import RANK_CHARS, parse_card
 from cardhall.rl import PHASES, ROLES, TOKENS, env
-from cardhall.rl.observation import SEGMENTS
+from cardhall.rl.observation import SEGMENTS, encode
+from tests.rl.play import IDS, moves
 
 
 def part(e: Any, agent: str, name: str) -> np.ndarray:
@@ -109,3 +111,23 @@ def test_multiplier_and_counts_follow_the_view() -> None:
     view = e.unwrapped.game.observe(0)
     assert part(e, "seat_0", "multiplier")[0] == view["multiplier"]["total"]
     assert list(part(e, "seat_0", "counts")) == view["counts"]
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_a_decision_is_encoded_once_and_its_tokens_added(name: str) -> None:
+    """``observe`` encodes a view once per decision and adds the tokens chosen since: at
+    every step, for every agent, the vector is ``encode`` of the seat's view now and the
+    tokens so far, and a vector handed out is the caller's own (changing it changes no
+    later one)."""
+    e = env(name)
+    e.reset(seed=3)
+    raw = e.unwrapped
+    for agent, token in moves(e, np.random.default_rng(3)):
+        for other in raw.possible_agents:
+            got = raw.observe(other)["observation"]
+            chosen = raw.decision.chosen if other == agent else []
+            want = encode(raw.layout, raw.game.observe(raw.possible_agents.index(other)),
+                          chosen)
+            assert np.array_equal(got, want), (name, other, raw.game.phase, chosen)
+            got[:] = -1.0
+        e.step(token)

@@ -24,6 +24,7 @@ import httpx
 from redis.asyncio import Redis
 
 from cardhall.client import HallClient
+from cardhall.client.hall import ClientError
 from tests.hall.pg import PostgresServer
 from tests.hall.redis_server import RedisServer
 from tests.server.cluster import LEASE, admin, cluster, guest_on, reconnect, stored, until
@@ -256,6 +257,42 @@ async def test_concurrent_joins_never_seat_a_player_twice(
             assert len(set(seated)) == 12, "a player sits twice"
         finally:
             await close_all([*firsts, *seconds])
+
+
+async def test_hellos_at_once_through_two_processes_leave_one_connection(
+        tmp_path: Path, pg_server: PostgresServer, redis_server: RedisServer) -> None:
+    """The same token says hello to two processes in the same instant, again and again:
+    each time exactly one connection is closed as superseded (the one whose presence
+    was set first, even while it was still reading its welcome) and the other lives."""
+    async with cluster(tmp_path, pg_server, redis_server) as (p0, p1):
+        first = await guest_on(p0.url)
+        me = (await first.me())["id"]
+        await first.close()
+        for _ in range(12):
+            pair = [HallClient(p.url, token=first.token, timeout=20) for p in (p0, p1)]
+            try:
+                said = await asyncio.gather(*(c.connect() for c in pair),
+                                            return_exceptions=True)
+                refused = [c for c, r in zip(pair, said, strict=True)
+                           if isinstance(r, ClientError) and "superseded" in str(r)]
+                assert len(refused) + sum(isinstance(r, dict) for r in said) == 2, said
+                if refused:  # closed while it was still saying hello
+                    assert len(refused) == 1, "both were closed"
+                    live = next(c for c in pair if c not in refused)
+                else:
+                    told = {asyncio.ensure_future(c.expect("disconnected")): c for c in pair}
+                    done, waiting = await asyncio.wait(told, timeout=20,
+                                                       return_when=asyncio.FIRST_COMPLETED)
+                    for task in waiting:
+                        task.cancel()
+                    assert len(done) == 1, "neither connection was closed"
+                    assert next(iter(done)).result()["code"] == 4001
+                    live = told[next(iter(waiting))]
+                assert (await live.me())["id"] == me
+                await live.send({"type": "join", "room": "no-such-room"})
+                assert (await live.expect("error"))["code"]  # still answered: it lives
+            finally:
+                await close_all(pair)
 
 
 async def test_private_table_and_bots_across_processes(

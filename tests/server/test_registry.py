@@ -3,7 +3,7 @@ remembers ended sessions so a hello racing the end cannot outlive it (clock inje
 
 from __future__ import annotations
 
-from cardhall.server.connection import ENDED_MEMORY, Connection, Registry
+from cardhall.server.connection import CLOSE_SUPERSEDED, ENDED_MEMORY, Connection, Registry
 
 
 class Quiet:
@@ -42,3 +42,19 @@ def test_an_ended_session_is_remembered_for_a_while() -> None:
     assert not registry.ended_lately("s1")
     registry.close_player("p", 4401, "logged out", ["s2"])  # and old ones are dropped
     assert list(registry.ended) == ["s2"]
+
+
+def test_a_connection_still_saying_hello_closes_when_superseded_elsewhere() -> None:
+    """Another process's hello for the same player set his presence after this one's
+    (its ``Supersede`` names this connection) while this one was still reading its
+    welcome: it closes then, so it never registers beside the other."""
+    registry = Registry()
+    hello = Connection(Quiet(), "127.0.0.1", 10)
+    registry.add(hello)
+    other = Connection(Quiet(), "127.0.0.1", 10)
+    registry.add(other)
+    registry.supersede("p", hello.id)
+    assert not hello.is_open and hello.close_code == CLOSE_SUPERSEDED and hello.superseded
+    assert other.is_open  # only the one named
+    registry.supersede("p", other.id + 1000)  # a connection no longer here: nothing
+    assert other.is_open

@@ -1,8 +1,9 @@
 """``cardhall bot``: one of the library's bots plays at a remote hall, as anyone would.
 
 It uses only the public protocol (``cardhall.client``): a guest account (or a
-given token, or a name and password), a quick-match ``join``, and for every
-``state`` in which its seat is acting the bot's answer to ``view``. It plays on
+given token, a bot account's among them: docs/bots.md, or a name and password), a
+quick-match ``join``, and for every ``state`` in which its seat is acting the bot's
+answer to ``view``. It plays on
 with ``next`` until it has finished the number of games asked for, joins again
 when its table dissolves, and leaves at the end.
 """
@@ -36,7 +37,10 @@ async def _account(client: HallClient, name: str | None, password: str | None) -
         await client.login(name, password)
 
 
-def _pick_room(rooms: list[dict[str, Any]], wanted: str | None, beans: int) -> dict[str, Any]:
+def _pick_room(rooms: list[dict[str, Any]], wanted: str | None, beans: int,
+               bot_account: bool = False) -> dict[str, Any]:
+    """``wanted``, else the first room it can afford that bots fill; a bot account's
+    (docs/bots.md) among the rooms that take bot accounts only."""
     if wanted is not None:
         for room in rooms:
             if room["id"] == wanted:
@@ -44,7 +48,8 @@ def _pick_room(rooms: list[dict[str, Any]], wanted: str | None, beans: int) -> d
         raise SystemExit(f"cardhall: no room {wanted!r} (rooms: "
                          f"{', '.join(r['id'] for r in rooms)})")
     for room in rooms:
-        if room["min_beans"] <= beans and room["bot_wait_seconds"] is not None:
+        if room["min_beans"] <= beans and room["bot_wait_seconds"] is not None and (
+                room.get("bot_accounts") or not bot_account):
             return room
     raise SystemExit("cardhall: no room to join: give --room")
 
@@ -58,7 +63,8 @@ async def play(server: str, bot_name: str, games: int, room_id: str | None = Non
         await _account(client, name, password)
         welcome = await client.connect()
         me = welcome["player"]
-        room = _pick_room(await client.get("/api/rooms"), room_id, me["beans"])
+        room = _pick_room(await client.get("/api/rooms"), room_id, me["beans"],
+                          bool(me.get("bot")))
         print(f"{me['name']} ({bot_name}) joins {room['id']}", file=out, flush=True)
         await client.join(room["id"])
         done = 0
@@ -94,7 +100,7 @@ async def play(server: str, bot_name: str, games: int, room_id: str | None = Non
                 await client.join(room["id"])  # dissolved, not requeued: find another
             elif kind == "error":
                 log.info("refused: %s %s", msg["code"], msg["message"])
-                if msg["code"] in ("not_enough_beans", "unknown_room"):
+                if msg["code"] in ("not_enough_beans", "unknown_room", "bots_not_allowed"):
                     raise SystemExit(f"cardhall: {msg['message']}")
             elif kind == "disconnected" and not msg["reconnecting"]:
                 raise SystemExit(f"cardhall: the hall closed the connection ({msg['code']})")

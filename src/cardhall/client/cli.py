@@ -1,4 +1,5 @@
-"""The protocol's client tools as subcommands of ``cardhall``: ``bot`` and ``loadtest``.
+"""The protocol's client tools as subcommands of ``cardhall``: ``bot``, ``bot-account``
+and ``loadtest``.
 
 ``register(subparsers)`` adds them to the main parser (cardhall.cli). They speak only
 the public protocol (HTTP + WebSocket, cardhall.client) to a hall anywhere; their
@@ -6,6 +7,8 @@ packages (httpx, websockets: the ``server`` extra) are imported only when one ru
 
     cardhall bot --server URL [--bot planning] [--room R] [--games N]
                  [--name NAME [--password-file FILE] | --token-file FILE]
+    cardhall bot-account {create,list,token,retire} [BOT] --server URL --name OWNER
+                         [--password-file FILE]
     cardhall loadtest --url URL [--url URL2 ...] --clients N --duration S [--think S]
                       [--ramp S] [--variant V | --room R] [--workers W] [--json]
 
@@ -26,13 +29,18 @@ def _bot(args: argparse.Namespace) -> None:
     commands.bot(args)
 
 
+def _bot_account(args: argparse.Namespace) -> None:
+    from cardhall.client import commands  # noqa: PLC0415 (the server extra, when used)
+    commands.bot_account(args)
+
+
 def _load_test(args: argparse.Namespace) -> None:
     from cardhall.client import loadreport  # noqa: PLC0415 (the server extra, when used)
     raise SystemExit(loadreport.command(args))
 
 
 def register(sub: Any) -> None:
-    """Add ``bot`` and ``loadtest`` to ``cardhall``'s subparsers."""
+    """Add ``bot``, ``bot-account`` and ``loadtest`` to ``cardhall``'s subparsers."""
     bot = sub.add_parser("bot", help="seat a bot at a remote hall")
     bot.add_argument("--server", required=True, help="the hall's URL, e.g. http://host:8000")
     bot.add_argument("--bot", default="planning", help="a registered bot (cardhall.bots)")
@@ -48,6 +56,21 @@ def register(sub: Any) -> None:
     bot.add_argument("--password", help=argparse.SUPPRESS)  # refused: visible in ps
     bot.add_argument("--token", help=argparse.SUPPRESS)  # refused: visible in ps
     bot.set_defaults(run=_bot)
+
+    acct = sub.add_parser(
+        "bot-account", help="make, list, re-key or retire your bot accounts at a hall",
+        description="Bot accounts (docs/bots.md) of the registered player --name: create "
+                    "prints the new bot's token (shown once: keep it in a file for "
+                    "cardhall bot --token-file), token prints a new one (the old one stops "
+                    "working), retire ends the bot, list shows them.")
+    acct.add_argument("action", choices=("create", "list", "token", "retire"))
+    acct.add_argument("bot", nargs="?", help="the bot's name (not for list)")
+    acct.add_argument("--server", required=True, help="the hall's URL")
+    acct.add_argument("--name", required=True, help="your (the owner's) account")
+    acct.add_argument("--password-file", metavar="FILE",
+                      help="your password on the first line of FILE (- : stdin); or set "
+                      "$CARDHALL_PASSWORD")
+    acct.set_defaults(run=_bot_account)
 
     load = sub.add_parser(
         "loadtest", help="many simulated players at running halls (the protocol only)",

@@ -50,9 +50,11 @@ no longer than a view lists as text (the view then says ``legal_complete:
 false``; a long complete list goes out as a ``plays`` index). The burial space (C(38, 7) ≈
 12.6 million) gets a representative few: the platform's default burial
 (platform §4), the kitty as taken, the 7 lowest cards, and the shortest side
-suits first. ``check`` judges ANY action exactly: any burial of 7 held cards,
-any lead of held cards of one group (a throw that will fail is legal: applying
-it plays the forced unit), any follow by §4.
+suits first, and the dealer's view says ``legal_complete: false`` with
+``detail.bury`` (7): any 7 cards of his hand. ``check`` judges ANY action
+exactly: any burial of 7 held cards, any lead of held cards of one group (a
+throw that will fail is legal: applying it plays the forced unit), any follow
+by §4.
 
 Options: ``levels`` (each seat's level, default all 2), ``dealer`` (None: a
 match's first hand), ``first`` (who opens the first hand's window; None: drawn
@@ -64,6 +66,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from cardhall.cards import RANK_CHARS, SUIT_CHARS, Card, format_card, format_cards
@@ -84,6 +87,7 @@ from cardhall.games.zhaopengyou_setup import (
 )
 from cardhall.rules.trick import (
     LEVEL_CHARS,
+    Trumps,
     failed_throw,
     group_name,
     lead_of,
@@ -113,6 +117,9 @@ class ZhaoPengyou(ZhaoPengyouSetup):
         hand = self.hands[seat]
         if self.lead is None:
             plays = leads(hand, ctx) + safe_throws(hand, self._unseen(seat), ctx)
+            # ``check`` takes any cards of one group (a throw that fails is legal): the
+            # list holds them all only when it is as long as their number.
+            self._complete = len(plays) == _lead_count(hand, ctx)
         else:
             seed = self.seed * 1_000_003 + self.moves
             # A sample is only a sample: keep it to what a view lists as text (a sample
@@ -228,7 +235,10 @@ class ZhaoPengyou(ZhaoPengyouSetup):
             if self.phase == Phase.DECLARE:
                 legal = self._declare_actions(seat)
             elif self.phase == Phase.BURY:
+                # Four suggestions of C(38, 7) burials, any of which ``check`` takes:
+                # the view says the list is not complete (``detail.bury``: how many).
                 legal = self._bury_actions(seat)
+                self._complete = False
             elif self.phase == Phase.FRIEND:
                 legal = list(FRIEND_CALLS)
             else:
@@ -392,9 +402,21 @@ class ZhaoPengyou(ZhaoPengyouSetup):
         }
         if seat == dealer and self.phase != Phase.DECLARE:
             detail["kitty_taken"] = format_cards(self.taken)  # shown to him alone
+        if seat == dealer and self.phase == Phase.BURY:
+            detail["bury"] = KITTY  # any this many cards of his hand (legal lists a few)
         if self.over or (seat == dealer and self.phase in (Phase.FRIEND, Phase.PLAY)):
             detail["kitty"] = format_cards(self.kitty)
         return detail
+
+
+def _lead_count(hand: Sequence[Card], ctx: Trumps) -> int:
+    """How many leads ``check`` takes from ``hand``: the non-empty selections of each
+    group's cards (a face held k times is chosen 0 … k times)."""
+    ways: dict[int, int] = {}
+    for c, k in Counter(hand).items():
+        g = ctx.group[c]
+        ways[g] = ways.get(g, 1) * (k + 1)
+    return sum(w - 1 for w in ways.values())
 
 
 __all__ = ["FRIEND_CALLS", "KITTY", "Phase", "ZhaoPengyou", "options"]

@@ -34,7 +34,7 @@ from cardhall.hall.cluster.coordinator import Connections, Coordinator, LocalCoo
 from cardhall.hall.domain.config import HallConfig
 from cardhall.hall.domain.economy import bot_balance
 from cardhall.hall.domain.errors import NotAllowed, NotSeated, Refused
-from cardhall.hall.domain.levels import title_for
+from cardhall.hall.domain.levels import title_of
 from cardhall.hall.events.matches import Challenges
 from cardhall.hall.events.runner import Events
 from cardhall.hall.events.store import is_event_table
@@ -303,8 +303,8 @@ class Hall:
             player = await accounts.get_player(self.db, player_id)
         balance = (await self.store.balances([player_id]))[player_id]
         info = PlayerInfo(id=player.id, name=player.name, beans=balance, points=player.points,
-                          title=title_for(player.points), guest=player.is_guest,
-                          admin=player.is_admin)
+                          title=title_of(player.points, player.is_bot), guest=player.is_guest,
+                          admin=player.is_admin, bot=player.is_bot)
         return Welcome(player=info, tables=await self.lobby.all_tables_of(player_id))
 
     def connected(self, player_id: str, tables: list[str] | None = None,
@@ -400,12 +400,12 @@ class Hall:
     # -- messages ----------------------------------------------------------------------
 
     async def handle(self, player_id: str, msg: HallMessage, admin: bool = False,
-                     address: str = "") -> None:
+                     address: str = "", bot: bool = False) -> None:
         """Carry out one message from an authenticated player (connected from
-        ``address``, which limits wrong invite codes), or raise the ``Refused`` that
-        says why the hall will not. The message's shape was checked when it was read
-        (``protocol.messages``); ``hello`` and ``resync`` are the connection's own
-        (``server.ws``) and never come here."""
+        ``address``, which limits wrong invite codes; ``bot``: a bot account's), or raise
+        the ``Refused`` that says why the hall will not. The message's shape was checked
+        when it was read (``protocol.messages``); ``hello`` and ``resync`` are the
+        connection's own (``server.ws``) and never come here."""
         match msg:
             case Ping():
                 self.outbox.send(player_id, Pong())
@@ -414,7 +414,7 @@ class Hall:
                 await self.lobby.join_code(player_id, code, address)
             case Join(room=room) if room is not None:
                 await self.events.not_entered(player_id)
-                await self.lobby.join(player_id, room, address)
+                await self.lobby.join(player_id, room, address, bot=bot)
             case Act(table=t, action=action, seq=seq, choose=choose):
                 await self._table(player_id, t, "act", text=action, seq=seq, choose=choose)
             case Next(table=t):

@@ -40,7 +40,7 @@ ErrorCode = Literal[
     "malformed", "too_large", "unknown_type", "not_authenticated", "already_authenticated",
     "bad_token", "banned", "superseded", "unknown_room", "unknown_table", "not_seated",
     "not_your_turn", "stale", "illegal", "rate_limited", "not_enough_beans", "busy",
-    "forbidden", "not_allowed", "internal", "session_expired", "unavailable",
+    "forbidden", "not_allowed", "internal", "session_expired", "unavailable", "bots_not_allowed",
 ]
 
 
@@ -296,6 +296,8 @@ class PlayerInfo(_Msg):
     title: str
     guest: bool
     admin: bool = False
+    #: A bot account (docs/bots.md): its title is a bot's, and rooms may refuse it.
+    bot: bool = False
 
 
 class Welcome(_Msg):
@@ -311,6 +313,7 @@ class SeatInfo(_Msg):
     id: str | None
     name: str
     title: str
+    #: Played by a program: the hall's bot (``id`` null) or a bot account (``id`` set).
     bot: bool
     connected: bool
     auto: bool

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from cardhall.cards import RANK_CHARS, format_card
 from cardhall.games import Action, GameState
@@ -65,8 +66,11 @@ class TokenError(ValueError):
     """An action text with a part the vocabulary has no token for (a new verb or word)."""
 
 
+@lru_cache(maxsize=16384)
 def tokens(text: str) -> tuple[int, ...]:
-    """The token sequence of an action text without its seat tag (``play 333+4``)."""
+    """The token sequence of an action text without its seat tag (``play 333+4``).
+
+    Cached: the same texts come back in every game (``pass``, ``bid 3``, ``play 3``)."""
     if text in WORD_AT:
         return (WORD_AT[text],)
     verb, _, arg = text.partition(" ")
@@ -95,32 +99,48 @@ def bare(action: Action) -> str:
 
 @dataclass
 class Decision:
-    """One seat's choice among the game's legal actions, a token at a time."""
+    """One seat's choice among the game's legal actions, a token at a time.
+
+    Only the sequences that continue the tokens chosen so far are kept (``_live``),
+    and the mask is read from them when asked: most decisions are a word or a short
+    play, so building every prefix of every action up front would be wasted work.
+    """
 
     actions: dict[tuple[int, ...], Action]
     chosen: list[int] = field(default_factory=list)
-    #: prefix → the tokens that continue it
-    _next: dict[tuple[int, ...], set[int]] = field(default_factory=dict)
+    _live: list[tuple[int, ...]] = field(default_factory=list, repr=False)
+    _legal: set[int] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        k, prefix = len(self.chosen), tuple(self.chosen)
+        self._live = [seq for seq in self.actions if seq[:k] == prefix]
 
     @classmethod
     def of(cls, state: GameState, seat: int) -> Decision:
         found: dict[tuple[int, ...], Action] = {}
-        nxt: dict[tuple[int, ...], set[int]] = {}
         for action in state.legal_actions(seat):
             seq = tokens(bare(action))
             if seq in found:
                 raise TokenError(f"{found[seq].text!r} and {action.text!r} share tokens")
             found[seq] = action
-            for i in range(len(seq)):
-                nxt.setdefault(seq[:i], set()).add(seq[i])
-        return cls(found, [], nxt)
+        return cls(found)
 
     def legal(self) -> set[int]:
-        return self._next.get(tuple(self.chosen), set())
+        if self._legal is None:
+            k = len(self.chosen)
+            self._legal = {seq[k] for seq in self._live if len(seq) > k}
+        return self._legal
+
+    def mask(self) -> list[int]:
+        """The legal tokens, ascending (the action mask's ones)."""
+        return sorted(self.legal())
 
     def choose(self, token: int) -> Action | None:
         """Take one token (it must be legal); the action once the tokens name one."""
+        k = len(self.chosen)
         self.chosen.append(token)
+        self._live = [seq for seq in self._live if len(seq) > k and seq[k] == token]
+        self._legal = None
         return self.actions.get(tuple(self.chosen))
 
     def text_after(self, token: int) -> str:
@@ -163,6 +183,9 @@ class BuryDecision:
         # only cards after which enough cards remain in order: no sequence dead-ends
         return {t for t in left if t >= low
                 and sum(k for u, k in left.items() if u >= t) >= need}
+
+    def mask(self) -> list[int]:
+        return sorted(self.legal())
 
     def choose(self, token: int) -> Action | None:
         self.chosen.append(token)

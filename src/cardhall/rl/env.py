@@ -24,7 +24,7 @@ from pettingzoo.utils import wrappers
 
 from cardhall.games import GameState, new_game, variant
 from cardhall.rl.actions import HEADS, SIZE, TOKENS, BuryDecision, Decision, tokens
-from cardhall.rl.observation import Layout, Vector, action_row, encode
+from cardhall.rl.observation import Layout, Vector, action_row, add_selection, encode
 
 #: Bumped whenever the same game gives other observations, masks or token meanings.
 VERSION = 0
@@ -58,6 +58,8 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self._seeds = random.Random()
         self.game: GameState | None = None
         self.decision: Decision | BuryDecision | None = None
+        #: each agent's vector of the current decision's view, without tokens chosen
+        self._seen: dict[str, Vector] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -105,16 +107,22 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
 
     def observe(self, agent: str) -> dict[str, Any]:
         game = self._game()
-        seat = self._seat(agent)
         mask = np.zeros(SIZE, dtype=np.int8)
-        chosen: list[int] = []
+        base = self._seen.get(agent)
+        if base is None:
+            # The view does not change while a decision's tokens are chosen: encode it
+            # once per decision (``_next_decision`` forgets it), add the tokens after.
+            base = self._seen[agent] = self.observation_vector(
+                game.observe(self._seat(agent)), [])
+        vector = base.copy()
         if self.decision is not None and agent == self.agent_selection:
-            mask[sorted(self.decision.legal())] = 1
-            chosen = list(self.decision.chosen)
-        return {"observation": self.observation_vector(game.observe(seat), chosen),
-                "action_mask": mask}
+            mask[self.decision.mask()] = 1
+            add_selection(self.layout, vector, self.decision.chosen)
+        return {"observation": vector, "action_mask": mask}
 
     def observation_vector(self, view: dict[str, Any], chosen: list[int]) -> Vector:
+        """``view`` and the tokens ``chosen`` as a vector (``observe`` passes none and
+        adds the chosen tokens itself)."""
         return encode(self.layout, view, chosen)
 
     def render(self) -> str | None:
@@ -184,6 +192,7 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
 
     def _next_decision(self) -> None:
         game = self._game()
+        self._seen = {}
         if game.over:
             self.decision = None
             result = game.result()
@@ -215,6 +224,31 @@ class CardhallEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         return game, self.decision
 
 
+class _Ordered(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order checks, with ``last()`` read from the environment itself once
+    reset: the same answer without a trip through each wrapper per attribute (``last``
+    runs every step; benchmarks/rl_bench.py)."""
+
+    def last(self, observe: bool = True) -> Any:
+        if not self._has_reset:
+            return super().last(observe)  # PettingZoo's own error
+        return self.unwrapped.last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own wrapper prints: the environment's name
+
+
+class _InBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's bounds assertion, answered without numpy for a plain int (what
+    ``Discrete(SIZE).contains`` says of one); anything else goes to PettingZoo's."""
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < SIZE:
+            self.env.step(action)
+        else:
+            super().step(action)
+
+
 def env(name: str, **options: Any) -> Any:
     """Variant ``name`` as a PettingZoo AEC environment (``e.unwrapped``: ``CardhallEnv``).
 
@@ -223,4 +257,4 @@ def env(name: str, **options: Any) -> Any:
     settles beans) and ``render_mode`` (``"ansi"``).
     """
     raw = CardhallEnv(name, **options)
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw))  # an AECEnv
+    return _Ordered(_InBounds(raw))  # an AECEnv

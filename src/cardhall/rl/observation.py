@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardhall.cards import (
+    CARD_TEXT,
     RANK_CHARS,
     SUIT_CHARS,
     card_rank,
@@ -86,34 +87,32 @@ class Layout:
 
 
 def encode(layout: Layout, view: dict[str, Any], selection: Sequence[int]) -> Vector:
-    """The vector of ``view`` (one seat's ``observe``) and the tokens chosen so far."""
-    out = np.zeros(layout.size, dtype=np.float32)
+    """The vector of ``view`` (one seat's ``observe``) and the tokens chosen so far.
+
+    Built as a list of the positions that hold a 1 (counted by ``np.bincount``, so a
+    card twice is 2), then the few parts that hold other numbers: this runs once per
+    decision of every game an agent trains on (benchmarks/rl_bench.py).
+    """
     n, axis = layout.players, layout.axis
     me: int = view["seat"]
-    starts = layout.starts
+    at = layout.starts
+    ones: list[int] = []
+    add = ones.append
 
-    def rel(seat: int) -> int:
-        return (seat - me) % n
-
-    def put(name: str, index: int, value: float = 1.0) -> None:
-        out[starts[name] + index] += value
-
-    def cards(name: str, text: str, seat: int | None = None) -> None:
-        base = 0 if seat is None else rel(seat) * axis
-        for c in _axis(text, axis):
-            put(name, base + c)
+    def cards(name: str, text: str, seat: int) -> None:
+        base = at[name] + (seat - me) % n * axis
+        ones.extend([base + c for c in _axis(text, axis)])
 
     phase = str(view["phase"])
-    put("phase", PHASES.index(phase) if phase in PHASES else 0)
-    for s in view["acting"]:
-        put("acting", rel(s))
-    for c in view["hand"]:
-        put("hand_cards", parse_card(c))
-    cards("hand", " ".join(view["hand"]))
-    for s, k in enumerate(view["counts"]):
-        put("counts", rel(s), float(k))
+    add(at["phase"] + (PHASES.index(phase) if phase in PHASES else 0))
+    ones.extend([at["acting"] + (s - me) % n for s in view["acting"]])
+    ids = _card_ids(tuple(view["hand"]))
+    ones.extend([at["hand_cards"] + c for c in ids])
+    hand = at["hand"]
+    ones.extend([hand + c for c in ids] if axis == 54 else [hand + _RANK_OF[c] for c in ids])
     for s, text in enumerate(view["played"]):
-        cards("played", text, s)
+        if text:
+            cards("played", text, s)
     detail = view["detail"]
     for shown in detail.get("shown") or ():
         cards("shown", shown["hand"], shown["seat"])
@@ -121,45 +120,54 @@ def encode(layout: Layout, view: dict[str, Any], selection: Sequence[int]) -> Ve
         cards("shown", detail["partner"]["hand"], detail["partner"]["seat"])
     for pile in ("kitty", "pile"):  # 保皇's pile: the cards that travel with the emperor card
         if isinstance(detail.get(pile), str):
-            cards("kitty", detail[pile])
+            cards("kitty", detail[pile], me)
     table = view["table"]
     if table is not None:
         held, _, meant = table["cards"].partition("=")
-        cards("table_cards", held)
-        cards("table_meaning", meant or held)
-        put("table_seat", rel(table["seat"]))
-        put("table_leader", rel(table["leader"]))
+        cards("table_cards", held, me)
+        cards("table_meaning", meant or held, me)
+        add(at["table_seat"] + (table["seat"] - me) % n)
+        add(at["table_leader"] + (table["leader"] - me) % n)
         for play in table.get("plays") or ():
             cards("trick", play["cards"], play["seat"])
+    width = len(ROLES)
     for s, role in enumerate(view["roles"]):
-        put("roles", rel(s) * len(ROLES) + (ROLES.index(role) if role in ROLES else 0))
+        add(at["roles"] + (s - me) % n * width + _ROLE_AT.get(role, 0))
     for s, last in enumerate(view["last"]):
-        put("last", rel(s) * (HEADS + 1) + _head(last))
-    for s in view["warnings"]:
-        put("warnings", rel(s))
-    put("multiplier", 0, float(view["multiplier"]["total"]))
+        add(at["last"] + (s - me) % n * (HEADS + 1) + _head(last))
+    ones.extend([at["warnings"] + (s - me) % n for s in view["warnings"]])
     if isinstance(detail.get("wild"), str):
-        put("wild", RANK_CHARS.index(detail["wild"]))
+        add(at["wild"] + RANK_CHARS.index(detail["wild"]))
     if isinstance(detail.get("level"), str):
-        put("level", RANK_CHARS.index(detail["level"]))
+        add(at["level"] + RANK_CHARS.index(detail["level"]))
     if "trump" in detail:
         trump = detail["trump"]
         suited = isinstance(trump, str) and len(trump) == 1 and trump in SUIT_CHARS
-        put("trump", SUIT_CHARS.index(trump) if suited else len(SUIT_CHARS))
+        add(at["trump"] + (SUIT_CHARS.index(trump) if suited else len(SUIT_CHARS)))
     call = detail.get("friend_call")
     if isinstance(call, dict):
-        put("friend_call", int(call["n"]) - 1)
-        put("friend_call", 3 + parse_card(call["card"]))
+        add(at["friend_call"] + int(call["n"]) - 1)
+        add(at["friend_call"] + 3 + parse_card(call["card"]))
     for named in ("called", "revealed_card"):  # 保皇's guard call, 五人's revealed card
         if isinstance(detail.get(named), str):
-            put("named_card", parse_card(detail[named]))
-    segment = 0
-    marks = set(MARK_AT.values())
-    for t in selection:
-        if t in marks:
-            segment = min(segment + 1, SEGMENTS - 1)
-        put("selection", segment * SIZE + t)
+            add(at["named_card"] + parse_card(detail[named]))
+    out = np.bincount(ones, minlength=layout.size).astype(np.float32)
+    counts = at["counts"]
+    for s, k in enumerate(view["counts"]):
+        out[counts + (s - me) % n] += k
+    out[at["multiplier"]] += float(view["multiplier"]["total"])
+    add_selection(layout, out, selection)
     return out
+
+
+def add_selection(layout: Layout, out: Vector, selection: Sequence[int]) -> None:
+    """Count the tokens chosen so far into ``out``'s ``selection`` part, per segment
+    (``+`` and ``=`` each start the next one)."""
+    base, segment = layout.starts["selection"], 0
+    for t in selection:
+        if t in _MARKS:
+            segment = min(segment + 1, SEGMENTS - 1)
+        out[base + segment * SIZE + t] += 1.0
 
 
 def action_row(layout: Layout, text: str) -> Vector:
@@ -199,6 +207,19 @@ def _axis(text: str, axis: int) -> tuple[int, ...]:
 
 
 _RANK_AT = {ch: i for i, ch in enumerate(RANK_CHARS)}
+_RANK_OF = tuple(card_rank(c) for c in range(len(CARD_TEXT)))
+_ROLE_AT = {role: i for i, role in enumerate(ROLES) if role is not None}
+_MARKS = frozenset(MARK_AT.values())
+
+
+@lru_cache(maxsize=4096)
+def _card_ids(hand: tuple[str, ...]) -> tuple[int, ...]:
+    """Card ids of a view's hand (suited card texts), cached: a hand repeats while its
+    seat waits."""
+    return tuple(_CARD_ID[c] if c in _CARD_ID else parse_card(c) for c in hand)
+
+
+_CARD_ID = {text: c for c, text in enumerate(CARD_TEXT)}
 
 
 def _head(last: str | None) -> int:

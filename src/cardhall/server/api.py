@@ -225,6 +225,7 @@ async def rooms(request: Request) -> Response:
                     "turn_seconds": room.turn_seconds,
                     "bot_wait_seconds": room.bot_wait_seconds,
                     "bot_seconds": room.bot_seconds, "bot": room.bot,
+                    "bot_accounts": room.bot_accounts,
                     "waiting": live["waiting"], "tables": live["tables"]})
     return JSONResponse(out)
 
@@ -366,11 +367,12 @@ async def admin_ban(request: Request) -> Response:
     await _admin(request)
     data = await _body(request)
     target, banned = _text(data, "player"), _bool(data, "banned")
-    await accounts.set_banned(server.db, target, banned)
+    its_bots = await accounts.set_banned(server.db, target, banned)
     tables = 0
     if banned:
-        tables = await server.hall.kick(target)
-        await server.hall.coord.disconnect(target, 4003, "banned")
+        for who in (target, *its_bots):  # his bot accounts are banned with him
+            tables += await server.hall.kick(who)
+            await server.hall.coord.disconnect(who, 4003, "banned")
     return JSONResponse({"player": target, "banned": banned, "tables": tables})
 
 

@@ -39,7 +39,7 @@ from cardhall.hall.store.db import POOL, Database, upgrade
 from cardhall.hall.store.lockout import LockoutPolicy
 from cardhall.hall.store.models import utcnow
 from cardhall.hall.store.sessions import SessionPolicy, Toucher
-from cardhall.server import api, events, expiry, friends, ladder, puzzles, ws
+from cardhall.server import api, bot_accounts, events, expiry, friends, ladder, puzzles, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.finished import FinishedGames
 from cardhall.server.headers import GZIP, HallApp
@@ -86,6 +86,7 @@ class Server:
         self.guest_limiter = RateLimiter(limits.guests_per_minute, 60.0)
         self.login_limiter = RateLimiter(limits.logins_per_minute, 60.0)
         self.whatif_limiter = RateLimiter(limits.whatifs_per_minute, 60.0)
+        self.bot_limiter = RateLimiter(limits.bot_changes_per_minute, 60.0)  # per owner
         self.session_policy = SessionPolicy.of(self.config.accounts)
         self.lockout_policy = LockoutPolicy.of(self.config.accounts)
         self.puzzles = puzzles.PuzzleDesk()
@@ -269,7 +270,8 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
             await server.close()
 
     api_routes: list[BaseRoute] = [*api.ROUTES, *puzzles.ROUTES, *events.ROUTES, *friends.ROUTES,
-                                   *ladder.ROUTES]
+                                   *ladder.ROUTES,
+                                   *bot_accounts.ROUTES]
     routes = [*api_routes, _unrouted(api_routes), WebSocketRoute("/ws", ws.endpoint)]
     root = web_root()
     if root is not None:

@@ -110,6 +110,8 @@ class Connection:
         #: When that session ends unless used again (``server.expiry`` closes it then).
         self.session_ends: datetime | None = None
         self.admin = False
+        #: A bot account's connection (docs/bots.md): rooms may refuse its quick match.
+        self.bot = False
         self.superseded = False
         #: Set by a hello with ``"deltas": true``: what its tables' states become.
         self.deltas: DeltaCoder | None = None
@@ -316,10 +318,20 @@ class Registry:
         return at is not None and at >= self._clock() - ENDED_MEMORY
 
     def supersede(self, player_id: str, conn: int) -> None:
-        """The player connected to another process: close connection ``conn`` (4001)."""
+        """The player connected to another process: close connection ``conn`` (4001).
+
+        It may still be saying hello here (its presence was set, its welcome is being
+        read): the other process's hello set the presence after it, so it closes now,
+        before it would register; else one player would hold two live connections, one
+        per process, and every per-connection bound would double."""
         old = self.by_player.get(player_id)
         if old is not None and old.id == conn:
             _supersede(old)
+            return
+        for hello in self.connections:
+            if hello.id == conn and hello.state == ConnState.AWAITING_HELLO:
+                _supersede(hello)
+                return
 
     def remove(self, conn: Connection) -> bool:
         """Forget ``conn``; True when it was still its player's connection."""

@@ -271,7 +271,9 @@ async def game_replay(request: Request) -> Response:
     head = json.loads(head_bytes)
     players: list[str | None] = head.pop("players")
     names = await server.hall.store.names([p for p in players if p])
-    seats = [{"seat": i, "id": p, "bot": p is None,
+    # A bot account's title is a bot's (its names): it is a bot's seat too.
+    seats = [{"seat": i, "id": p,
+              "bot": p is None or names.get(p, ("", ""))[1] == BOT_TITLE,
               "name": names.get(p, ("", ""))[0] if p else BOT_NAMES[i % len(BOT_NAMES)],
               "title": names.get(p, ("", ""))[1] if p else BOT_TITLE}
              for i, p in enumerate(players)]

@@ -7,8 +7,9 @@
 - ``POST /api/friends/{ask,accept,decline,remove,block,unblock}`` ``{"player": id}``.
 
 Every route wants a registered player's token (a guest is ``forbidden``: minted in one
-call, guests would make a request flood free), and each is rate-limited per player
-(``hall.live.friends``). The live half (pushes, ``bring``) is the hall's.
+call, guests would make a request flood free; a bot account too: it has no friends),
+and each is rate-limited per player (``hall.live.friends``). The live half (pushes,
+``bring``) is the hall's.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ async def _member(request: Request, limiter: RateLimiter | None, what: str) -> P
     player = await caller(request)
     if player.is_guest:
         raise Forbidden("register to have friends")
+    if player.is_bot:  # a program has no friends to invite, nor to be asked by
+        raise Forbidden("a bot account has no friends")
     if limiter is not None:
         Friends.limit(limiter, player.id, what)
     return player

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from cardhall.hall.domain.errors import (
     BelowMinimum,
+    BotsNotAllowed,
     Busy,
     Failed,
     Forbidden,
@@ -38,6 +39,7 @@ WIRE_CODES: dict[type[Refused], ErrorCode] = {
     NotSeated: "not_seated",
     NotAllowed: "not_allowed",
     Forbidden: "forbidden",
+    BotsNotAllowed: "bots_not_allowed",
     Stale: "stale",
     BelowMinimum: "not_enough_beans",
     TooManyTries: "rate_limited",

@@ -150,7 +150,7 @@ async def _frame(server: Server, conn: Connection, text: str) -> None:
             assert conn.player_id is not None
             started = time.perf_counter()
             await server.hall.handle(conn.player_id, msg, admin=conn.admin,
-                                     address=conn.address)
+                                     address=conn.address, bot=conn.bot)
             server.metrics.message_seconds.labels(msg.type).observe(
                 time.perf_counter() - started)
     except (ProtocolError, Refused) as exc:
@@ -189,6 +189,7 @@ async def _hello(server: Server, conn: Connection, msg: Hello) -> None:
         return  # closed while the database answered
     conn.transition(ConnState.AWAITING_HELLO, ConnState.READY)
     conn.player_id, conn.admin, conn.session = player.id, player.is_admin, authed.session
+    conn.bot = player.is_bot
     conn.session_ends = authed.ends
     if msg.deltas:
         conn.deltas = DeltaCoder(server.config.limits.full_state_every)

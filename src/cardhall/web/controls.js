@@ -106,7 +106,8 @@ export function controlsEl(s, ui) {
     }
   } else if (picks.length) {
     const verb = picks[0].split(" ")[0];
-    const need = picks[0].split(" ").length - 1;
+    // The listed burials are suggestions (legal_complete false): any detail.bury cards.
+    const need = view.detail[verb] || picks[0].split(" ").length - 1;
     const ok = sel.length === need;
     // The count stays on the button once the reason line has nothing more to say.
     box.append(button("pick", `${actionLabel(verb, view.variant, view.phase)} ${sel.length}/${need}`,

@@ -119,6 +119,7 @@ function mount(root, ctx) {
             // Which bot fills the empty seats: a player picks his opponent's strength
             // (each bot a rated identity on the rating board).
             r.bot_wait_seconds === null ? null : h("span", { class: "bot" }, t("lobby.bot", { name: botText(r.bot) })),
+            r.bot_accounts ? h("span", { class: "botacct" }, t("lobby.botacct")) : null,
             h("span", { class: "live" }, t("lobby.live", { w: r.waiting, t: r.tables }))));
         if (me) {
           row.append(h("div", { class: "acts" },

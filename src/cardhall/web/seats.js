@@ -67,13 +67,15 @@ export function seatEl(st, seat, deadline) {
   });
   const who = h("div", { class: "who" }, avatarEl(p),
     h("span", { class: "name" }, p.id || p.bot ? nameText(p.name) : t("seat.empty")),
-    p.title ? h("span", { class: "title" }, titleText(p.title)) : null);
+    // A bot account (a player's program, docs/bots.md): marked by its name.
+    p.bot && p.id ? h("span", { class: "badge mark botmark", title: t("seat.botacct") }, t("seat.bot"))
+      : p.title ? h("span", { class: "title" }, titleText(p.title)) : null);
   if (role) who.append(h("span", { class: `badge role r-${view.roles[seat].replace(" ", "-")}` }, role));
   if (p.bot && titleText(p.title) !== t("seat.bot")) {
     who.append(h("span", { class: "badge mark" }, t("seat.bot")));
   }
   if (view && view.auto[seat]) who.append(h("span", { class: "badge mark auto" }, t("seat.auto")));
-  if (p.id && !p.bot && !p.connected) who.append(h("span", { class: "badge mark off" }, t("seat.offline")));
+  if (p.id && !p.connected) who.append(h("span", { class: "badge mark off" }, t("seat.offline")));
   if (view && view.left[seat]) who.append(h("span", { class: "badge mark" }, t("seat.left")));
   el.append(who);
   if (view) {

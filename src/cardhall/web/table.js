@@ -158,13 +158,15 @@ function againEl(st, asked, button) {
     button.disabled = true;
     button.textContent = t("table.again.asked");
   }
-  const waiting = st.players.filter((p) => !p.bot && !p.next && p.seat !== st.seat
+  // Seats with an account ask for the next game themselves (a bot account too); the
+  // hall's bots (no id) always have.
+  const waiting = st.players.filter((p) => p.id && !p.next && p.seat !== st.seat
     && p.connected !== false).map((p) => nameText(p.name));
-  const ready = st.players.filter((p) => !p.bot && (p.next || (p.seat === st.seat && mine)));
+  const ready = st.players.filter((p) => p.id && (p.next || (p.seat === st.seat && mine)));
   const line = h("p", { class: "again-status", role: "status", "aria-live": "polite" });
-  if (!st.players.some((p) => !p.bot && p.seat !== st.seat)) return line; // alone with bots
+  if (!st.players.some((p) => p.id && p.seat !== st.seat)) return line; // alone with bots
   line.textContent = t("table.again.status", {
-    ready: ready.length, n: st.players.filter((p) => !p.bot).length,
+    ready: ready.length, n: st.players.filter((p) => p.id).length,
     who: waiting.length ? t("table.again.waiting", { names: listText(waiting) }) : "" });
   return line;
 }

@@ -81,6 +81,9 @@ class Room(_Strict):
     bot: str = SEAT_BOT
     #: Actions a watcher (观战) is behind the table; None: the hall's ``watching.delay``.
     watch_delay: int | None = Field(default=None, ge=0, le=100)
+    #: Whether bot accounts (docs/bots.md) may quick-match here: off, a bot account's
+    #: ``join`` is refused (``bots_not_allowed``), so no program takes a person's seat.
+    bot_accounts: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -292,6 +295,8 @@ class Limits(_Strict):
 
     guests_per_minute: int = Field(default=10, ge=1)
     logins_per_minute: int = Field(default=20, ge=1)
+    #: Bot account changes (made, new token, retired) one player may make a minute.
+    bot_changes_per_minute: int = Field(default=5, ge=1)
     messages_per_second: int = Field(default=20, ge=1)
     #: A client that opted into deltas gets a full ``state`` of a table at least every
     #: this many messages of it (docs/protocol.md, "Deltas"): 1 sends only full states.
@@ -401,6 +406,9 @@ class Accounts(_Strict):
     lockout_seconds: float = Field(default=60.0, gt=0, le=86_400)
     lockout_max_seconds: float = Field(default=900.0, gt=0, le=86_400)
     lockout_forget_hours: float = Field(default=24.0, gt=0, le=8760)
+    #: Bot accounts (docs/bots.md) one registered player may hold (retired ones not
+    #: counted); 0: nobody may make one.
+    bots_per_owner: int = Field(default=5, ge=0, le=100)
 
     @model_validator(mode="after")
     def _cap_above_first(self) -> Self:
@@ -508,9 +516,16 @@ def default_bot(variant: str, stake: str) -> str:
     return SamplingBot.name if stake == SEARCH_STAKE and searches(variant) else SEAT_BOT
 
 
+#: The default hall's one room open to bot accounts (机器人场, docs/bots.md): 三人斗地主 at
+#: the novice stake, the hall's bots filling after 10 s, so a bot account alone still
+#: plays; people may come too, knowing whom they meet there.
+BOT_ROOM = "ddz3-bots"
+
+
 def default_rooms() -> tuple[Room, ...]:
-    """Three rooms per variant (新手/初级/高级), ids ``<variant>-<stake>``."""
-    return tuple(
+    """Three rooms per variant (新手/初级/高级), ids ``<variant>-<stake>``, and the bot
+    room (``BOT_ROOM``)."""
+    stakes = tuple(
         Room(id=f"{vid}-{suffix}", name=f"{v.name} {title}",
              name_en=f"{v.name_en or vid} {title_en}", variant=vid, N=n, A=a,
              min_beans=min_beans, double_min_beans=double, bot_wait_seconds=wait,
@@ -518,6 +533,12 @@ def default_rooms() -> tuple[Room, ...]:
         for vid, v in VARIANTS.items()
         for suffix, title, title_en, n, a, min_beans, double, wait in STAKES
     )
+    _, _, _, n, a, _, double, wait = STAKES[0]
+    bots = Room(id=BOT_ROOM, name=f"{VARIANTS['ddz3'].name} 机器人场",
+                name_en=f"{VARIANTS['ddz3'].name_en} Bot room", variant="ddz3", N=n, A=a,
+                min_beans=0, double_min_beans=double, bot_wait_seconds=wait,
+                bot_seconds=BOT_SECONDS, bot_accounts=True)
+    return (*stakes, bots)
 
 
 def _where(loc: tuple[int | str, ...]) -> str:

@@ -68,6 +68,12 @@ class Fenced(Conflict):
     code = "fenced"
 
 
+class TooManyBots(HallError):
+    """The owner holds the most bot accounts the hall allows (``bots_per_owner``)."""
+
+    code = "too_many_bots"
+
+
 class BadRequest(HallError):
     """Arguments that could never be valid (unknown player in a settlement, bad count)."""
 
@@ -126,6 +132,13 @@ class Forbidden(Refused):
     """Never for this player: only the owner starts a table, only an admin watches."""
 
     code = "forbidden"
+
+
+class BotsNotAllowed(Refused):
+    """A bot account's quick match in a room whose ``bot_accounts`` is off (docs/bots.md):
+    a program never takes a person's seat where people did not ask for bots."""
+
+    code = "bots_not_allowed"
 
 
 class Stale(Refused):

@@ -96,3 +96,13 @@ def level_for(points: int) -> Level:
 
 def title_for(points: int) -> str:
     return level_for(points).title
+
+
+#: The title of every bot, the hall's own and bot accounts alike: a bot account earns
+#: no level title (docs/rulings.md, "The hall"), whatever its points.
+BOT_TITLE = "机器人"
+
+
+def title_of(points: int, bot: bool = False) -> str:
+    """The title shown by a player's name: his level's, or a bot's ``BOT_TITLE``."""
+    return BOT_TITLE if bot else title_for(points)

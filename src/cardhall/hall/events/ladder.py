@@ -42,15 +42,16 @@ RECENT = 20
 
 
 def is_competitor(player: Player) -> bool:
-    """Whether ``player`` may be challenged and join the ladder. THE HOOK for bot
-    accounts (issue 23): until they exist, any registered account may; then, a bot
-    account (its ``bot_owner`` set). A person may still challenge (``challenger``)."""
-    return not player.is_guest
+    """Whether ``player`` may be challenged and join the ladder: a live bot account
+    (docs/bots.md), never a person, who is only ever challenged by his own choice
+    (``may_challenge``: a person may challenge a ladder bot)."""
+    return player.is_bot and not player.retired and not player.banned
 
 
 def may_challenge(player: Player) -> bool:
-    """Whether ``player`` may make a challenge: any registered account."""
-    return not player.is_guest
+    """Whether ``player`` may make a challenge: any registered account in good standing
+    (a person plays a rated match against a ladder bot; a bot challenges another)."""
+    return not player.is_guest and not player.banned and not player.retired
 
 
 def subject_of(entrant: EventEntrant, bots: Sequence[str]) -> str:

@@ -39,6 +39,7 @@ from cardhall.hall.cluster.coordinator import Coordinator, Joined, Lease, kept_a
 from cardhall.hall.domain.config import HallConfig, Room
 from cardhall.hall.domain.errors import (
     BelowMinimum,
+    BotsNotAllowed,
     NotAllowed,
     NotSeated,
     Refused,
@@ -161,12 +162,17 @@ class Lobby:
 
     # -- quick match -------------------------------------------------------------------
 
-    async def join(self, player: str, room_id: str, address: str = "") -> None:
+    async def join(self, player: str, room_id: str, address: str = "", *,
+                   bot: bool = False) -> None:
         """Queue ``player`` for a table in ``room_id``; ``address`` (his connection's) keeps
         him apart from another account of the same address (``coordinator.apart``). A
         player put back in the queue because another of his group sat down elsewhere
-        meanwhile (``_matched``) goes back without it: rare, and never a lost place."""
+        meanwhile (``_matched``) goes back without it: rare, and never a lost place.
+        A bot account (``bot``) is refused where the room does not take them."""
         room = self.room(room_id)
+        if bot and not room.bot_accounts:
+            raise BotsNotAllowed(f"{room.name} is for people: bot accounts play in rooms "
+                                 "that take them (docs/bots.md)")
         await self._free_for_new_table(player)
         balance = (await self.store.balances([player]))[player]
         if balance < room.min_beans:

@@ -11,14 +11,16 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardhall.games import GameState
+from cardhall.hall.domain import levels
 
 if TYPE_CHECKING:
     from cardhall.hall.live.table import Table
 
-#: The names and title the hall gives its bots, by seat, and the same in English (an
-#: English page shows these: /api/names).
+#: The title of bots (``levels.BOT_TITLE``): the hall's own and bot accounts'.
+BOT_TITLE = levels.BOT_TITLE
+#: The names the hall gives its bots, by seat, and the same in English (an English page
+#: shows these: /api/names).
 BOT_NAMES = ("机器人·甲", "机器人·乙", "机器人·丙", "机器人·丁", "机器人·戊")
-BOT_TITLE = "机器人"
 BOT_NAMES_EN = ("Bot A", "Bot B", "Bot C", "Bot D", "Bot E")
 BOT_TITLE_EN = "Bot"
 
@@ -46,6 +48,13 @@ class Seat:
     @property
     def human(self) -> bool:
         return self.player is not None
+
+    @property
+    def bot(self) -> bool:
+        """Played by a program: the hall's bot (no player) or a bot account, whose title
+        is always ``BOT_TITLE`` (it earns no level title), so every way a seat is made
+        (a match, a code, a table rebuilt from its log) marks it alike."""
+        return self.player is None or self.title == BOT_TITLE
 
 
 class Pace(Protocol):

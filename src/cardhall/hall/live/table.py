@@ -271,7 +271,7 @@ class Table:
     def seat_infos(self) -> list[SeatInfo]:
         auto = self.game.auto if self.game is not None else [False] * len(self.seats)
         between = self.phase == TablePhase.BETWEEN
-        return [SeatInfo(seat=i, id=s.player, name=s.name, title=s.title, bot=not s.human,
+        return [SeatInfo(seat=i, id=s.player, name=s.name, title=s.title, bot=s.bot,
                          connected=s.connected or not s.human, auto=bool(auto[i]),
                          next=between and s.wants_next)
                 for i, s in enumerate(self.seats)]

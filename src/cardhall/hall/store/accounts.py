@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -29,6 +30,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import (
@@ -39,7 +41,7 @@ from cardhall.hall.domain.errors import (
     NameTaken,
     NotFound,
 )
-from cardhall.hall.domain.levels import Level, level_for
+from cardhall.hall.domain.levels import Level, level_for, title_of
 from cardhall.hall.domain.names import NAME_MAX, NAME_MIN, name_key, normalise_name, skeleton
 from cardhall.hall.store import lockout, sessions
 from cardhall.hall.store.db import Database
@@ -96,12 +98,18 @@ def _taken(n: str) -> NameTaken:
 
 
 async def _create(db: Database, name: str, password_hash: str | None, economy: Economy,
-                  now: datetime, agent: str = "") -> Login:
+                  now: datetime, agent: str = "", *, bot_owner: str | None = None,
+                  check: Callable[[AsyncSession], Awaitable[None]] | None = None) -> Login:
+    """The account, its starting beans and its first session, in one transaction; a bot
+    account (``bot_owner``) has no password and is no guest. ``check`` runs first in
+    that transaction and may refuse (a bot's owner's limit: ``hall.store.bots``)."""
     player = Player(id=new_id(), name=name, name_key=name_key(name),
                     name_skeleton=skeleton(name), password_hash=password_hash,
-                    is_guest=password_hash is None, is_admin=False, banned=False, points=0,
-                    created=now, failed_logins=0)
+                    is_guest=password_hash is None and bot_owner is None, is_admin=False,
+                    banned=False, points=0, created=now, failed_logins=0, bot_owner=bot_owner)
     async with db.transaction() as s:
+        if check is not None:
+            await check(s)
         s.add(player)
         await s.flush()  # the player row first: the ledger entry refers to it
         if economy.starting_beans:
@@ -302,17 +310,23 @@ async def get_player(db: Database, player_id: str) -> Player:
         return player
 
 
-async def set_banned(db: Database, player_id: str, banned: bool) -> None:
-    """Ban or unban (an admin's act); a ban also ends every session of the player."""
+async def set_banned(db: Database, player_id: str, banned: bool) -> list[str]:
+    """Ban or unban (an admin's act); a ban also ends every session of the player. His
+    bot accounts go with him (banned or unbanned alike: a banned player must not play
+    on through his programs); their ids are returned (their sockets are the caller's)."""
     async with db.transaction() as s:
         result = await s.execute(update(Player).where(Player.id == player_id)
                                  .values(banned=banned))
         if not result.rowcount:  # type: ignore[attr-defined]
             raise NotFound(f"no player {player_id!r}")
+        bots = list(await s.scalars(select(Player.id).where(Player.bot_owner == player_id)))
+        if bots:
+            await s.execute(update(Player).where(Player.id.in_(bots)).values(banned=banned))
         if banned:
-            await s.execute(update(Session).where(Session.player_id == player_id,
+            await s.execute(update(Session).where(Session.player_id.in_([player_id, *bots]),
                                                   Session.revoked.is_(None))
                             .values(revoked=utcnow()))
+        return bots
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,11 +351,14 @@ class Profile:
     record: dict[str, VariantRecord]
     #: Of ``beans``, those a game in progress holds (ruling 15): not to be spent until it ends.
     held: int = 0
+    #: A bot account's owner, ``{"id", "name"}`` (None: a person's account).
+    owner: dict[str, str] | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
             "id": self.id, "name": self.name, "guest": self.is_guest, "beans": self.beans,
-            "points": self.points, "title": self.level.title, "level": self.level.number,
+            "points": self.points, "title": title_of(self.points, self.owner is not None),
+            "bot": self.owner is not None, "owner": self.owner, "level": self.level.number,
             "level_points": self.level.threshold,
             "next_level_points": self.level.next_threshold, "golden_eyes": self.golden_eyes,
             "held": self.held,
@@ -361,4 +378,11 @@ async def profile(db: Database, player_id: str) -> Profile:
             player.id, player.name, player.is_guest, await balance_in(s, player_id),
             player.points, level_for(player.points), await items_in(s, player_id, GOLDEN_EYE),
             {st.variant: VariantRecord(st.games, st.wins, st.points, st.beans) for st in stats},
-            await held_in(s, player_id))
+            await held_in(s, player_id), await _owner(s, player))
+
+
+async def _owner(s: AsyncSession, player: Player) -> dict[str, str] | None:
+    if player.bot_owner is None:
+        return None
+    owner = await s.get(Player, player.bot_owner)
+    return {"id": player.bot_owner, "name": owner.name if owner is not None else ""}

@@ -110,7 +110,7 @@ def _like(text: str) -> str:
 async def find(db: Database, caller: str, text: str, limit: int = FIND_MAX) -> list[Someone]:
     """Registered players whose name is ``text`` (case-folded) or, from ``PREFIX_MIN``
     characters, starts with it: the exact one first, then by name; never the caller,
-    a guest or a banned player."""
+    a guest, a bot account or a banned player."""
     key = name_key(text.strip())
     if not key:
         raise BadRequest("give a name to look for")
@@ -121,7 +121,7 @@ async def find(db: Database, caller: str, text: str, limit: int = FIND_MAX) -> l
     async with db.read() as s:
         rows = (await s.scalars(
             select(Player).where(match, Player.id != caller, Player.is_guest.is_(False),
-                                 Player.banned.is_(False))
+                                 Player.bot_owner.is_(None), Player.banned.is_(False))
             .order_by((Player.name_key != key), Player.name_key).limit(limit))).all()
     return [_someone(p) for p in rows]
 
@@ -134,11 +134,11 @@ async def _player(s: AsyncSession, player_id: str) -> Player:
 
 
 async def _befriendable(s: AsyncSession, player_id: str) -> Player:
-    """A player one may ask or block: registered, not banned. A guest is answered as an
-    unknown id (``not_found``), by ``ask`` and ``block`` alike: guests are not findable,
-    and one call must not tell a guest's id from nobody's."""
+    """A player one may ask or block: registered, not banned, not a bot. A guest (or a
+    bot account) is answered as an unknown id (``not_found``), by ``ask`` and ``block``
+    alike: neither is findable, and one call must not tell their ids from nobody's."""
     p = await _player(s, player_id)
-    if p.is_guest:
+    if p.is_guest or p.is_bot:
         raise NotFound(f"no player {player_id[:32]!r}")
     return p
 
@@ -188,8 +188,8 @@ async def _lock(s: AsyncSession, *players: str) -> None:
 @_raced
 async def ask(db: Database, asker: Player, asked_id: str) -> Asked:
     """``asker`` asks ``asked_id`` to be friends (or accepts his waiting request)."""
-    if asker.is_guest:
-        raise Forbidden("register to have friends")
+    if asker.is_guest or asker.is_bot:
+        raise Forbidden("register to have friends (a bot account has none)")
     if asked_id == asker.id:
         raise BadRequest("you cannot befriend yourself")
     async with db.transaction() as s:

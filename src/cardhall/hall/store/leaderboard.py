@@ -41,7 +41,7 @@ from sqlalchemy.sql.functions import GenericFunction
 
 from cardhall.games import VARIANTS
 from cardhall.hall.domain.errors import BadRequest
-from cardhall.hall.domain.levels import title_for
+from cardhall.hall.domain.levels import title_of
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.models import Game, LedgerEntry, Player, Score, Stat
 
@@ -57,10 +57,17 @@ class Row:
     value: int
     games: int
     title: str
+    #: A bot account's row (docs/bots.md): it ranks with the people, marked.
+    bot: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "id": self.player_id, "name": self.name,
-                "value": self.value, "games": self.games, "title": self.title}
+                "value": self.value, "games": self.games, "title": self.title,
+                "bot": self.bot}
+
+
+#: What each row says of its player: id, name, points (his title), owner (a bot's).
+_WHO = (Player.id, Player.name, Player.points, Player.bot_owner)
 
 
 class total_of(GenericFunction[int]):
@@ -97,11 +104,11 @@ def _board(by: By, variant: str | None, since: datetime | None) -> Select[Any]:
                .join(Game, Game.id == Score.game_id)
                .where(*conds, Game.private.is_(False)).group_by(Score.player_id).subquery())
         value, games, at = agg.c.value, agg.c.games, agg.c.at
-        q = select(Player.id, Player.name, Player.points, value, games).join(
+        q = select(*_WHO, value, games).join(
             agg, agg.c.pid == Player.id)
     elif variant is not None:  # all-time points in one variant
         value, games, at = Stat.ranked_points, Stat.ranked_games, Stat.ranked_points_at
-        q = select(Player.id, Player.name, Player.points, value, games).join(
+        q = select(*_WHO, value, games).join(
             Stat, and_(Stat.player_id == Player.id, Stat.variant == variant))
     else:
         totals = (select(Stat.player_id.label("pid"),
@@ -110,14 +117,14 @@ def _board(by: By, variant: str | None, since: datetime | None) -> Select[Any]:
         games = totals.c.games
         if by == "points":
             value, at = Player.ranked_points, Player.ranked_points_at
-            q = select(Player.id, Player.name, Player.points, value, games)
+            q = select(*_WHO, value, games)
         else:
             money = (select(LedgerEntry.player_id.label("pid"),
                             total_of(LedgerEntry.delta).label("value"),
                             func.max(LedgerEntry.created).label("at"))
                      .group_by(LedgerEntry.player_id).subquery())
             value, at = money.c.value, money.c.at
-            q = select(Player.id, Player.name, Player.points, value, games).join(
+            q = select(*_WHO, value, games).join(
                 money, money.c.pid == Player.id)
         q = q.join(totals, totals.c.pid == Player.id)
     # NULL "reached at" (a value never changed) counts as earliest on both backends.
@@ -140,5 +147,6 @@ async def leaderboard(db: Database, by: By = "points", variant: str | None = Non
         raise BadRequest("since must be a UTC-aware time")
     async with db.transaction() as s:
         rows = (await s.execute(_board(by, variant, since).limit(limit))).all()
-    return [Row(i + 1, pid, name, int(value), int(games), title_for(points))
-            for i, (pid, name, points, value, games) in enumerate(rows)]
+    return [Row(i + 1, pid, name, int(value), int(games), title_of(points, owner is not None),
+                owner is not None)
+            for i, (pid, name, points, owner, value, games) in enumerate(rows)]

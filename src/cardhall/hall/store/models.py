@@ -123,6 +123,21 @@ class Player(Base):
     failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_failed: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: A bot account's owner (hall.store.bots): the registered player who made it. A bot
+    #: has no password, only its token; None: a person's account.
+    bot_owner: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    #: When its owner retired this bot (it logs in no more; its games and ratings stay).
+    retired: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot account (played by its owner's program): marked as a bot everywhere."""
+        return self.bot_owner is not None
+
+    @property
+    def token_only(self) -> bool:
+        """His token is his only key (a guest's, a bot's): it has no fixed lifetime."""
+        return self.is_guest or self.bot_owner is not None
 
 
 class Session(Base):

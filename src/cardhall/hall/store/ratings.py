@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from cardhall.games import VARIANTS
 from cardhall.games.sides import Standing
 from cardhall.hall.domain.errors import BadRequest
-from cardhall.hall.domain.levels import title_for
+from cardhall.hall.domain.levels import title_of
 from cardhall.hall.domain.ratings import (
     MODEL,
     OVERALL,
@@ -196,7 +196,7 @@ async def board(db: Database, variant: str | None = None, limit: int = 50) -> li
         raise BadRequest(f"unknown variant {variant!r}")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
         raise BadRequest(f"a leaderboard shows 1 to 1000 rows, not {limit!r}")
-    q = (select(Rating, Player.name, Player.points)
+    q = (select(Rating, Player.name, Player.points, Player.bot_owner)
          .outerjoin(Player, Player.id == Rating.subject)
          .where(Rating.variant == (variant or OVERALL), Rating.games >= PROVISIONAL_GAMES,
                 (Player.banned.is_(False)) | (Player.id.is_(None) & Rating.subject.like("bot:%")))
@@ -205,11 +205,12 @@ async def board(db: Database, variant: str | None = None, limit: int = 50) -> li
     async with db.read() as s:
         rows = (await s.execute(q)).all()
     out = []
-    for i, (row, name, points) in enumerate(rows):
+    for i, (row, name, points, owner) in enumerate(rows):
         bot = bot_name(row.subject)
         out.append(Ranked(i + 1, row.subject, bot if bot is not None else str(name),
                           _skill(row).display, row.games,
-                          "" if bot is not None else title_for(int(points)), bot is not None))
+                          "" if bot is not None else title_of(int(points), owner is not None),
+                          bot is not None or owner is not None))
     return out
 
 

@@ -6,7 +6,8 @@
 - **Expiry** (``[accounts]`` in the config, ``SessionPolicy``): a registered player's
   session ends ``session_days`` after its login, and sooner when unused for
   ``idle_days``. A guest's token is his only key to the account (no password), so it
-  has no fixed lifetime: it ends only when unused for ``guest_idle_days``.
+  has no fixed lifetime: it ends only when unused for ``guest_idle_days``; so does a
+  bot account's (``hall.store.bots``), which its owner replaces at will.
   ``used`` is refreshed at most once per ``TOUCH`` (an hour), so checking a token
   writes to the database at most hourly per session; in the server those writes go
   through a ``Toucher``, which nobody waits for and which gathers the touches that
@@ -76,7 +77,8 @@ class SessionPolicy:
                    timedelta(days=accounts.guest_idle_days))
 
     def ends(self, session: Session, guest: bool) -> datetime:
-        """When ``session`` expires if it is not used again."""
+        """When ``session`` expires if it is not used again; ``guest``: its account has
+        only its token (a guest's, a bot's: ``Player.token_only``)."""
         return self.end_of(session.created, session.used or session.created, guest)
 
     def end_of(self, created: datetime, last: datetime, guest: bool) -> datetime:
@@ -172,7 +174,7 @@ async def authenticate(db: Database, token: str, policy: SessionPolicy = DEFAULT
         raise TokenRefused("revoked")
     if player.banned:
         raise TokenRefused("banned")
-    if now >= policy.ends(sess, player.is_guest):
+    if now >= policy.ends(sess, player.token_only):
         raise TokenRefused("expired")
     last = sess.used or sess.created
     if now - last >= TOUCH:
@@ -183,7 +185,7 @@ async def authenticate(db: Database, token: str, policy: SessionPolicy = DEFAULT
             async with db.transaction() as s:
                 await s.execute(update(Session).where(Session.token_hash == sess.token_hash)
                                 .values(used=now))
-    return Authed(player, sess.id, policy.end_of(sess.created, last, player.is_guest))
+    return Authed(player, sess.id, policy.end_of(sess.created, last, player.token_only))
 
 
 async def ends_of(db: Database, session_ids: Collection[str],
@@ -193,11 +195,12 @@ async def ends_of(db: Database, session_ids: Collection[str],
     or whose player is banned. Sessions not found are left out."""
     async with db.read() as s:
         rows = (await s.execute(
-            select(Session, Player.is_guest, Player.banned)
+            select(Session, Player.is_guest, Player.bot_owner, Player.banned)
             .join(Player, Session.player_id == Player.id)
             .where(Session.id.in_(list(session_ids))))).all()
-    return {sess.id: None if sess.revoked is not None or banned else policy.ends(sess, guest)
-            for sess, guest, banned in rows}
+    return {sess.id: None if sess.revoked is not None or banned
+            else policy.ends(sess, guest or owner is not None)
+            for sess, guest, owner, banned in rows}
 
 
 async def player_of(db: Database, token: str) -> Player | None:
@@ -236,7 +239,7 @@ async def live_sessions(db: Database, player: Player, current: str,
             .order_by(Session.created.desc(), Session.id))).scalars().all()
     out = []
     for sess in rows:
-        ends = policy.ends(sess, player.is_guest)
+        ends = policy.ends(sess, player.token_only)
         if now < ends:
             out.append(SessionInfo(sess.id, sess.created, sess.used or sess.created, ends,
                                    sess.agent, sess.id == current))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from cardhall.games import GameState, standing
-from cardhall.hall.domain.levels import title_for
+from cardhall.hall.domain.levels import title_of
 from cardhall.hall.domain.ratings import Change, bot_subject
 from cardhall.hall.store import game_rows as stored
 from cardhall.hall.store import seatings
@@ -118,7 +118,11 @@ class DbStore:
                 totals = {str(p): int(x) for p, x in rows.all()}
                 # nothing moved (or it had before): the balances as they stand
                 balances = await balances_in(s, list(humans))
-        titles = {str(i): title_for(totals[p]) for p, i in humans.items() if p in totals}
+        async with self.db.read() as s:  # bot accounts' title is a bot's, whatever points
+            bots = set(await s.scalars(select(Player.id).where(
+                Player.id.in_(list(humans)), Player.bot_owner.is_not(None))))
+        titles = {str(i): title_of(totals[p], p in bots) for p, i in humans.items()
+                  if p in totals}
         # ``applied``: this call committed the game's end (False: it had been before,
         # e.g. a game rebuilt after a crash that had settled it), so it is counted once.
         return {"beans": by_seat, "titles": titles, "applied": applied,
@@ -170,4 +174,4 @@ class DbStore:
         """Each player's name and title, for the seats."""
         async with self.db.read() as s:
             rows = (await s.execute(select(Player).where(Player.id.in_(players)))).scalars()
-            return {p.id: (p.name, title_for(p.points)) for p in rows}
+            return {p.id: (p.name, title_of(p.points, p.is_bot)) for p in rows}
