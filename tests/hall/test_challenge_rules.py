@@ -77,3 +77,16 @@ def test_a_challenge_is_the_halls_never_a_configured_event() -> None:
         Ladder(anchors={"rlcard-rule": 20.0})
     with pytest.raises(ValidationError, match="challenge"):  # its room is a challenge's
         HallConfig(events=(EventKind(id="ch-ddz3"),))
+
+
+def test_a_round_never_pairs_two_bots_of_one_owner() -> None:
+    """Bots of one owner never meet in a round (he would rate one up by the other's
+    losses): each meets another's bot, or an anchor when none is left."""
+    owners = {"a1": "ann", "a2": "ann", "a3": "ann", "b1": "bob"}
+    for seed in range(30):
+        got = challenge.pairs(list(owners), ["planning", "search"], seed,
+                              random.Random(seed), owners)
+        assert sorted(x for pair in got for x in pair if x in owners) == sorted(owners)
+        for a, b in got:
+            assert owners.get(a, a) != owners.get(b, b)
+        assert sum(b.startswith("bot:") for _a, b in got) == 2  # two of ann's meet anchors

@@ -21,6 +21,7 @@ from cardhall.hall.events import challenge, duplicate, ladder, store
 from cardhall.hall.live.botpool import BotPool
 from cardhall.hall.service import Hall
 from cardhall.hall.store import accounts
+from cardhall.hall.store import bots as bot_accounts
 from cardhall.hall.store.db import Database, upgrade
 from cardhall.hall.store.models import Game, LadderMatch, Player, Rating
 from cardhall.protocol.messages import Act, EventState, State
@@ -41,7 +42,9 @@ async def make_hall(db: Database, ladder_config: Ladder = LADDER) -> tuple[Hall,
 
 
 async def member(hall: Hall, name: str) -> Player:
-    login = await accounts.register(hall.db, name, "secret-1", hall.config.economy)
+    """A ladder competitor: a bot account (of an owner of its own)."""
+    owner = await accounts.register(hall.db, f"{name}Owner", "secret-1", hall.config.economy)
+    login = await bot_accounts.create(hall.db, owner.player, name, hall.config.economy, most=5)
     return login.player
 
 
@@ -270,7 +273,7 @@ async def test_an_anchor_plays_its_own_seat_again_after_a_restart(db_url: str) -
                 while table not in again.lobby.tables:
                     await asyncio.sleep(0.05)
             seats = again.lobby.tables[table].seats
-            assert [s.bot for s in seats] == ["search", None, None]
+            assert [s.brain for s in seats] == ["search", None, None]
             snap = await done(again, event_id)
             assert "search" in asked
             assert snap.deals is not None and all(

@@ -51,9 +51,14 @@ async def play_turns(clients: list[HallClient], until: str) -> Message:
 async def crash_mid_challenge(tmp: Path, db_url: str | None) -> None:
     server = start_hall(tmp, db_url=db_url, extra=LADDER)
     try:
-        clients = [HallClient(server.url, timeout=20) for _ in range(2)]
-        for c, name in zip(clients, ("Challenger", "Ladderbot"), strict=True):
-            await c.register(name, "secret-pass-1")
+        # A person (the challenger) against another's bot account on the ladder.
+        async with HallClient(server.url, timeout=20) as owner:
+            await owner.register("Keeper", "secret-pass-1")
+            made = await owner.post("/api/bots", {"name": "Ladderbot"})
+        person = HallClient(server.url, timeout=20)
+        await person.register("Challenger", "secret-pass-1")
+        clients = [person, HallClient(server.url, token=made["token"], timeout=20)]
+        for c in clients:
             await c.connect()
         assert await clients[1].post("/api/ladder/optin", {"on": True}) == {"on": True}
         made = await clients[0].post("/api/challenges", {"opponent": "Ladderbot",

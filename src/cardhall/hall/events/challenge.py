@@ -96,13 +96,25 @@ def round_variant(round_no: int) -> str:
 
 
 def pairs(free: Sequence[str], anchors: Sequence[str], round_no: int,
-          rng: random.Random) -> list[tuple[str, str]]:
+          rng: random.Random, owners: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """One round's matches: ``free`` (competitors' subjects, free to play) shuffled by
-    ``rng`` and paired; an odd one out meets an anchor, chosen in turn by round (none:
-    he waits for the next round)."""
+    ``rng`` and paired, never two bots of one owner (``owners``: a subject's owner) so
+    no one rates his own bots by their games with each other; whoever is left meets an
+    anchor, chosen in turn by round (none: he waits for the next round)."""
+    owner_of = owners or {}
     order = sorted(set(free))
     rng.shuffle(order)
-    out = [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
-    if len(order) % 2 and anchors:
-        out.append((order[-1], bot_subject(anchors[round_no % len(anchors)])))
+    out: list[tuple[str, str]] = []
+    left: list[str] = []
+    while order:
+        a = order.pop(0)
+        mate = next((b for b in order if owner_of.get(b, b) != owner_of.get(a, a)), None)
+        if mate is None:
+            left.append(a)
+            continue
+        order.remove(mate)
+        out.append((a, mate))
+    if anchors:
+        out += [(x, bot_subject(anchors[(round_no + i) % len(anchors)]))
+                for i, x in enumerate(left)]
     return out

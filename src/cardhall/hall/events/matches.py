@@ -84,6 +84,8 @@ class Challenges:
                 raise NotFound(f"no player or anchor {opponent[:32]!r}")
             if found.id == me.id:
                 raise BadRequest("you cannot challenge yourself")
+            if found.bot_owner in (me.id, me.bot_owner):  # rating one's own bot up
+                raise BadRequest("you cannot challenge a bot of your own (or your owner's)")
             if not ladder.is_competitor(found) or not await ladder.opted_in(
                     self.hall.db, [found.id]):
                 raise Unavailable(f"{found.name} is not in the ladder")
@@ -156,7 +158,8 @@ class Challenges:
         competitors = {p: q for p in free if (q := await ladder.player(self.hall.db, p))
                        is not None and ladder.is_competitor(q)}
         matches = challenge.pairs(list(competitors), list(self.config.anchors), round_no,
-                                  rng or random.Random(f"{self.clock()}"))
+                                  rng or random.Random(f"{self.clock()}"),
+                                  {p: q.bot_owner or p for p, q in competitors.items()})
         started: list[str] = []
         for a, b in matches:
             sides = [self._side(x, competitors) for x in (a, b)]

@@ -202,7 +202,7 @@ class Events:
         if snap.kind.format == "duplicate":  # the entrant alone, the same bots each time
             own = seats[0]
             if own.player is None and nos[0] < len(snap.kind.bots):
-                own.bot = snap.kind.bots[nos[0]] or None  # a challenge's anchor
+                own.brain = snap.kind.bots[nos[0]] or None  # a challenge's anchor
             seats = placed(own, snap.kind, snap.finished[table_id])
         lobby._opening.add(table_id)
         try:
@@ -269,9 +269,9 @@ class Events:
         if not nos or nos[0] >= len(kind.bots) or not kind.bots[nos[0]]:
             return
         own = table.seats[challenge.seat_of(deal, kind.seats)]
-        own.bot = kind.bots[nos[0]]
+        own.brain = kind.bots[nos[0]]
         own.name = kind.bots[nos[0]]
-        log.info("event %s: table %s's anchor %s seated again", event_id, table.id, own.bot)
+        log.info("event %s: table %s's anchor %s seated again", event_id, table.id, own.brain)
 
     async def after_game(self, table: Table) -> None:
         """A game of an event table is settled: deal the next after a pause, or close
@@ -362,7 +362,7 @@ def rotate(table: Table, kind: EventKind, deal: int) -> None:
     bots have neither) to his seat of ``deal``, with what the table counts of his seat
     (his 托管 turns while away)."""
     was = next(i for i, s in enumerate(table.seats) if s.player is not None
-               or s.bot is not None)
+               or s.brain is not None)
     table.seats = placed(table.seats[was], kind, deal)
     now = challenge.seat_of(deal, kind.seats)
     if was in table._away and was != now:

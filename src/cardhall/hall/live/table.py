@@ -543,7 +543,7 @@ class Table:
         seq = self.seq
         self._asked.add((seq, seat))
         mine = self.seats[seat]
-        name = (mine.bot or self.room.bot) if not mine.human else AUTO_BOT
+        name = (mine.brain or self.room.bot) if not mine.human else AUTO_BOT
         view = self.views.of(game, seat)  # shared with the seat's messages: bots only read
 
         async def ask() -> None:

@@ -2,7 +2,7 @@
 the ladder ratings it moved (the matches themselves are events: ``events``).
 
 Revision ID: 0018
-Revises: 0016
+Revises: 0017
 Create Date: 2026-12-07
 """
 
@@ -16,7 +16,7 @@ from alembic import op
 TIME = sa.DateTime(timezone=True)
 
 revision: str = "0018"
-down_revision: str | None = "0016"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
