@@ -154,6 +154,12 @@ class BelowMinimum(Refused):
     code = "not_enough_beans"
 
 
+class Unavailable(Refused):
+    """The one asked cannot take it now: a competitor not in the ladder, or not online."""
+
+    code = "unavailable"
+
+
 class TooManyTries(Refused):
     """Too many wrong invite codes from this player or address: wait."""
 
