@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 
+from argon2 import PasswordHasher
+
 from cardhall.hall.cluster.coordinator import LocalQueues, apart, kept_apart
 from cardhall.hall.service import Hall
+from cardhall.hall.store import accounts, bots
 from cardhall.hall.store.db import Database, upgrade
 from cardhall.protocol.messages import Join
 from tests.conftest import new_pg_database
@@ -97,3 +100,58 @@ async def test_redis_queues_keep_an_address_apart(
         assert await _seated(hall, [a1, a2, b, c]) == {a1, b, c}
         assert await hall.coord.queues.where(a2) == "r1"
         assert await hall.coord.queues.waiting() == {"r1": 1}
+
+
+async def _owner_and_bots(hall: Hall, hasher: PasswordHasher) -> tuple[str, list[str]]:
+    """A registered player and two bot accounts of his (docs/bots.md)."""
+    owner = (await accounts.register(hall.db, "owner", "secret-1", hall.config.economy,
+                                     hasher=hasher)).player
+    made = [await bots.create(hall.db, owner, f"prog{i}", hall.config.economy, 5)
+            for i in range(2)]
+    return owner.id, [m.player.id for m in made]
+
+
+async def test_an_owner_and_his_bots_never_share_a_matched_table(
+        db: Database, hasher: PasswordHasher) -> None:
+    """An attack trial: an owner and two bots of his, each connected from its own
+    address, were matched together in the bot room. His program saw three hands of
+    three, and his bots (each given the starting beans, made and retired at will) could
+    lose every game to him on purpose. One person's accounts are kept apart as one
+    address's are, whatever addresses they come from (loopback included)."""
+    hall, _ = await make_hall(db, room(bot_wait_seconds=None, bot_accounts=True))
+    try:
+        owner, (bot1, bot2) = await _owner_and_bots(hall, hasher)
+        s1, s2, s3 = [await guest(hall) for _ in range(3)]
+        for player, address, bot in ((owner, "10.0.0.1", False), (bot1, "10.0.0.2", True),
+                                     (bot2, "127.0.0.1", True), (s1, "10.0.0.4", False)):
+            await hall.handle(player, Join(type="join", room="r1"), address=address, bot=bot)
+        assert not hall.lobby.tables
+        await hall.handle(s2, Join(type="join", room="r1"), address="10.0.0.5")
+        assert await _seated(hall, [owner, bot1, bot2, s1, s2]) == {owner, s1, s2}
+        await hall.handle(s3, Join(type="join", room="r1"), address="10.0.0.6")
+        assert len(hall.lobby.tables) == 1  # his two bots wait apart: one table a time
+        due = await hall.lobby.queues.take_due("r1", 0.0, "t-due")
+        assert due.group == [bot1, s3] and due.waiting == [bot2]
+    finally:
+        await hall.close()
+
+
+async def test_redis_queues_keep_an_owner_and_his_bots_apart(
+        pg_server: PostgresServer, redis_server: RedisServer, p: str,
+        hasher: PasswordHasher) -> None:
+    """The same rule in the cluster's Lua: the keys a player is kept apart by."""
+    url = await new_pg_database(pg_server)
+    await upgrade(url)
+    async with halls(url, redis_server.url, p, 1, bot_accounts=True) as (hall,):
+        owner, (bot1, bot2) = await _owner_and_bots(hall, hasher)
+        s1, s2 = [await guest(hall) for _ in range(2)]
+        for i, (player, address, bot) in enumerate(
+                ((owner, "127.0.0.1", False), (bot1, "10.0.0.2", True),
+                 (bot2, "10.0.0.3", True), (s1, "10.0.0.4", False))):
+            await hall.coord.attach(player, i)
+            await hall.handle(player, Join(type="join", room="r1"), address=address, bot=bot)
+        assert not hall.lobby.tables
+        await hall.coord.attach(s2, 4)
+        await hall.handle(s2, Join(type="join", room="r1"), address="10.0.0.5")
+        assert await _seated(hall, [owner, s1, s2]) == {owner, s1, s2}
+        assert await hall.coord.queues.waiting() == {"r1": 2}

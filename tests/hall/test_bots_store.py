@@ -123,6 +123,45 @@ async def test_retiring_ends_its_logins_and_keeps_its_row(db: Database, economy:
         await bots.create(db, owner, "robo", economy, 5)
 
 
+async def test_a_bot_retired_while_its_token_is_replaced_logs_in_no_more(
+        db: Database, economy: Economy, hasher: PasswordHasher) -> None:
+    """An attack trial (PostgreSQL): a retirement and a new token at once left 19 of 20
+    retired bots with a working token, bots no longer counted against the limit. The
+    two take the bot's row in turn, and a retired bot's token is refused whatever
+    session it has."""
+    owner = await _owner(db, economy, hasher)
+    for i in range(8):
+        await bots.create(db, owner, f"robo{i}", economy, 5)
+        out = await asyncio.gather(bots.retire(db, owner, f"robo{i}"),
+                                   bots.new_token(db, owner, f"robo{i}"),
+                                   return_exceptions=True)
+        made = out[1]
+        if isinstance(made, BaseException):
+            assert isinstance(made, NotFound)  # retired first
+            continue
+        with pytest.raises(sessions.TokenRefused):
+            await sessions.authenticate(db, made[0].token)
+    bot = await bots.create(db, owner, "late", economy, 5)
+    await bots.retire(db, owner, "late")
+    async with db.transaction() as s:  # a session however made after the retirement
+        sess, token = sessions.new_session(bot.player.id, utcnow(), bots.AGENT)
+        s.add(sess)
+    with pytest.raises(sessions.TokenRefused):
+        await sessions.authenticate(db, token)
+    assert await sessions.ends_of(db, [sess.id]) == {sess.id: None}
+
+
+async def test_a_ban_while_a_bot_is_made_takes_it_too(db: Database, economy: Economy,
+                                                       hasher: PasswordHasher) -> None:
+    """The owner read before his ban (a request under way when it came) makes no bot:
+    the making reads his ban again with his row taken, so a new bot never outlives it."""
+    owner = await _owner(db, economy, hasher)
+    await accounts.set_banned(db, owner.id, True)
+    with pytest.raises(Forbidden):
+        await bots.create(db, owner, "robo", economy, 5)
+    assert await bots.mine(db, owner.id) == []
+
+
 async def test_a_bot_token_lasts_like_a_guests(db: Database, economy: Economy,
                                                hasher: PasswordHasher) -> None:
     """No fixed lifetime: past ``session_days`` it still works while it is used."""

@@ -15,6 +15,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
@@ -61,8 +62,10 @@ class Nobody:
 
 
 @asynccontextmanager
-async def halls(url: str, redis_url: str, prefix: str, n: int) -> AsyncIterator[list[Hall]]:
-    config = HallConfig(rooms=(room(bot_wait_seconds=None),),
+async def halls(url: str, redis_url: str, prefix: str, n: int,
+                **room_kw: Any) -> AsyncIterator[list[Hall]]:
+    """``n`` processes of one hall (Redis), one room ``r1`` (``room_kw`` its settings)."""
+    config = HallConfig(rooms=(room(**{"bot_wait_seconds": None, **room_kw}),),
                         economy=Economy(starting_beans=10_000))
     opened: list[Hall] = []
     try:

@@ -17,7 +17,8 @@ from tests.hall.pg import PostgresServer
 TABLES = {"players", "sessions", "ledger", "items", "games", "actions", "scores", "stats",
           "seatings", "holds", "puzzles", "puzzle_ratings", "puzzle_attempts",
           "analyses", "ratings", "rating_history", "friend_requests", "friendships", "blocks",
-          "events", "event_entrants", "event_tables", "event_games",
+          "events", "event_entrants", "event_tables", "event_games", "ladder_optins",
+          "ladder_matches",
           "alembic_version"}
 
 
@@ -41,7 +42,7 @@ async def test_upgrade_empty_database_then_again(db_url: str) -> None:
             assert tables == TABLES
             assert await conn.run_sync(_diff) == []
             version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
-            assert version == [("0017",)]
+            assert version == [("0018",)]
     finally:
         await engine.dispose()
     await upgrade(db_url)  # again: nothing to do, nothing breaks

@@ -2,8 +2,8 @@
 ratings exactly once (solving up, failing down), a second attempt is practice, a raced
 or repeated end is refused, the next puzzle is near the player's rating, and mined
 puzzles are stored once per decision with their game. A player has one open attempt at
-a puzzle, none rated once another has ended; a guest moves no puzzle's rating; private
-tables' games are not mined."""
+a puzzle, none rated once another has ended; a guest or a bot account moves no puzzle's
+rating; private tables' games are not mined."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from cardhall.hall.domain.config import Economy
 from cardhall.hall.domain.errors import Conflict, NotFound
 from cardhall.hall.domain.puzzle_ratings import shown
-from cardhall.hall.store import accounts, puzzles
+from cardhall.hall.store import accounts, bots, puzzles
 from cardhall.hall.store.db import Database
 from cardhall.hall.store.models import Game, PuzzleAttempt, PuzzleRow
 from cardhall.puzzles.classic import CLASSIC
@@ -176,6 +176,23 @@ async def test_a_guests_attempt_rates_him_but_not_the_puzzle(db: Database, econo
     await puzzles.finish(db, await puzzles.start(db, member, "c05"), ["play 3"], True)
     moved = await puzzles.get_puzzle(db, "c05")
     assert moved.mu < before.mu and (moved.attempts, moved.solved) == (1, 1)
+
+
+async def test_a_bot_accounts_attempt_rates_it_but_not_the_puzzle(
+        db: Database, economy: Economy, hasher: PasswordHasher) -> None:
+    """An attack trial: a bot account's first attempt moved the puzzle, as a registered
+    player's; an owner making and retiring bots could push a puzzle's rating as
+    throwaway guests could, and a solver program would make every puzzle look easy. A
+    bot rates itself only, as a guest."""
+    await puzzles.ensure_classic(db)
+    before = await puzzles.get_puzzle(db, "c05")
+    owner = (await accounts.register(db, "owner", "secret-1", economy, hasher=hasher)).player
+    bot = (await bots.create(db, owner, "solver_bot", economy, 5)).player.id
+    ended = await puzzles.finish(db, await puzzles.start(db, bot, "c05"), ["play 3"], True)
+    assert ended.change > 0 and ended.standing.attempts == 1
+    same = await puzzles.get_puzzle(db, "c05")
+    assert (same.mu, same.sigma, same.attempts, same.solved) == \
+        (before.mu, before.sigma, before.attempts, before.solved)
 
 
 async def test_one_open_attempt_per_puzzle(db: Database, economy: Economy) -> None:

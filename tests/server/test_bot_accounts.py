@@ -187,6 +187,23 @@ async def test_a_room_without_bots_refuses_a_bot_and_the_bot_room_marks_it(
         assert (mine["bot"], mine["owner"]) == (False, None)
 
 
+async def test_a_bot_enters_no_event(bot_hall: HallProcess) -> None:
+    """An attack trial: a bot account entered an event (比赛场), a contest of people with
+    prizes in beans, paying its fee; its owner's other accounts could enter beside it.
+    ``enter`` is refused (``bots_not_allowed``) and nothing is paid."""
+    async with owner(bot_hall.url) as me:
+        made = await me.post("/api/bots", {"name": _name()})
+        kind = (await me.get("/api/events"))[0]
+        async with HallClient(bot_hall.url, token=made["token"], timeout=20) as bot:
+            await bot.connect()
+            await bot.send({"type": "enter", "kind": kind["kind"]})
+            error = await bot.expect("error")
+            assert error["code"] == "bots_not_allowed"
+            assert (await bot.get("/api/me"))["beans"] == 10_000  # the starting beans: no fee
+            events = {e["kind"]: e for e in await bot.get("/api/events")}
+            assert events[kind["kind"]]["entered"] == kind["entered"]
+
+
 async def test_a_javascript_bot_plays_a_game_to_its_end(bot_hall: HallProcess) -> None:
     """examples/bots/minimal_bot.mjs, on Node.js 20 (no packages): a bot account connects
     with its token, joins the bot room, plays legal actions only until its game is

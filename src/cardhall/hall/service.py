@@ -35,6 +35,7 @@ from cardhall.hall.domain.config import HallConfig
 from cardhall.hall.domain.economy import bot_balance
 from cardhall.hall.domain.errors import NotAllowed, NotSeated, Refused
 from cardhall.hall.domain.levels import title_of
+from cardhall.hall.events.matches import Challenges
 from cardhall.hall.events.runner import Events
 from cardhall.hall.events.store import is_event_table
 from cardhall.hall.live import commands
@@ -107,6 +108,7 @@ class Hall:
         self._orphan_looks: dict[str, int] = {}  # looks in a row that found it unleased
         self._adopt_retry: asyncio.Task[None] | None = None
         self.events = Events(self)  # 比赛场 (hall.events)
+        self.challenges = Challenges(self)  # challenges and the ladder (hall.events)
         #: The tables each player connected here watches (观战): his bound is
         #: ``watching.per_player``; his connection dropping stops them. A second
         #: connection of his takes them over: to this process in ``connected``, to
@@ -123,6 +125,7 @@ class Hall:
         await self.coord.start(self)
         adopted = await self.adopt_orphans()
         self.events.start()
+        self.challenges.start_loop()
         return adopted
 
     async def adopt_orphans(self, *, patient: bool = False) -> int:
@@ -274,6 +277,7 @@ class Hall:
             table._drop()
 
     async def close(self) -> None:
+        await self.challenges.close()
         await self.events.close()
         for table in list(self.lobby.tables.values()):
             await table.stop()
@@ -427,7 +431,7 @@ class Hall:
                 await self.events.not_entered(player_id)
                 await self.lobby.private(player_id, room, bots, spectators)
             case Enter(kind=kind):
-                await self.events.enter(player_id, kind)
+                await self.events.enter(player_id, kind, bot=bot)
             case Withdraw(event=event):
                 await self.events.withdraw(player_id, event)
             case Start(table=t):

@@ -40,7 +40,7 @@ ErrorCode = Literal[
     "malformed", "too_large", "unknown_type", "not_authenticated", "already_authenticated",
     "bad_token", "banned", "superseded", "unknown_room", "unknown_table", "not_seated",
     "not_your_turn", "stale", "illegal", "rate_limited", "not_enough_beans", "busy",
-    "forbidden", "not_allowed", "internal", "session_expired", "bots_not_allowed",
+    "forbidden", "not_allowed", "internal", "session_expired", "unavailable", "bots_not_allowed",
 ]
 
 

@@ -39,7 +39,7 @@ from cardhall.hall.store.db import POOL, Database, upgrade
 from cardhall.hall.store.lockout import LockoutPolicy
 from cardhall.hall.store.models import utcnow
 from cardhall.hall.store.sessions import SessionPolicy, Toucher
-from cardhall.server import api, bot_accounts, events, expiry, friends, puzzles, ws
+from cardhall.server import api, bot_accounts, events, expiry, friends, ladder, puzzles, ws
 from cardhall.server.connection import CLOSE_SHUTDOWN, Registry
 from cardhall.server.finished import FinishedGames
 from cardhall.server.headers import GZIP, HallApp
@@ -270,7 +270,8 @@ def create_app(config: HallConfig, db_url: str, *, grace_seconds: float = GRACE_
             await server.close()
 
     api_routes: list[BaseRoute] = [*api.ROUTES, *puzzles.ROUTES, *events.ROUTES, *friends.ROUTES,
-                                  *bot_accounts.ROUTES]
+                                   *ladder.ROUTES,
+                                   *bot_accounts.ROUTES]
     routes = [*api_routes, _unrouted(api_routes), WebSocketRoute("/ws", ws.endpoint)]
     root = web_root()
     if root is not None:

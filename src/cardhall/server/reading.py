@@ -28,7 +28,7 @@ STATUS = {
     "forbidden": 403, "not_found": 404, "name_taken": 409, "not_enough_beans": 409,
     "relief_refused": 409, "no_item": 409, "conflict": 409, "rate_limited": 429,
     "too_large": 413, "internal": 500, "busy": 503, "not_seated": 409, "unknown_table": 404,
-    "request_timeout": 408, "stale": 409,
+    "request_timeout": 408, "stale": 409, "unavailable": 409,
     "session_expired": 401, "locked_out": 429, "too_many_bots": 409,
     "bots_not_allowed": 403,
 }

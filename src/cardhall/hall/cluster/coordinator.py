@@ -155,31 +155,37 @@ class Coordinator(Protocol):
         process does at a time."""
 
 
-def kept_apart(address: str) -> str:
-    """The address quick match keeps apart: the connection's, except one of this host
-    (loopback: the operator's own clients, a load test, a proxy on the host not listed
-    in ``trusted_proxies``), which keeps nobody apart ("") rather than everyone."""
+def kept_apart(address: str, person: str = "") -> str:
+    """What quick match keeps apart, as keys separated by spaces: the address, except
+    one of this host (loopback: the operator's own clients, a load test, a proxy on the
+    host not listed in ``trusted_proxies``), which keeps nobody apart rather than
+    everyone; and ``person``, the one behind the account (a bot account's owner, else
+    the player himself), from wherever his accounts connect (docs/rulings.md, "Skill
+    ratings" 7)."""
     try:
-        return "" if ipaddress.ip_address(address).is_loopback else address
+        keys = [] if ipaddress.ip_address(address).is_loopback else [address]
     except ValueError:  # not an address at all ("?", a test's name): unknown
-        return ""
+        keys = []
+    if person:
+        keys.append(f"person:{person}")
+    return " ".join(keys)
 
 
 def apart(waiting: Sequence[str], addresses: Mapping[str, str],
           need: int | None = None) -> list[str]:
-    """The earliest of ``waiting`` (in arrival order) whose addresses differ, at most
-    ``need``: two accounts of one person (one address) never share a matched table,
-    where one could lose to the other on purpose (ratings, ruling "Skill ratings"). An
-    unknown address ("") keeps nobody apart. The Redis queues do the same in Lua
+    """The earliest of ``waiting`` (in arrival order) who share no key (``kept_apart``:
+    an address, a person), at most ``need``: two accounts of one person (one address, or
+    an owner and his bot accounts) never share a matched table, where one could lose to
+    the other on purpose or one program see two hands (ratings, ruling "Skill ratings").
+    No key ("") keeps nobody apart. The Redis queues do the same in Lua
     (``redis_keys.APART``)."""
     group: list[str] = []
     seen: set[str] = set()
     for p in waiting:
-        address = addresses.get(p, "")
-        if address:
-            if address in seen:
-                continue
-            seen.add(address)
+        keys = set(addresses.get(p, "").split())
+        if keys & seen:
+            continue
+        seen |= keys
         group.append(p)
         if need is not None and len(group) == need:
             break

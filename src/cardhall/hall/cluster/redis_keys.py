@@ -16,8 +16,8 @@ Keys (``P`` is the prefix, ``cardhall:`` unless configured):
 - ``P seat:{player}`` = table id: where the player sits;
 - ``P presence:{player}`` = ``"{process} {connection}"``: where he is connected;
 - ``P q:{room}`` (sorted set, score = when he joined, ms), ``P queued`` (hash player →
-  room), ``P qaddr`` (hash player → the address he queued from): the quick-match
-  queues; ``P codes`` (hash code → table): invite codes;
+  room), ``P qaddr`` (hash player → what he is kept apart by: his address, his
+  person): the quick-match queues; ``P codes`` (hash code → table): invite codes;
 - ``P count:{process}``, expiring: the tables that process runs, per room (JSON);
 - ``P notes:{player}`` (list of JSON messages), expiring: what he missed while away
   (``notes.py``), taken by his next hello through any process;
@@ -131,15 +131,19 @@ local function prune(q, queued, prefix)
     end
   end
 end
--- The earliest of the queue whose addresses differ, at most need (nil: any number):
--- coordinator.apart, the same rule (two accounts of one address never share a table).
+-- The earliest of the queue who share no key (an address, a person: the keys are
+-- separated by spaces), at most need (nil: any number): coordinator.apart, the same
+-- rule (two accounts of one address or one person never share a table).
 local function apart(q, prefix, need)
   local group, seen = {}, {}
   for _, p in ipairs(redis.call('zrange', q, 0, -1)) do
-    local a = redis.call('hget', prefix .. 'qaddr', p)
-    local known = a and a ~= ''
-    if not (known and seen[a]) then
-      if known then seen[a] = true end
+    local a = redis.call('hget', prefix .. 'qaddr', p) or ''
+    local clash = false
+    for k in string.gmatch(a, '%S+') do
+      if seen[k] then clash = true end
+    end
+    if not clash then
+      for k in string.gmatch(a, '%S+') do seen[k] = true end
       group[#group + 1] = p
       if need and #group == need then break end
     end
@@ -153,7 +157,8 @@ end
 """
 
 #: Lua: KEYS = queue of the room, ``queued``; ARGV = player, room, need, now (ms), new
-#: table id, prefix, process, lease ms, address. Refuses a player seated at a live table.
+#: table id, prefix, process, lease ms, what he is kept apart by
+#: (``coordinator.kept_apart``). Refuses a player seated at a live table.
 JOIN = _TAKE + """
 local player, room, need = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local prefix = ARGV[6]

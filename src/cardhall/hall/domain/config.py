@@ -132,6 +132,8 @@ EVENT_VARIANTS = ("ddz3", "ddz3_happy")
 #: A duplicate event's most entrants and deals: its message carries every entrant's
 #: result on every deal to every entrant, at each deal anyone finishes (~10 KB at most).
 DUPLICATE_ENTRANTS, DUPLICATE_DEALS = 32, 24
+#: A challenge's most deals (two entrants: its message stays small).
+CHALLENGE_DEALS = 40
 
 
 class EventKind(_Strict):
@@ -146,7 +148,12 @@ class EventKind(_Strict):
     ``format = "duplicate"`` (复式, ``hall.events.duplicate``): every entrant plays the
     same ``deals`` deals alone with bots, at the same seat, and is ranked by comparison
     on each deal (matchpoints); ``entrants`` is any number from 2, there is one round
-    (``field`` is the entrants, ``stakes`` 1) and ``chips`` is unused."""
+    (``field`` is the entrants, ``stakes`` 1) and ``chips`` is unused.
+
+    A challenge (``hall.events.challenge``) is a duplicate event the hall makes for two
+    competitors, never configured: ``rotate`` (deal ``i`` at seat ``i mod players``, so
+    both sides of the game are played), any variant, up to ``CHALLENGE_DEALS`` deals,
+    ``bots`` naming the bot that plays each entrant without a player (an anchor)."""
 
     id: str
     name: str = ""
@@ -166,6 +173,10 @@ class EventKind(_Strict):
     bot_seconds: float = Field(default=1.0, ge=0, le=10)
     #: Seconds a table waits after a deal before it deals the next (the result is read).
     between_seconds: float = Field(default=3.0, ge=0, le=60)
+    #: A challenge's: the entrant's seat rotates deal by deal (``i mod players``).
+    rotate: bool = False
+    #: A challenge's: by entrant number, the bot playing him ("" for a player).
+    bots: tuple[str, ...] = ()
 
     @model_validator(mode="before")
     @classmethod
@@ -198,6 +209,13 @@ class EventKind(_Strict):
         if not ROOM_ID.match(self.id) or len(self.id) > 28:
             raise ValueError(f"id {self.id!r}: lower-case letters, digits, _ and -, "
                              "at most 28, starting with a letter or digit")
+        if self.rotate:  # a challenge: made by the hall, checked by its maker
+            if self.format != "duplicate" or self.variant not in VARIANTS \
+                    or self.entrants != 2 or not 1 <= self.deals <= CHALLENGE_DEALS:
+                raise ValueError("a challenge: a duplicate match of two, any variant")
+            return self
+        if self.bots:
+            raise ValueError("bots: a challenge's (the hall's), not configured")
         if self.variant not in EVENT_VARIANTS:
             raise ValueError(f"variant {self.variant!r}: events play "
                              f"{', '.join(EVENT_VARIANTS)}")
@@ -409,6 +427,36 @@ class Watching(_Strict):
     per_player: int = Field(default=3, ge=1, le=64)
 
 
+class Ladder(_Strict):
+    """Challenges and the bot ladder (``hall.events.challenge``, docs/operations.md):
+    a match is ``deals`` deals by default (a challenger may ask ``min_deals`` to
+    ``max_deals``); every ``interval_seconds`` (None: the continuous ladder is off) the
+    hall pairs the opted-in competitors who are online, and the anchors. A challenger
+    may make ``per_hour`` challenges an hour. ``anchors``: the built-in bots one may
+    challenge, each with its fixed ladder rating (μ, the scale's anchors: never moved).
+    The tables' pace: ``turn_seconds`` a turn, bots answer after ``bot_seconds``, the
+    next deal after ``between_seconds``."""
+
+    interval_seconds: float | None = Field(default=None, gt=0)
+    deals: int = Field(default=8, ge=1, le=CHALLENGE_DEALS)
+    min_deals: int = Field(default=2, ge=1, le=CHALLENGE_DEALS)
+    max_deals: int = Field(default=CHALLENGE_DEALS, ge=1, le=CHALLENGE_DEALS)
+    per_hour: int = Field(default=30, ge=1, le=10_000)
+    anchors: dict[str, float] = Field(default_factory=lambda: {"planning": 25.0,
+                                                                 "search": 27.0})
+    turn_seconds: float = Field(default=20.0, gt=0, le=600)
+    bot_seconds: float = Field(default=0.0, ge=0, le=10)
+    between_seconds: float = Field(default=0.5, ge=0, le=60)
+
+    @model_validator(mode="after")
+    def _check_ladder(self) -> Self:
+        if not self.min_deals <= self.deals <= self.max_deals:
+            raise ValueError("deals: between min_deals and max_deals")
+        if any(a not in SEATABLE for a in self.anchors):
+            raise ValueError(f"anchors: bots the hall seats ({', '.join(SEATABLE)})")
+        return self
+
+
 class HallConfig(_Strict):
     """Everything a hall is configured with."""
 
@@ -420,6 +468,7 @@ class HallConfig(_Strict):
     accounts: Accounts = Field(default_factory=Accounts)
     events: tuple[EventKind, ...] = Field(default_factory=default_events)
     watching: Watching = Field(default_factory=Watching)
+    ladder: Ladder = Field(default_factory=Ladder)
 
     @model_validator(mode="after")
     def _unique_rooms(self) -> Self:
@@ -430,6 +479,8 @@ class HallConfig(_Strict):
             seen.add(room.id)
         if len({e.id for e in self.events}) != len(self.events):
             raise ValueError("an event id is used twice")
+        if any(e.id.startswith("ch-") for e in self.events):
+            raise ValueError("an event id starting with 'ch-' is a challenge's (the hall's)")
         return self
 
     def room(self, room_id: str) -> Room:

@@ -135,8 +135,9 @@ class Forbidden(Refused):
 
 
 class BotsNotAllowed(Refused):
-    """A bot account's quick match in a room whose ``bot_accounts`` is off (docs/bots.md):
-    a program never takes a person's seat where people did not ask for bots."""
+    """A bot account's quick match in a room whose ``bot_accounts`` is off, or its entry
+    to an event (docs/bots.md): a program never takes a person's seat where people did
+    not ask for bots."""
 
     code = "bots_not_allowed"
 
@@ -151,6 +152,12 @@ class BelowMinimum(Refused):
     """The room asks more beans than the player holds."""
 
     code = "not_enough_beans"
+
+
+class Unavailable(Refused):
+    """The one asked cannot take it now: a competitor not in the ladder, or not online."""
+
+    code = "unavailable"
 
 
 class TooManyTries(Refused):

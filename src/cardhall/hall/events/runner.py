@@ -34,9 +34,10 @@ import random
 import time
 from typing import TYPE_CHECKING
 
+from cardhall.games import VARIANTS
 from cardhall.hall.domain.config import EventKind, Room
-from cardhall.hall.domain.errors import NotAllowed, Refused, UnknownRoom
-from cardhall.hall.events import store
+from cardhall.hall.domain.errors import BotsNotAllowed, NotAllowed, Refused, UnknownRoom
+from cardhall.hall.events import challenge, store
 from cardhall.hall.events.duplicate import compared, deal_seeds, results
 from cardhall.hall.events.standings import prize_pool, prizes, seat
 from cardhall.hall.live import commands
@@ -65,6 +66,10 @@ class Events:
         self.hall = hall
         self.kinds = {k.id: k for k in hall.config.events}
         self.rooms = {k.room().id: k.room() for k in hall.config.events}
+        for variant in VARIANTS:  # a challenge's room: its tables rebuilt after a restart
+            room = challenge.kind_for(variant, hall.config.ladder.deals,
+                                      hall.config.ladder).room()
+            self.rooms[room.id] = room
         self.poll = poll
         self.hold_seconds = HOLD_SECONDS
         self._wake = asyncio.Event()
@@ -162,7 +167,8 @@ class Events:
                 if snap.round + 1 < len(snap.kind.field_):
                     await store.end_round(db, event_id, snap.round)
                 else:
-                    await store.finish(db, event_id)
+                    await store.finish(db, event_id,
+                                       anchors=self.hall.config.ladder.anchors)
                     for table in [t for t in self._paced if t.startswith(f"e{event_id}-")]:
                         self._paced.pop(table)
                         self._seeds.pop(table, None)
@@ -195,9 +201,9 @@ class Events:
                  for p, n in zip(players, nos, strict=True)]
         if snap.kind.format == "duplicate":  # the entrant alone, the same bots each time
             own = seats[0]
-            seats = [Seat(player=None, name=BOT_NAMES[i % len(BOT_NAMES)], title=BOT_TITLE)
-                     for i in range(snap.kind.seats)]
-            seats[store.DUPLICATE_SEAT] = own
+            if own.player is None and nos[0] < len(snap.kind.bots):
+                own.brain = snap.kind.bots[nos[0]] or None  # a challenge's anchor
+            seats = placed(own, snap.kind, snap.finished[table_id])
         lobby._opening.add(table_id)
         try:
             table = await lobby._seat(snap.kind.room(), seats, lease, code=None, owner=None,
@@ -249,8 +255,23 @@ class Events:
             kind = found[1]
             seeds = await store.seeds_of(self.hall.db, found[0]) \
                 if kind.format == "duplicate" else None
+            if kind.rotate and seeds and table.game is not None \
+                    and table.game.seed in seeds:
+                await self._anchor_again(table, found[0], kind, seeds.index(table.game.seed))
             self.pace(table, kind, kind.deals - await store.finished_games(self.hall.db,
                                                                            table.id), seeds)
+
+    async def _anchor_again(self, table: Table, event_id: str, kind: EventKind,
+                            deal: int) -> None:
+        """A challenge's table rebuilt from its log: an anchor's seat (a bot's in the
+        record) is played by the anchor again, not by the house bot."""
+        nos = await store.table_seats(self.hall.db, table.id)
+        if not nos or nos[0] >= len(kind.bots) or not kind.bots[nos[0]]:
+            return
+        own = table.seats[challenge.seat_of(deal, kind.seats)]
+        own.brain = kind.bots[nos[0]]
+        own.name = kind.bots[nos[0]]
+        log.info("event %s: table %s's anchor %s seated again", event_id, table.id, own.brain)
 
     async def after_game(self, table: Table) -> None:
         """A game of an event table is settled: deal the next after a pause, or close
@@ -258,6 +279,8 @@ class Events:
         kind, left = self._paced.get(table.id, (None, 0))
         if kind is not None and left > 1:
             self._paced[table.id] = (kind, left - 1)
+            if kind.rotate:  # a challenge: the entrant moves to the next deal's seat
+                rotate(table, kind, kind.deals - left + 1)
             begin = commands.Begin()
             table.scheduler.call_later(kind.between_seconds, lambda: table._post(begin))
         else:
@@ -268,10 +291,15 @@ class Events:
 
     # -- players -----------------------------------------------------------------------
 
-    async def enter(self, player: str, kind_id: str) -> None:
+    async def enter(self, player: str, kind_id: str, *, bot: bool = False) -> None:
+        """Enter ``player`` in the kind's open event; a bot account (``bot``) never: an
+        event is a contest of people (docs/rulings.md, "The hall" 15)."""
         kind = self.kinds.get(kind_id)
         if kind is None:
             raise UnknownRoom(f"no event {kind_id[:64]!r}")
+        if bot:
+            raise BotsNotAllowed("events are for people: bot accounts play in rooms that "
+                                 "take them (docs/bots.md)")
         lobby = self.hall.lobby
         if await lobby.all_tables_of(player) or await lobby.store.seated_at(player):
             raise NotAllowed("you sit at a table: leave it before entering an event")
@@ -323,6 +351,27 @@ class Events:
             self._told.pop(snap.id)
         for player in snap.humans():
             self.hall.outbox.send(player, state)
+
+
+def placed(own: Seat, kind: EventKind, deal: int) -> list[Seat]:
+    """A duplicate table's seats for deal ``deal``: the entrant at his seat (the same
+    each deal; a challenge's rotates: ``challenge.seat_of``), the house bots around."""
+    seats = [Seat(player=None, name=BOT_NAMES[i % len(BOT_NAMES)], title=BOT_TITLE)
+             for i in range(kind.seats)]
+    seats[challenge.seat_of(deal, kind.seats) if kind.rotate else store.DUPLICATE_SEAT] = own
+    return seats
+
+
+def rotate(table: Table, kind: EventKind, deal: int) -> None:
+    """Between a challenge's deals: its entrant (his player, or his anchor: the house
+    bots have neither) to his seat of ``deal``, with what the table counts of his seat
+    (his 托管 turns while away)."""
+    was = next(i for i, s in enumerate(table.seats) if s.player is not None
+               or s.brain is not None)
+    table.seats = placed(table.seats[was], kind, deal)
+    now = challenge.seat_of(deal, kind.seats)
+    if was in table._away and was != now:
+        table._away[now] = table._away.pop(was)
 
 
 def state_of(snap: store.Snapshot) -> EventState:

@@ -18,7 +18,7 @@ already are).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from cardhall.hall.domain.config import EventKind
 from cardhall.hall.domain.errors import NotAllowed, NotEnoughBeans, NotSeated
-from cardhall.hall.events import duplicate
+from cardhall.hall.events import challenge, duplicate, ladder
 from cardhall.hall.events.standings import (
     Standing,
     chip_moves,
@@ -346,9 +346,11 @@ async def end_round(db: Database, event_id: str, round_no: int) -> bool:
         return True
 
 
-async def finish(db: Database, event_id: str, now: datetime | None = None) -> bool:
+async def finish(db: Database, event_id: str, now: datetime | None = None,
+                 anchors: Mapping[str, float] | None = None) -> bool:
     """Place the last table and pay the prizes (once: with the change to done); False if
-    the event is not running."""
+    the event is not running. A challenge's match moves the ladder's ratings in the same
+    transaction (``anchors``: the fixed ones)."""
     now = now or utcnow()
     async with db.transaction() as s:
         event = await _lock_event(s, event_id)
@@ -361,6 +363,9 @@ async def finish(db: Database, event_id: str, now: datetime | None = None) -> bo
             lines = duplicate.results(await _deal_scores(s, event_id, list(playing), kind),
                                       kind.deals)
             order = [line.no for line in duplicate.ranked(lines)]
+            if kind.rotate:  # a challenge: the ladder's ratings move, once, with it
+                await ladder.rated(s, event, [playing[n] for n in sorted(playing)], lines,
+                                   anchors or {}, now)
         else:
             order = [st.no for st in ranked([_standing(e) for e in playing.values()])]
         for place, no in enumerate(order, 1):
@@ -407,6 +412,34 @@ async def table_event(db: Database, table: str) -> tuple[str, EventKind] | None:
         return None if row is None else (row.id, _kind(row))
 
 
+async def table_seats(db: Database, table: str) -> list[int]:
+    """An event table's entrants by seat (a duplicate's: the one entrant)."""
+    async with db.read() as s:
+        seats = await s.scalar(select(EventTable.seats).where(EventTable.table_id == table))
+        return [] if seats is None else [int(x) for x in seats]
+
+
+async def create(db: Database, kind: EventKind, entrants: Sequence[tuple[str | None, str]],
+                 now: datetime | None = None) -> str:
+    """A running event of these entrants (player or None, name), no fee (a challenge:
+    made whole, never open); NotAllowed when a player is in an event already (the
+    entrants' key: one event at a time)."""
+    now = now or utcnow()
+    try:
+        async with db.transaction() as s:
+            event = Event(id=new_event_id(), kind=kind.id, format=kind.format,
+                          config=kind.model_dump(by_alias=True, mode="json"), status=RUNNING,
+                          round=0, created=now, started=now)
+            s.add(event)
+            await s.flush()
+            s.add_all(EventEntrant(event_id=event.id, no=no, player_id=player, name=name,
+                                   status=IN, chips=kind.chips, before=kind.chips, fee=0,
+                                   entered=now) for no, (player, name) in enumerate(entrants))
+            return event.id
+    except IntegrityError:
+        raise NotAllowed("a competitor is playing another match or event") from None
+
+
 async def finished_games(db: Database, table: str) -> int:
     async with db.read() as s:
         return int(await s.scalar(select(func.count()).select_from(Game).where(
@@ -422,14 +455,16 @@ DUPLICATE_SEAT = 0
 
 def _duplicate_game(event: Event, game: Game, nos: list[int]) -> EventGame:
     """A duplicate event's finished game: the entrant's points on the deal its seed
-    says (unscored or dissolved: 0)."""
+    says, at his seat of that deal (a challenge's rotates); unscored or dissolved: 0."""
     seeds = [int(x) for x in event.seeds or []]
     seed = (game.record or {}).get("seed")
     deal = seeds.index(seed) if seed in seeds else None
+    kind = _kind(event)
+    seat = challenge.seat_of(deal or 0, kind.seats) if kind.rotate else DUPLICATE_SEAT
     result: dict[str, Any] = game.result or {}
     points = 0
     if result.get("ended") not in ("unscored", "dissolved") and not result.get("dissolve"):
-        points = int((result.get("points") or [0] * (DUPLICATE_SEAT + 1))[DUPLICATE_SEAT])
+        points = int((result.get("points") or [0] * (seat + 1))[seat])
     return EventGame(game_id=game.id, event_id=event.id, table_id=game.table_id,
                      moves={str(nos[0]): points}, deal=deal)
 

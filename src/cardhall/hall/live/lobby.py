@@ -165,10 +165,12 @@ class Lobby:
     async def join(self, player: str, room_id: str, address: str = "", *,
                    bot: bool = False) -> None:
         """Queue ``player`` for a table in ``room_id``; ``address`` (his connection's) keeps
-        him apart from another account of the same address (``coordinator.apart``). A
-        player put back in the queue because another of his group sat down elsewhere
-        meanwhile (``_matched``) goes back without it: rare, and never a lost place.
-        A bot account (``bot``) is refused where the room does not take them."""
+        him apart from another account of the same address, and the store's person
+        behind the account keeps an owner and his bot accounts apart, from any address
+        (``coordinator.kept_apart``). A player put back in the queue because another of
+        his group sat down elsewhere meanwhile (``_matched``) goes back without his
+        address (his person stays): rare, and never a lost place. A bot account
+        (``bot``) is refused where the room does not take them."""
         room = self.room(room_id)
         if bot and not room.bot_accounts:
             raise BotsNotAllowed(f"{room.name} is for people: bot accounts play in rooms "
@@ -179,7 +181,8 @@ class Lobby:
             raise BelowMinimum(f"{room.name} needs {room.min_beans} beans; you hold {balance}")
         table_id = new_table_id()
         joined = await self.queues.add(room.id, player, VARIANTS[room.variant].players,
-                                       table_id, kept_apart(address))
+                                       table_id,
+                                       kept_apart(address, await self.store.person_of(player)))
         elsewhere = await self._matched(room, joined, table_id)
         if player in elsewhere:
             raise seated_elsewhere(elsewhere[player])

@@ -41,6 +41,9 @@ class Seat:
     left: bool = False  # left the table during a game (his seat plays on under 托管)
     wants_next: bool = False
     balance: int = 0
+    #: The bot that plays a bot seat, if not the room's (``Room.bot``): a challenge's
+    #: anchor (``hall.events.challenge``).
+    brain: str | None = None
 
     @property
     def human(self) -> bool:

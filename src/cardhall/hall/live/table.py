@@ -542,7 +542,8 @@ class Table:
         assert game is not None
         seq = self.seq
         self._asked.add((seq, seat))
-        name = self.room.bot if not self.seats[seat].human else AUTO_BOT
+        mine = self.seats[seat]
+        name = (mine.brain or self.room.bot) if not mine.human else AUTO_BOT
         view = self.views.of(game, seat)  # shared with the seat's messages: bots only read
 
         async def ask() -> None:

@@ -61,8 +61,13 @@ def _may_own(owner: Player) -> None:
 
 async def _lock_owner(s: AsyncSession, owner_id: str) -> None:
     """Take the owner's row for the transaction (PostgreSQL): two makings at once count
-    each other's bot, so the limit holds. SQLite's writers take turns already."""
-    await s.execute(select(Player.id).where(Player.id == owner_id).with_for_update())
+    each other's bot, so the limit holds; and his ban is read again under it (a ban
+    takes the same row), so a bot made while he is banned never outlives the ban.
+    SQLite's writers take turns already."""
+    banned = await s.scalar(select(Player.banned).where(Player.id == owner_id)
+                            .with_for_update())
+    if banned:
+        raise Forbidden("this account is banned")
 
 
 def _live(owner_id: str) -> ColumnElement[bool]:
@@ -103,8 +108,11 @@ async def mine(db: Database, owner_id: str) -> list[Bot]:
 
 
 async def _bot(s: AsyncSession, owner_id: str, name: str) -> Player:
+    """The owner's live bot of that name, its row taken for the transaction: a new token
+    and a retirement at once take turns, and the second finds what the first left (on
+    PostgreSQL a new token made beside a retirement outlived it)."""
     bot = (await s.scalars(select(Player).where(
-        Player.name_key == name_key(name), _live(owner_id)))).one_or_none()
+        Player.name_key == name_key(name), _live(owner_id)).with_for_update())).one_or_none()
     if bot is None:
         raise NotFound(f"you have no bot named {name[:32]!r}")
     return bot

@@ -541,3 +541,39 @@ class Block(Base):
     blocked: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True,
                                          index=True)
     created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LadderOptIn(Base):
+    """A competitor who takes part in the bot ladder (``hall.events.ladder``): he accepts
+    challenges without being asked and the continuous ladder pairs him while online."""
+
+    __tablename__ = "ladder_optins"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class LadderMatch(Base):
+    """A finished challenge (a duplicate match of two, ``hall.events.challenge``): its
+    competitors (``a`` challenged ``b``; a player id or an anchor's ``bot:NAME``), the
+    first's score (1 won, 0.5 drawn, 0 lost), each one's matchpoints and ladder rating
+    (shown numbers) before and after. Written once, with the event's change to done."""
+
+    __tablename__ = "ladder_matches"
+    __table_args__ = (Index("ix_ladder_matches_variant_ended", "variant", "ended"),)
+
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    deals: Mapped[int] = mapped_column(Integer)
+    a: Mapped[str] = mapped_column(String(48))
+    b: Mapped[str] = mapped_column(String(48))
+    a_name: Mapped[str] = mapped_column(String(32))
+    b_name: Mapped[str] = mapped_column(String(32))
+    score: Mapped[float] = mapped_column(Double)
+    a_points: Mapped[int] = mapped_column(Integer)
+    b_points: Mapped[int] = mapped_column(Integer)
+    a_before: Mapped[int] = mapped_column(Integer)
+    a_after: Mapped[int] = mapped_column(Integer)
+    b_before: Mapped[int] = mapped_column(Integer)
+    b_after: Mapped[int] = mapped_column(Integer)
+    ended: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -8,9 +8,9 @@ puzzle is rated: trying again after seeing the solution is practice. A player ha
 most one open attempt at a puzzle (a partial unique index; starting again resumes it),
 so no attempt of his is still open to be rated once another has shown the solution;
 and ``finish`` rates none after another of his at the puzzle has ended, whatever its
-flag says (attempts opened side by side before that index). A guest's attempt rates
-him but leaves the puzzle as it was: a throwaway account must not push a puzzle's
-rating (docs/rulings.md, "Puzzles").
+flag says (attempts opened side by side before that index). A guest's attempt (or a
+bot account's) rates him but leaves the puzzle as it was: a throwaway account must
+not push a puzzle's rating (docs/rulings.md, "Puzzles").
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ async def finish(db: Database, attempt: PuzzleAttempt, line: list[str], solved: 
     """End the attempt (solved or failed) and, if it is rated, move the ratings: once,
     in the transaction that ends it. It is practice after all when another attempt of
     the player at the puzzle has ended (its solution or its line was seen); a guest's
-    moves only his own rating."""
+    (or a bot account's) moves only his own rating."""
     async with db.transaction() as s:
         done = await s.execute(update(PuzzleAttempt).where(_cas(attempt)).values(
             line=line, plies=len(line), status=SOLVED if solved else FAILED, ended=utcnow()))
@@ -247,11 +247,14 @@ async def finish(db: Database, attempt: PuzzleAttempt, line: list[str], solved: 
             return Ended(await _standing(s, attempt.player_id), 0)
         row = await s.get(PuzzleRating, attempt.player_id, with_for_update=True)
         puzzle = await s.get(PuzzleRow, attempt.puzzle_id, with_for_update=True)
-        guest = await s.scalar(select(Player.is_guest).where(Player.id == attempt.player_id))
+        # A guest or a bot account (free to make again) rates himself, not the puzzle.
+        who = (await s.execute(select(Player.is_guest, Player.bot_owner)
+                               .where(Player.id == attempt.player_id))).one()
+        throwaway = who.is_guest or who.bot_owner is not None
         assert row is not None and puzzle is not None  # made by start; a foreign key
         before = Standing(Rating(row.mu, row.sigma), row.attempts, row.solved)
         mine, its = rate(before.rating, Rating(puzzle.mu, puzzle.sigma), solved)
-        if not guest:
+        if not throwaway:
             puzzle.mu, puzzle.sigma = its.mu, its.sigma
             puzzle.attempts += 1
             puzzle.solved += int(solved)

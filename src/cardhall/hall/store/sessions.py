@@ -174,6 +174,8 @@ async def authenticate(db: Database, token: str, policy: SessionPolicy = DEFAULT
         raise TokenRefused("revoked")
     if player.banned:
         raise TokenRefused("banned")
+    if player.retired is not None:  # a retired bot account: whatever session it has
+        raise TokenRefused("revoked")
     if now >= policy.ends(sess, player.token_only):
         raise TokenRefused("expired")
     last = sess.used or sess.created
@@ -192,15 +194,15 @@ async def ends_of(db: Database, session_ids: Collection[str],
                   policy: SessionPolicy = DEFAULT_POLICY) -> dict[str, datetime | None]:
     """When each of these sessions ends unless used again, as the database has it now
     (a use since the last look moves an idle end on); None for one that was revoked
-    or whose player is banned. Sessions not found are left out."""
+    or whose player is banned or a retired bot. Sessions not found are left out."""
     async with db.read() as s:
         rows = (await s.execute(
-            select(Session, Player.is_guest, Player.bot_owner, Player.banned)
+            select(Session, Player.is_guest, Player.bot_owner, Player.banned, Player.retired)
             .join(Player, Session.player_id == Player.id)
             .where(Session.id.in_(list(session_ids))))).all()
-    return {sess.id: None if sess.revoked is not None or banned
+    return {sess.id: None if sess.revoked is not None or banned or retired is not None
             else policy.ends(sess, guest or owner is not None)
-            for sess, guest, owner, banned in rows}
+            for sess, guest, owner, banned, retired in rows}
 
 
 async def player_of(db: Database, token: str) -> Player | None:

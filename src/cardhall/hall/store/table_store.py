@@ -153,6 +153,13 @@ class DbStore:
             held = await held_of(s, players)
             return {p: have[p] - held.get(p, 0) for p in have}
 
+    async def person_of(self, player: str) -> str:
+        """Who is behind the account: a bot account's owner, else the player himself
+        (quick match keeps one person's accounts apart: ``coordinator.kept_apart``)."""
+        async with self.db.read() as s:
+            owner = await s.scalar(select(Player.bot_owner).where(Player.id == player))
+        return owner or player
+
     async def claim_seats(self, table_id: str, players: list[str],
                           stale: seatings.Stale) -> dict[str, str]:
         """Seat ``players`` at the table (all or none); those seated elsewhere, with

@@ -71,7 +71,8 @@ registerScreen("events", {
     const f = frame(root, "events", t("ev.title"));
     const mine = h("div", { class: "ev-mine", "aria-live": "polite" });
     const kinds = h("div", { class: "ev-kinds" });
-    f.body.append(mine, kinds);
+    f.body.append(h("p", {}, h("a", { href: "#/ladder/ddz3", class: "ev-ladder" }, t("ev.ladder"))),
+      mine, kinds);
     const send = (msg) => { f.status(""); ctx.ws.send(msg); };
     const drawMine = () => {
       const ev = store.event;

@@ -10,3 +10,4 @@ import "./rules.js";
 import "./puzzle.js";
 import "./events.js";
 import "./friends.js";
+import "./ladder.js";
